@@ -1,0 +1,105 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+)
+
+// Toolset is what the mcp sub-commands need from a reflected command tree.
+// Package bridge implements it; cmd never imports bridge.
+type Toolset interface {
+	// Tools returns the tool definitions sorted by name, exactly as
+	// tools/list returns them.
+	Tools() []*mcp.Tool
+	// NewServer returns an MCP server that serves the tools selected by opts.
+	NewServer(opts ServerOptions) (*mcp.Server, error)
+	// Call runs one tool call through the same path as the server:
+	// validation, argv, limits and result. arguments is the MCP arguments
+	// object (nil or empty means {}). An error is returned only for
+	// problems outside the call itself (unknown tool); a call that fails is
+	// a result with IsError set.
+	Call(ctx context.Context, name string, arguments json.RawMessage) (*mcp.CallToolResult, error)
+	// Info describes the CLI whose tools these are.
+	Info() Info
+	// Wait blocks until every call started by Call or by a server from
+	// NewServer has ended and its process group is gone.
+	Wait()
+}
+
+// Info describes the CLI being served.
+type Info struct {
+	Name        string // the root command's name
+	Version     string // the root command's Version
+	Short, Long string // the root command's descriptions
+	Namespace   string // Config.Namespace, may be empty
+}
+
+// ServerOptions selects what a server serves.
+type ServerOptions struct {
+	// Tools, when non-empty, restricts the server to the tools whose names
+	// match one of these patterns (path.Match syntax). A pattern that
+	// matches no tool is an error.
+	Tools []string
+	// Logger receives the server's logs; nil means discard.
+	Logger *slog.Logger
+	// Context bounds every call the server runs: when it is done, running
+	// calls end (their process groups are terminated). nil means no bound
+	// beyond each request's own context.
+	Context context.Context
+}
+
+// Options configure the mcp command group.
+type Options struct {
+	// Name of the group command; "mcp" when empty.
+	Name string
+	// Load reflects the tree that c (the running sub-command) belongs to.
+	Load func(c *cobra.Command) (Toolset, error)
+	// DefaultEnv returns environment variables captured at `enable` time
+	// into client configurations (Config.DefaultEnv). May be nil.
+	DefaultEnv func() map[string]string
+}
+
+// New returns the mcp command group with all its sub-commands.
+func New(o Options) *cobra.Command {
+	if o.Name == "" {
+		o.Name = "mcp"
+	}
+	group := &cobra.Command{
+		Use:   o.Name,
+		Short: "Serve this CLI's commands as MCP tools",
+		Long: "Serve this CLI's commands as Model Context Protocol tools: every runnable command\n" +
+			"becomes a tool that runs the command and returns its stdout, stderr and exit code.",
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
+	}
+	group.PersistentFlags().String("log-level", "info", "log level: debug, info, warn or error (logs go to stderr)")
+	subs := []*cobra.Command{newStartCmd(&o), newToolsCmd(&o), newStreamCmd(&o), newToolCmd(&o), newCallCmd(&o)}
+	subs = append(subs, newClientCmds(&o)...)
+	for _, s := range subs {
+		if s != nil {
+			group.AddCommand(s)
+		}
+	}
+	return group
+}
+
+// logger returns the slog logger for c, writing to stderr at the level of
+// the --log-level flag.
+func logger(c *cobra.Command) (*slog.Logger, error) {
+	lvl := "info"
+	if f := c.Flag("log-level"); f != nil {
+		lvl = f.Value.String()
+	}
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(strings.ToLower(lvl))); err != nil {
+		return nil, fmt.Errorf("--log-level %q: want debug, info, warn or error", lvl)
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l})), nil
+}
