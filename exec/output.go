@@ -1,0 +1,226 @@
+package exec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// readChunk is the size of one read from a child's pipe.
+const readChunk = 32 << 10
+
+// maxLine bounds the partial line held back for Options.OnLine; a longer line is
+// handed over in pieces of at most this many bytes.
+const maxLine = 64 << 10
+
+// capture collects one output stream of a child process within a byte budget.
+// While the stream fits in max bytes it is kept whole; past that, capture keeps
+// the first max/2 bytes (the head) and the last max-max/2 bytes (the tail, in a
+// ring buffer) and counts what falls in between. Memory stays at max bytes plus
+// one partial line for OnLine, whatever the child prints.
+type capture struct {
+	name    string // "stdout" or "stderr", for the marker and OnLine
+	limited bool   // false: keep everything
+	headMax int
+	tailMax int
+
+	head  []byte
+	ring  []byte // the tail; a ring once len(ring) == tailMax
+	pos   int    // next write position in ring once it is full
+	total int64  // bytes seen
+
+	onLine func(stream, line string)
+	lineMu *sync.Mutex // shared by the streams of one run: OnLine calls never overlap
+	line   []byte      // the partial line not yet handed to onLine
+}
+
+// newCapture returns a capture for the stream name keeping at most max bytes
+// (max < 0: no limit). onLine may be nil; mu serializes its calls.
+func newCapture(name string, max int, onLine func(stream, line string), mu *sync.Mutex) *capture {
+	c := &capture{name: name, limited: max >= 0, onLine: onLine, lineMu: mu}
+	if c.limited {
+		c.headMax = max / 2
+		c.tailMax = max - c.headMax
+	}
+	return c
+}
+
+// Write records p. It never fails.
+func (c *capture) Write(p []byte) (int, error) {
+	n := len(p)
+	c.total += int64(n)
+	if c.onLine != nil {
+		c.lines(p)
+	}
+	if !c.limited {
+		c.head = append(c.head, p...)
+		return n, nil
+	}
+	if room := c.headMax - len(c.head); room > 0 {
+		k := min(room, len(p))
+		c.head = append(c.head, p[:k]...)
+		p = p[k:]
+	}
+	if len(p) == 0 || c.tailMax == 0 {
+		return n, nil
+	}
+	if c.ring == nil {
+		c.ring = make([]byte, 0, c.tailMax)
+	}
+	if room := c.tailMax - len(c.ring); room > 0 {
+		k := min(room, len(p))
+		c.ring = append(c.ring, p[:k]...)
+		p = p[k:]
+	}
+	if len(p) >= c.tailMax {
+		// p alone fills the tail: keep its end.
+		copy(c.ring, p[len(p)-c.tailMax:])
+		c.pos = 0
+		return n, nil
+	}
+	for len(p) > 0 {
+		k := copy(c.ring[c.pos:], p)
+		p = p[k:]
+		c.pos = (c.pos + k) % c.tailMax
+	}
+	return n, nil
+}
+
+// tail returns the tail bytes in stream order.
+func (c *capture) tail() []byte {
+	if len(c.ring) < c.tailMax || c.pos == 0 {
+		return c.ring
+	}
+	t := make([]byte, 0, len(c.ring))
+	t = append(t, c.ring[c.pos:]...)
+	return append(t, c.ring[:c.pos]...)
+}
+
+// result returns the kept output and the number of bytes left out. When bytes
+// were left out, the head is cut back and the tail cut forward to whole UTF-8
+// sequences (the cut bytes count as left out), and a marker stating the count
+// stands between them.
+func (c *capture) result() (string, int64) {
+	head, tail := c.head, c.tail()
+	if int64(len(head)+len(tail)) == c.total {
+		var b strings.Builder
+		b.Grow(len(head) + len(tail))
+		b.Write(head)
+		b.Write(tail)
+		return b.String(), 0
+	}
+	head = trimPartialEnd(head)
+	tail = trimPartialStart(tail)
+	omitted := c.total - int64(len(head)) - int64(len(tail))
+	marker := fmt.Sprintf("\n[... cobramcp: %d bytes of %s left out ...]\n", omitted, c.name)
+	var b strings.Builder
+	b.Grow(len(head) + len(marker) + len(tail))
+	b.Write(head)
+	b.WriteString(marker)
+	b.Write(tail)
+	return b.String(), omitted
+}
+
+// trimPartialEnd drops an incomplete UTF-8 sequence at the end of p.
+func trimPartialEnd(p []byte) []byte {
+	for i := len(p) - 1; i >= 0 && i >= len(p)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(p[i]) {
+			if !utf8.FullRune(p[i:]) {
+				return p[:i]
+			}
+			return p
+		}
+	}
+	return p
+}
+
+// trimPartialStart drops the continuation bytes of a UTF-8 sequence whose
+// start was cut off the front of p.
+func trimPartialStart(p []byte) []byte {
+	i := 0
+	for i < len(p) && i < utf8.UTFMax-1 && !utf8.RuneStart(p[i]) {
+		i++
+	}
+	return p[i:]
+}
+
+// lines hands each line of p, completed by what came before, to onLine. Both
+// '\n' and '\r' end a line, so a progress bar redrawn with '\r' is seen as it
+// moves; empty lines are skipped.
+func (c *capture) lines(p []byte) {
+	for len(p) > 0 {
+		i := bytes.IndexAny(p, "\r\n")
+		if i < 0 {
+			c.line = append(c.line, p...)
+			for len(c.line) > maxLine {
+				cut := len(trimPartialEnd(c.line[:maxLine]))
+				if cut == 0 {
+					cut = maxLine
+				}
+				c.emit(c.line[:cut])
+				c.line = append(c.line[:0], c.line[cut:]...)
+			}
+			return
+		}
+		if len(c.line) > 0 {
+			c.line = append(c.line, p[:i]...)
+			c.emit(c.line)
+			c.line = c.line[:0]
+		} else {
+			c.emit(p[:i])
+		}
+		p = p[i+1:]
+	}
+}
+
+// flush hands the last partial line, if any, to onLine.
+func (c *capture) flush() {
+	if c.onLine != nil && len(c.line) > 0 {
+		c.emit(c.line)
+		c.line = c.line[:0]
+	}
+}
+
+func (c *capture) emit(line []byte) {
+	if len(line) == 0 {
+		return
+	}
+	c.lineMu.Lock()
+	defer c.lineMu.Unlock()
+	c.onLine(c.name, string(line))
+}
+
+// readFrom reads f into c until EOF or until stop makes reads fail, then closes f.
+func (c *capture) readFrom(f *os.File) {
+	defer f.Close()
+	buf := make([]byte, readChunk)
+	for {
+		n, err := f.Read(buf)
+		if n > 0 {
+			c.Write(buf[:n])
+		}
+		if err != nil {
+			// io.EOF: every writer closed the pipe. os.ErrDeadlineExceeded or
+			// os.ErrClosed: stopReading gave up on a writer that outlived its group.
+			if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrDeadlineExceeded) && !errors.Is(err, os.ErrClosed) {
+				c.Write(fmt.Appendf(nil, "\n[... cobramcp: reading %s: %v ...]\n", c.name, err))
+			}
+			break
+		}
+	}
+	c.flush()
+}
+
+// stopReading makes a blocked readFrom on f return: a read deadline in the
+// past where the pipe supports it, else closing f under the reader.
+func stopReading(f *os.File) {
+	if err := f.SetReadDeadline(time.Now()); err != nil {
+		f.Close()
+	}
+}

@@ -1,0 +1,265 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	osexec "os/exec"
+	"sync"
+	"time"
+)
+
+// DefaultKillGrace is how long Run waits, after sending SIGTERM to a process
+// group, before it sends SIGKILL, when Options.KillGrace is zero.
+const DefaultKillGrace = 2 * time.Second
+
+// DefaultMaxOutput is how many bytes of each output stream (stdout and stderr
+// apart) Run keeps when Options.MaxOutput is zero: 1 MiB. A stream longer than
+// the cap keeps its first half and its last half, with a marker between them
+// that says how many bytes were left out, so the start of the output (what the
+// command was doing) and its end (how it finished, the error) both survive.
+const DefaultMaxOutput = 1 << 20
+
+// outputDrain is how long Run keeps reading output after the process group has
+// ended. A process that escaped the group (a daemon that called setsid) may
+// still hold a pipe open; Run stops reading after this delay instead of
+// waiting for it.
+const outputDrain = 250 * time.Millisecond
+
+// Options bound one run. The zero value runs with the inherited environment,
+// in the current directory, with no time limit and the default caps.
+type Options struct {
+	// Env is the child's whole environment, as "KEY=value" entries. Nil
+	// inherits os.Environ(); an empty non-nil slice gives an empty environment.
+	Env []string
+	// Dir is the child's working directory; "" is the current one.
+	Dir string
+	// Timeout ends the run after this long, as a canceled ctx does, and sets
+	// Result.TimedOut. Zero means no limit beyond ctx.
+	Timeout time.Duration
+	// KillGrace is how long the process group has, after SIGTERM, to exit
+	// before SIGKILL. Zero means DefaultKillGrace.
+	KillGrace time.Duration
+	// MaxOutput caps the bytes kept per stream. Zero means DefaultMaxOutput;
+	// a negative value keeps everything.
+	MaxOutput int
+	// OnLine, if set, receives each line of output as it arrives, with the
+	// stream it came from ("stdout" or "stderr"), for progress reports. Both
+	// '\n' and '\r' end a line (a progress bar redrawn with '\r' is seen as
+	// it moves); empty lines are skipped; a last line without an end is
+	// delivered when the stream closes; a line longer than 64 KiB comes in
+	// pieces. Calls never overlap, but they hold up reading the output:
+	// OnLine must not block long. Lines are seen before the cap applies.
+	OnLine func(stream, line string)
+}
+
+// Result is what one run produced. A non-zero exit is a Result, not an error.
+type Result struct {
+	// Stdout and Stderr are the output, capped as Options.MaxOutput says.
+	// Where bytes were left out, a line "[... cobramcp: N bytes of stdout
+	// left out ...]" stands in their place, and the kept parts are cut at
+	// UTF-8 sequence boundaries.
+	Stdout, Stderr string
+	// ExitCode is the process's exit code, or -1 when a signal ended it.
+	ExitCode int
+	// Duration is the wall time from the start of the process until Run
+	// had collected its output and ended its process group.
+	Duration time.Duration
+	// TimedOut reports that Options.Timeout ended the run.
+	TimedOut bool
+	// Canceled reports that ctx was done before the process exited (the
+	// client went away, the server shut down, ctx's own deadline passed).
+	Canceled bool
+	// Signal names the signal that ended the process ("terminated",
+	// "killed"), or is "" when it exited by itself.
+	Signal string
+	// StdoutOmitted and StderrOmitted count the bytes left out of Stdout and
+	// Stderr by the cap, including the few bytes of a UTF-8 sequence cut in
+	// two at either end of the gap.
+	StdoutOmitted, StderrOmitted int64
+}
+
+// Run runs the program at path with the arguments argv (not including the
+// program name: the child's argv[0] is path) and returns what it printed and
+// how it ended. A path without a separator is looked up in PATH.
+//
+// The process runs without a shell, with stdin from the null device, in a
+// process group of its own. When ctx is done or Options.Timeout passes, Run
+// sends SIGTERM to the whole group and, if any member is left after
+// Options.KillGrace, SIGKILL. When the process exits by itself, whatever it
+// left behind in its group (a background child) is ended the same way, so no
+// descendant outlives the call, unless it left the group (setsid). Output is
+// read as it comes and capped per stream (Options.MaxOutput), so memory stays
+// bounded whatever the command prints.
+//
+// The error is non-nil only when the process could not be started (not
+// found, not executable, ctx already done); the Result is then nil.
+func Run(ctx context.Context, path string, argv []string, opts Options) (*Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("exec: not starting %s: %w", path, err)
+	}
+	grace := opts.KillGrace
+	if grace <= 0 {
+		grace = DefaultKillGrace
+	}
+	limit := opts.MaxOutput
+	if limit == 0 {
+		limit = DefaultMaxOutput
+	}
+
+	var lineMu sync.Mutex
+	stdout := newCapture("stdout", limit, opts.OnLine, &lineMu)
+	stderr := newCapture("stderr", limit, opts.OnLine, &lineMu)
+
+	cmd := osexec.Command(path, argv...)
+	cmd.Env = opts.Env
+	cmd.Dir = opts.Dir
+	setGroup(cmd)
+	// Pipes of our own rather than cmd.StdoutPipe: the read ends stay ours to
+	// abandon when a process outside the group keeps a write end open.
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("exec: starting %s: stdout pipe: %w", path, err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return nil, fmt.Errorf("exec: starting %s: stderr pipe: %w", path, err)
+	}
+	cmd.Stdout = outW
+	cmd.Stderr = errW
+
+	start := time.Now()
+	err = cmd.Start()
+	// The child holds its own copies of the write ends; ours must go, or the
+	// readers would never see EOF.
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		outR.Close()
+		errR.Close()
+		return nil, fmt.Errorf("exec: starting %s: %w", path, err)
+	}
+
+	var readers sync.WaitGroup
+	readers.Go(func() { stdout.readFrom(outR) })
+	readers.Go(func() { stderr.readFrom(errR) })
+
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+
+	var timeout <-chan time.Time
+	if opts.Timeout > 0 {
+		t := time.NewTimer(opts.Timeout)
+		defer t.Stop()
+		timeout = t.C
+	}
+
+	res := &Result{}
+	g := &group{pgid: cmd.Process.Pid, proc: cmd.Process, grace: grace}
+	var waitErr error
+	exited := false
+	select {
+	case waitErr = <-waited:
+		exited = true
+	case <-ctx.Done():
+		res.Canceled = true
+	case <-timeout:
+		res.TimedOut = true
+	}
+	if !exited {
+		// The process may have exited just as ctx was done: then it was not
+		// ended by us.
+		select {
+		case waitErr = <-waited:
+			exited = true
+			res.Canceled, res.TimedOut = false, false
+		default:
+		}
+	}
+	if !exited {
+		g.terminate()
+		t := time.NewTimer(grace)
+		select {
+		case waitErr = <-waited:
+		case <-t.C:
+			g.kill()
+			waitErr = <-waited
+		}
+		t.Stop()
+	}
+	g.endRest()
+
+	drained := make(chan struct{})
+	go func() {
+		readers.Wait()
+		close(drained)
+	}()
+	t := time.NewTimer(outputDrain)
+	select {
+	case <-drained:
+	case <-t.C:
+		stopReading(outR)
+		stopReading(errR)
+		<-drained
+	}
+	t.Stop()
+
+	res.Duration = time.Since(start)
+	res.Stdout, res.StdoutOmitted = stdout.result()
+	res.Stderr, res.StderrOmitted = stderr.result()
+	res.ExitCode = cmd.ProcessState.ExitCode()
+	res.Signal = exitSignal(cmd.ProcessState)
+	var exitErr *osexec.ExitError
+	if waitErr != nil && !errors.As(waitErr, &exitErr) {
+		// Wait failed for a reason other than the exit status; with files as
+		// stdout and stderr there is none left, but say so if it happens.
+		res.Stderr += fmt.Sprintf("\n[... cobramcp: waiting for %s: %v ...]\n", path, waitErr)
+	}
+	return res, nil
+}
+
+// group is the process group of one run; its id is the leader's pid, and it
+// stays valid after the leader has been reaped, as long as a member lives.
+type group struct {
+	pgid   int
+	proc   *os.Process
+	grace  time.Duration
+	termAt time.Time // when SIGTERM was sent; zero: not yet
+	killed bool
+}
+
+// terminate sends SIGTERM to the group, once.
+func (g *group) terminate() {
+	if g.termAt.IsZero() {
+		g.termAt = time.Now()
+		_ = signalGroup(g.pgid, g.proc, false) // errors: the group is gone, or not ours to signal
+	}
+}
+
+// kill sends SIGKILL to the group.
+func (g *group) kill() {
+	g.killed = true
+	_ = signalGroup(g.pgid, g.proc, true)
+}
+
+// endRest ends what is left of the group after the leader has exited: SIGTERM
+// (unless sent already), then SIGKILL if members remain when the grace since
+// SIGTERM is up.
+func (g *group) endRest() {
+	if !groupLive(g.pgid) {
+		return
+	}
+	g.terminate()
+	deadline := g.termAt.Add(g.grace)
+	for poll := time.Millisecond; groupLive(g.pgid); poll = min(2*poll, 50*time.Millisecond) {
+		left := time.Until(deadline)
+		if left <= 0 {
+			g.kill()
+			return
+		}
+		time.Sleep(min(poll, left))
+	}
+}

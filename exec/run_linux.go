@@ -1,0 +1,59 @@
+package exec
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"syscall"
+)
+
+// groupLive reports whether the process group pgid has a member that is not a
+// zombie. Zombies count as gone: an orphan is reparented to init, and an init
+// that does not reap (as in some containers) would otherwise keep the group
+// alive forever.
+func groupLive(pgid int) bool {
+	if syscall.Kill(-pgid, 0) != nil {
+		return false
+	}
+	dir, err := os.Open("/proc")
+	if err != nil {
+		return true
+	}
+	defer dir.Close()
+	names, err := dir.Readdirnames(-1)
+	if err != nil {
+		return true
+	}
+	for _, name := range names {
+		if name[0] < '0' || name[0] > '9' {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + name + "/stat")
+		if err != nil {
+			continue // gone meanwhile
+		}
+		state, pgrp, ok := parseStat(stat)
+		if ok && pgrp == pgid && state != 'Z' && state != 'X' {
+			return true
+		}
+	}
+	return false
+}
+
+// parseStat reads the state and the process group from a /proc/<pid>/stat
+// line: "pid (comm) state ppid pgrp ...", where comm may hold spaces and ')'.
+func parseStat(stat []byte) (state byte, pgrp int, ok bool) {
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0, 0, false
+	}
+	fields := bytes.Fields(stat[i+1:])
+	if len(fields) < 3 || len(fields[0]) != 1 {
+		return 0, 0, false
+	}
+	pgrp, err := strconv.Atoi(string(fields[2]))
+	if err != nil {
+		return 0, 0, false
+	}
+	return fields[0][0], pgrp, true
+}

@@ -1,0 +1,24 @@
+//go:build !unix
+
+package exec
+
+import (
+	"os"
+	osexec "os/exec"
+)
+
+// On systems without process groups (Windows), Run ends only the process it
+// started, with no grace: there is no SIGTERM to send.
+
+func setGroup(*osexec.Cmd) {}
+
+func signalGroup(_ int, p *os.Process, _ bool) error {
+	if err := p.Kill(); err != nil && err != os.ErrProcessDone {
+		return err
+	}
+	return nil
+}
+
+func groupLive(int) bool { return false }
+
+func exitSignal(*os.ProcessState) string { return "" }
