@@ -1,0 +1,61 @@
+// Package flagschema maps one pflag flag to one JSON Schema.
+//
+//	fs := pflag.NewFlagSet("serve", pflag.ContinueOnError)
+//	fs.Int8("level", 3, "compression level")
+//	fs.Duration("timeout", 30*time.Second, "request timeout")
+//	fs.String("mode", "fast", "how to run")
+//	fs.SetAnnotation("mode", flagschema.Annotation, []string{`{"enum": ["fast", "safe"]}`})
+//
+//	fs.VisitAll(func(f *pflag.Flag) {
+//		s, err := flagschema.For(f)
+//		if err != nil {
+//			slog.Warn("flag schema", "err", err) // s is still usable
+//		}
+//		b, _ := json.Marshal(s)
+//		fmt.Println(f.Name, string(b))
+//	})
+//
+// prints
+//
+//	level {"type":"integer","description":"compression level","default":3,"minimum":-128,"maximum":127}
+//	mode {"description":"how to run","default":"fast","enum":["fast","safe"]}
+//	timeout {"type":"string","description":"request timeout (Go duration such as 30s, 5m, 1h30m)","default":"30s","pattern":"..."}
+//
+// # What the package promises
+//
+// [For] always returns a usable, fresh schema (github.com/google/jsonschema-go)
+// that resolves with jsonschema-go. It is pure: it reads the flag and
+// changes nothing.
+//
+// Every built-in pflag type has a precise schema, chosen by f.Value.Type()
+// ([Kind]): bool is a boolean; the integer types are integers, with exact
+// minimum and maximum for the types of up to 32 bits (64-bit bounds cannot be
+// held exactly by jsonschema-go's float64 bounds, so they are left out; the
+// unsigned types keep minimum 0); count is an integer of at least 0; floats
+// are numbers; duration is a string with a pattern for time.ParseDuration;
+// ip is an IPv4 or IPv6 string; ipMask, ipNet, bytesHex and bytesBase64 are
+// strings with patterns; the slice types are arrays of the element's schema;
+// stringToString, stringToInt and stringToInt64 are objects with string or
+// integer values. Any other type, a custom pflag.Value, is a string whose
+// description ends with "(type: NAME)"; it is never an error.
+//
+// The description is the flag's usage, followed in parentheses by notes on
+// the accepted syntax and, for a flag with a NoOptDefVal, what the flag
+// means without a value. A deprecated flag is marked deprecated.
+//
+// The default is the flag's default as typed JSON ([Default]): numbers are
+// numbers, lists are arrays, maps are objects; zero and empty defaults are
+// left out. A changed flag still reports its default, not its value. The
+// generated default always validates against the generated schema.
+//
+// An [Annotation] on a flag of any type replaces the generated schema. It is
+// 2020-12 by default; draft-07 (by its "$schema") is converted to 2020-12.
+// "$schema" and a root "$id" are dropped, internal "$ref"s are inlined (the
+// schema is embedded inside a tool's input schema, where root-relative
+// pointers would break, and some providers do not resolve references), and
+// $defs go. External, dynamic and recursive references are refused, as is a
+// schema that jsonschema-go cannot resolve or whose defaults do not validate.
+// Without a description the annotation gets the flag's usage; without a
+// default it gets the generated one when that validates. When the annotation
+// is refused, For returns the generated schema and an error naming the flag.
+package flagschema
