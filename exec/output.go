@@ -152,31 +152,44 @@ func trimPartialStart(p []byte) []byte {
 
 // lines hands each line of p, completed by what came before, to onLine. Both
 // '\n' and '\r' end a line, so a progress bar redrawn with '\r' is seen as it
-// moves; empty lines are skipped.
+// moves; empty lines are skipped; a line longer than maxLine goes in pieces.
 func (c *capture) lines(p []byte) {
 	for len(p) > 0 {
 		i := bytes.IndexAny(p, "\r\n")
 		if i < 0 {
 			c.line = append(c.line, p...)
-			for len(c.line) > maxLine {
-				cut := len(trimPartialEnd(c.line[:maxLine]))
-				if cut == 0 {
-					cut = maxLine
-				}
-				c.emit(c.line[:cut])
-				c.line = append(c.line[:0], c.line[cut:]...)
-			}
+			c.line = c.emitPieces(c.line, false)
 			return
 		}
 		if len(c.line) > 0 {
 			c.line = append(c.line, p[:i]...)
-			c.emit(c.line)
-			c.line = c.line[:0]
+			c.line = c.emitPieces(c.line, true)
 		} else {
-			c.emit(p[:i])
+			c.emitPieces(p[:i], true)
 		}
 		p = p[i+1:]
 	}
+}
+
+// emitPieces hands line to onLine in pieces of at most maxLine bytes, cut at
+// UTF-8 sequence boundaries. Unless all is set, it keeps back a last piece
+// that still fits, moved to the front of line, and returns it.
+func (c *capture) emitPieces(line []byte, all bool) []byte {
+	rest := line
+	for len(rest) > maxLine {
+		cut := len(trimPartialEnd(rest[:maxLine]))
+		if cut == 0 {
+			cut = maxLine
+		}
+		c.emit(rest[:cut])
+		rest = rest[cut:]
+	}
+	if all {
+		c.emit(rest)
+		return line[:0]
+	}
+	n := copy(line, rest)
+	return line[:n]
 }
 
 // flush hands the last partial line, if any, to onLine.
