@@ -1,0 +1,822 @@
+package exec
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cobramcp/cobramcp/flagschema"
+	"github.com/spf13/pflag"
+)
+
+// Errors returned (wrapped, with the flag named) by [Argv]. Test them with
+// errors.Is.
+var (
+	// ErrUnknownFlag reports a flag name that is not in the flag set.
+	ErrUnknownFlag = errors.New("unknown flag")
+	// ErrInvalidValue reports a value that does not fit the flag: a JSON
+	// type the flag does not take, a number out of the flag's range or not
+	// integral for an integer flag, a string the flag's type cannot parse.
+	ErrInvalidValue = errors.New("invalid value")
+	// ErrUnrepresentable reports a value that fits the flag's type but that
+	// no command line can make the flag parser return: a NUL byte, an
+	// empty list for a flag type that always parses at least one element, a
+	// map key holding the separator of its flag's syntax, and the like.
+	ErrUnrepresentable = errors.New("value cannot be expressed on a command line")
+)
+
+// Argv returns the command-line arguments, to place after the command path,
+// that make a command whose flags are fs parse back exactly the flag values
+// in flags and the positional arguments args.
+//
+// flags maps long flag names to values as encoding/json decodes them with
+// UseNumber (json.Number, string, bool, []any, map[string]any, nil); plain Go
+// values (int, uint64, float64, []string, map[string]string, time.Duration,
+// []byte, ...) are accepted too. A nil value means "not set": the flag is
+// left out, as is every flag not in flags, so the command sees Changed only
+// for the flags that were asked for.
+//
+// Each flag becomes one element "--name=value" (so a value that starts with
+// "-" is never read as a flag, and a shorthand is never used), in the order
+// of the flag names. The encoding per pflag type:
+//
+//   - bool, boolfunc: always explicit, "--name=true" or "--name=false".
+//   - int, int8 ... int64, uint ... uint64, count: a JSON number (or a Go
+//     number) that is integral and within the type's range, written in
+//     decimal digits whatever its size ("1e3" and 1000.0 give "1000").
+//   - float32, float64: the shortest text that parses back to the same
+//     float (strconv.FormatFloat 'g', -1).
+//   - string, func and custom types: a JSON string, verbatim.
+//   - duration, ip, ipMask, ipNet, bytesHex, bytesBase64: a JSON string
+//     that the type's parser accepts; written in canonical form.
+//   - stringSlice: one CSV record, quoted the way pflag's CSV reader reads
+//     it back, so elements may hold commas, quotes, spaces and newlines.
+//   - stringArray: "--name=element" once per element.
+//   - other slices: the elements comma-joined; boolSlice, ipSlice and
+//     ipNetSlice take an empty list as "--name=".
+//   - stringToString: the pairs, keys sorted, as one CSV record.
+//   - stringToInt, stringToInt64: "k1=1,k2=2", keys sorted.
+//
+// A flag annotated with [flagschema.Annotation] whose type is string, func
+// or custom takes a JSON string verbatim and any other JSON value as its
+// compact JSON text (so a flag that reads JSON can be given an object);
+// an annotated flag of another built-in type is encoded as above.
+//
+// If args is not empty, "--" and then args follow the flags, so that an
+// argument such as "--token=x" or "-n" stays a positional argument. Cobra
+// removes the "--"; a command then sees ArgsLenAtDash() == 0 (-1 with no
+// args), which matters only to commands that give the position of "--" a
+// meaning of their own.
+//
+// Argv never returns an argv that parses to other values than asked: the
+// error wraps [ErrUnknownFlag], [ErrInvalidValue] or [ErrUnrepresentable]
+// and names the flag. Known unrepresentable values: a NUL byte anywhere;
+// an empty list for stringArray and for the int, uint, float and duration
+// slices; an empty map; a stringSlice element or stringToString key or
+// value holding "\r\n" (pflag's CSV reader turns it into "\n"); a
+// stringToString key holding "="; a stringToInt(64) key holding "," or "=".
+func Argv(fs *pflag.FlagSet, flags map[string]any, args []string) ([]string, error) {
+	names := make([]string, 0, len(flags))
+	for name, v := range flags {
+		if v != nil {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+
+	argv := make([]string, 0, len(names)+len(args)+1)
+	seen := make(map[string]string, len(names))
+	for _, name := range names {
+		f := fs.Lookup(name)
+		if f == nil {
+			return nil, fmt.Errorf("flag --%s: %w", name, ErrUnknownFlag)
+		}
+		if prev, dup := seen[f.Name]; dup {
+			return nil, fmt.Errorf("flags %q and %q are the same flag --%s: %w", prev, name, f.Name, ErrInvalidValue)
+		}
+		seen[f.Name] = name
+		vals, err := encodeFlag(f, flags[name])
+		if err != nil {
+			return nil, fmt.Errorf("flag --%s: %w", f.Name, err)
+		}
+		for _, val := range vals {
+			if strings.IndexByte(val, 0) >= 0 {
+				return nil, fmt.Errorf("flag --%s: a NUL byte: %w", f.Name, ErrUnrepresentable)
+			}
+			argv = append(argv, "--"+f.Name+"="+val)
+		}
+	}
+	if len(args) > 0 {
+		argv = append(argv, "--")
+		for i, a := range args {
+			if strings.IndexByte(a, 0) >= 0 {
+				return nil, fmt.Errorf("positional argument %d: a NUL byte: %w", i, ErrUnrepresentable)
+			}
+			argv = append(argv, a)
+		}
+	}
+	return argv, nil
+}
+
+// ArgvNoParse returns the argv for a command with DisableFlagParsing: args
+// verbatim (a copy), with no "--". Such a command parses its own
+// arguments, so cobramcp exposes no flags for it and passes whatever the
+// caller gives; an argument like "--token=x" reaches the command as it
+// would from a shell, and whether it is read as a flag is up to the command.
+func ArgvNoParse(args []string) []string {
+	return slices.Clone(args)
+}
+
+// encodeFlag returns the values of one flag, one per "--name=value".
+func encodeFlag(f *pflag.Flag, v any) ([]string, error) {
+	kind := f.Value.Type()
+	if annotated(f) && !builtinNonString(kind) {
+		if s, ok := v.(string); ok {
+			return []string{s}, nil
+		}
+		text, err := compactJSON(v)
+		if err != nil {
+			return nil, err
+		}
+		return []string{text}, nil
+	}
+	switch kind {
+	case "stringArray":
+		elems, err := list(v)
+		if err != nil {
+			return nil, err
+		}
+		if len(elems) == 0 {
+			return nil, fmt.Errorf("an empty list (each --%s adds an element): %w", f.Name, ErrUnrepresentable)
+		}
+		out := make([]string, len(elems))
+		for i, e := range elems {
+			s, ok := e.(string)
+			if !ok {
+				return nil, elemErr(i, typeErr("a string", e))
+			}
+			out[i] = s
+		}
+		return out, nil
+	case "stringSlice":
+		s, err := encodeStringSlice(v)
+		return []string{s}, err
+	case "stringToString":
+		s, err := encodeStringToString(v)
+		return []string{s}, err
+	case "stringToInt", "stringToInt64":
+		s, err := encodeStringToInt(kind, v)
+		return []string{s}, err
+	}
+	if elem, ok := sliceElem(kind); ok {
+		s, err := encodeSlice(elem, v)
+		return []string{s}, err
+	}
+	s, err := encodeScalar(kind, v)
+	return []string{s}, err
+}
+
+// annotated reports whether f carries a non-empty [flagschema.Annotation]
+// (the rule of flagschema.Annotated).
+func annotated(f *pflag.Flag) bool {
+	for _, v := range f.Annotations[flagschema.Annotation] {
+		if strings.TrimSpace(v) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// builtinNonString reports whether kind is a pflag built-in type that is not
+// read as a plain string.
+func builtinNonString(kind string) bool {
+	if _, ok := sliceElem(kind); ok {
+		return true
+	}
+	switch kind {
+	case "stringSlice", "stringArray", "stringToString", "stringToInt", "stringToInt64",
+		"bool", "boolfunc", "count",
+		"int", "int8", "int16", "int32", "int64",
+		"uint", "uint8", "uint16", "uint32", "uint64",
+		"float32", "float64", "duration", "ip", "ipMask", "ipNet", "bytesHex", "bytesBase64":
+		return true
+	}
+	return false
+}
+
+// sliceElem returns the element type of the pflag slices whose Set splits
+// on commas (stringSlice and stringArray are handled apart).
+func sliceElem(kind string) (string, bool) {
+	switch kind {
+	case "intSlice":
+		return "int", true
+	case "int32Slice":
+		return "int32", true
+	case "int64Slice":
+		return "int64", true
+	case "uintSlice":
+		return "uint", true
+	case "float32Slice":
+		return "float32", true
+	case "float64Slice":
+		return "float64", true
+	case "boolSlice":
+		return "bool", true
+	case "durationSlice":
+		return "duration", true
+	case "ipSlice":
+		return "ip", true
+	case "ipNetSlice":
+		return "ipNet", true
+	}
+	return "", false
+}
+
+// encodeSlice comma-joins the canonical encodings of the elements. The
+// canonical encodings of these element types never hold a comma or a quote.
+func encodeSlice(elem string, v any) (string, error) {
+	elems, err := list(v)
+	if err != nil {
+		return "", err
+	}
+	if len(elems) == 0 {
+		switch elem {
+		case "bool", "ip", "ipNet": // read as CSV: "" is the empty list
+			return "", nil
+		}
+		return "", fmt.Errorf("an empty list (the flag parses at least one %s): %w", elem, ErrUnrepresentable)
+	}
+	parts := make([]string, len(elems))
+	for i, e := range elems {
+		if e == nil {
+			return "", elemErr(i, typeErr("a value", e))
+		}
+		s, err := encodeScalar(elem, e)
+		if err != nil {
+			return "", elemErr(i, err)
+		}
+		parts[i] = s
+	}
+	return strings.Join(parts, ","), nil
+}
+
+// encodeScalar encodes one value of a scalar pflag type; a type that is not
+// built in takes a string verbatim.
+func encodeScalar(kind string, v any) (string, error) {
+	switch kind {
+	case "bool", "boolfunc":
+		b, ok := v.(bool)
+		if !ok {
+			rv := reflect.ValueOf(v)
+			if !rv.IsValid() || rv.Kind() != reflect.Bool {
+				return "", typeErr("a boolean", v)
+			}
+			b = rv.Bool()
+		}
+		return strconv.FormatBool(b), nil
+	case "int", "count":
+		return encodeInt(kind, v, true, strconv.IntSize)
+	case "int8":
+		return encodeInt(kind, v, true, 8)
+	case "int16":
+		return encodeInt(kind, v, true, 16)
+	case "int32":
+		return encodeInt(kind, v, true, 32)
+	case "int64":
+		return encodeInt(kind, v, true, 64)
+	case "uint":
+		return encodeInt(kind, v, false, strconv.IntSize)
+	case "uint8":
+		return encodeInt(kind, v, false, 8)
+	case "uint16":
+		return encodeInt(kind, v, false, 16)
+	case "uint32":
+		return encodeInt(kind, v, false, 32)
+	case "uint64":
+		return encodeInt(kind, v, false, 64)
+	case "float32":
+		return encodeFloat(v, 32)
+	case "float64":
+		return encodeFloat(v, 64)
+	case "duration":
+		if d, ok := v.(time.Duration); ok {
+			return d.String(), nil
+		}
+		s, err := str(v, "a duration string such as \"1m30s\"")
+		if err != nil {
+			return "", err
+		}
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			return "", fmt.Errorf("%q is not a duration such as \"1m30s\": %w", s, ErrInvalidValue)
+		}
+		return d.String(), nil
+	case "ip":
+		s, err := str(v, "an IP address string")
+		if err != nil {
+			return "", err
+		}
+		ip := net.ParseIP(strings.TrimSpace(s))
+		if ip == nil {
+			return "", fmt.Errorf("%q is not an IP address: %w", s, ErrInvalidValue)
+		}
+		return ip.String(), nil
+	case "ipMask":
+		s, err := str(v, "an IPv4 mask string")
+		if err != nil {
+			return "", err
+		}
+		if pflag.ParseIPv4Mask(s) == nil {
+			return "", fmt.Errorf("%q is not an IPv4 mask such as 255.255.255.0 or ffffff00: %w", s, ErrInvalidValue)
+		}
+		return s, nil
+	case "ipNet":
+		s, err := str(v, "a CIDR network string")
+		if err != nil {
+			return "", err
+		}
+		_, n, err := net.ParseCIDR(strings.TrimSpace(s))
+		if err != nil {
+			return "", fmt.Errorf("%q is not a CIDR network: %w", s, ErrInvalidValue)
+		}
+		return n.String(), nil
+	case "bytesHex":
+		if b, ok := v.([]byte); ok {
+			return hex.EncodeToString(b), nil
+		}
+		s, err := str(v, "a hex string")
+		if err != nil {
+			return "", err
+		}
+		b, err := hex.DecodeString(strings.TrimSpace(s))
+		if err != nil {
+			return "", fmt.Errorf("%q is not hex-encoded bytes: %w", s, ErrInvalidValue)
+		}
+		return hex.EncodeToString(b), nil
+	case "bytesBase64":
+		if b, ok := v.([]byte); ok {
+			return base64.StdEncoding.EncodeToString(b), nil
+		}
+		s, err := str(v, "a base64 string")
+		if err != nil {
+			return "", err
+		}
+		b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(s))
+		if err != nil {
+			return "", fmt.Errorf("%q is not standard padded base64: %w", s, ErrInvalidValue)
+		}
+		return base64.StdEncoding.EncodeToString(b), nil
+	}
+	// string, func and custom types.
+	return str(v, "a string")
+}
+
+// encodeInt writes an integral number in decimal after checking that it
+// fits the integer type named kind (signed or not, of the given bit size).
+func encodeInt(kind string, v any, signed bool, bits int) (string, error) {
+	text, err := integerText(v)
+	if err != nil {
+		return "", err
+	}
+	if signed {
+		if _, err := strconv.ParseInt(text, 10, bits); err != nil {
+			lo, hi := int64(-1)<<(bits-1), int64(uint64(1)<<(bits-1)-1)
+			return "", fmt.Errorf("%s is out of range for %s (%d to %d): %w", text, kind, lo, hi, ErrInvalidValue)
+		}
+		return text, nil
+	}
+	if _, err := strconv.ParseUint(text, 10, bits); err != nil {
+		return "", fmt.Errorf("%s is out of range for %s (0 to %d): %w", text, kind, uint64(math.MaxUint64)>>(64-bits), ErrInvalidValue)
+	}
+	return text, nil
+}
+
+// integerText returns the decimal digits (with "-" if negative) of an
+// integral number given as json.Number or a Go number.
+func integerText(v any) (string, error) {
+	if n, ok := v.(json.Number); ok {
+		return jsonIntegerText(string(n))
+	}
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() {
+		return "", typeErr("an integer", v)
+	}
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(rv.Int(), 10), nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return strconv.FormatUint(rv.Uint(), 10), nil
+	case reflect.Float32, reflect.Float64:
+		f := rv.Float()
+		if math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) {
+			return "", fmt.Errorf("%v is not an integer: %w", f, ErrInvalidValue)
+		}
+		if f == 0 {
+			return "0", nil // also for -0
+		}
+		return strconv.FormatFloat(f, 'f', -1, 64), nil
+	}
+	return "", typeErr("an integer", v)
+}
+
+// maxIntDigits bounds the integers integerText writes: 10^20 exceeds every
+// 64-bit integer, so longer numbers are out of range for any flag.
+const maxIntDigits = 20
+
+// jsonIntegerText returns the decimal integer that the JSON number s
+// denotes, exactly ("1.5e3" gives "1500"), or an error if s is not a JSON
+// number, not integral, or beyond 64-bit range. It works on the digits, so a
+// huge exponent costs nothing.
+func jsonIntegerText(s string) (string, error) {
+	neg, intPart, frac, exp, ok := splitJSONNumber(s)
+	if !ok {
+		return "", fmt.Errorf("%q is not a number: %w", s, ErrInvalidValue)
+	}
+	digits := strings.TrimLeft(intPart+frac, "0")
+	if digits == "" {
+		return "0", nil
+	}
+	trimmed := strings.TrimRight(digits, "0")
+	// value = trimmed × 10^scale
+	e, err := strconv.ParseInt(exp, 10, 32)
+	if err != nil { // exponent beyond ±2^31: too large, or a fraction
+		if strings.HasPrefix(exp, "-") {
+			return "", fmt.Errorf("%s is not an integer: %w", s, ErrInvalidValue)
+		}
+		return "", fmt.Errorf("%s is out of range for a 64-bit integer: %w", s, ErrInvalidValue)
+	}
+	scale := e - int64(len(frac)) + int64(len(digits)-len(trimmed))
+	if scale < 0 {
+		return "", fmt.Errorf("%s is not an integer: %w", s, ErrInvalidValue)
+	}
+	if int64(len(trimmed))+scale > maxIntDigits {
+		return "", fmt.Errorf("%s is out of range for a 64-bit integer: %w", s, ErrInvalidValue)
+	}
+	text := trimmed + strings.Repeat("0", int(scale))
+	if neg {
+		text = "-" + text
+	}
+	return text, nil
+}
+
+// splitJSONNumber splits a JSON number (RFC 8259 grammar) into its sign,
+// integer digits, fraction digits and exponent (with sign, "0" if none).
+func splitJSONNumber(s string) (neg bool, intPart, frac, exp string, ok bool) {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		neg = true
+		i++
+	}
+	start := i
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && s[i] >= '1' && s[i] <= '9':
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+	default:
+		return false, "", "", "", false
+	}
+	intPart = s[start:i]
+	if i < len(s) && s[i] == '.' {
+		i++
+		start = i
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+		if i == start {
+			return false, "", "", "", false
+		}
+		frac = s[start:i]
+	}
+	exp = "0"
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		start = i
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		digitsAt := i
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+		if i == digitsAt {
+			return false, "", "", "", false
+		}
+		exp = strings.TrimPrefix(s[start:i], "+")
+	}
+	return neg, intPart, frac, exp, i == len(s)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// encodeFloat writes the shortest text that parses back, at the given bit
+// size, to the float the value denotes.
+func encodeFloat(v any, bits int) (string, error) {
+	var f float64
+	switch n := v.(type) {
+	case json.Number:
+		if _, _, _, _, ok := splitJSONNumber(string(n)); !ok {
+			return "", fmt.Errorf("%q is not a number: %w", string(n), ErrInvalidValue)
+		}
+		var err error
+		f, err = strconv.ParseFloat(string(n), bits)
+		if err != nil {
+			return "", fmt.Errorf("%s is out of range for float%d: %w", string(n), bits, ErrInvalidValue)
+		}
+	default:
+		rv := reflect.ValueOf(v)
+		if !rv.IsValid() {
+			return "", typeErr("a number", v)
+		}
+		var text string
+		switch rv.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			text = strconv.FormatInt(rv.Int(), 10)
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			text = strconv.FormatUint(rv.Uint(), 10)
+		case reflect.Float32:
+			text = strconv.FormatFloat(rv.Float(), 'g', -1, 32)
+		case reflect.Float64:
+			text = strconv.FormatFloat(rv.Float(), 'g', -1, 64)
+		default:
+			return "", typeErr("a number", v)
+		}
+		var err error
+		f, err = strconv.ParseFloat(text, bits)
+		if err != nil {
+			return "", fmt.Errorf("%s is out of range for float%d: %w", text, bits, ErrInvalidValue)
+		}
+	}
+	return strconv.FormatFloat(f, 'g', -1, bits), nil
+}
+
+// encodeStringSlice writes the elements as one CSV record that pflag's
+// stringSlice reads back as exactly those elements.
+func encodeStringSlice(v any) (string, error) {
+	elems, err := list(v)
+	if err != nil {
+		return "", err
+	}
+	fields := make([]string, len(elems))
+	for i, e := range elems {
+		s, ok := e.(string)
+		if !ok {
+			return "", elemErr(i, typeErr("a string", e))
+		}
+		fields[i] = s
+	}
+	text := csvRecord(fields)
+	got, err := readStringSlice(text)
+	if err != nil || !slices.Equal(got, fields) {
+		return "", fmt.Errorf("an element holding \"\\r\\n\" (pflag's CSV reader reads it as \"\\n\"): %w", ErrUnrepresentable)
+	}
+	return text, nil
+}
+
+// csvRecord writes fields as one CSV record (no line end), quoting a field
+// that holds a comma, a quote, CR or LF, and a lone empty field (which
+// unquoted would be the empty list).
+func csvRecord(fields []string) string {
+	var b strings.Builder
+	for i, f := range fields {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if strings.ContainsAny(f, ",\"\r\n") || f == "" && len(fields) == 1 {
+			b.WriteByte('"')
+			b.WriteString(strings.ReplaceAll(f, `"`, `""`))
+			b.WriteByte('"')
+		} else {
+			b.WriteString(f)
+		}
+	}
+	return b.String()
+}
+
+// readStringSlice parses text with the real stringSlice flag.
+func readStringSlice(text string) ([]string, error) {
+	fs := pflag.NewFlagSet("verify", pflag.ContinueOnError)
+	p := fs.StringSlice("v", nil, "")
+	if err := fs.Set("v", text); err != nil {
+		return nil, err
+	}
+	return *p, nil
+}
+
+// encodeStringToString writes the pairs, keys sorted, in the form pflag's
+// stringToString reads back as exactly that map.
+//
+// pflag reads a value with exactly one "=" as a single pair, after trimming
+// quotes from both ends; a value with more "=" as one CSV record of pairs.
+func encodeStringToString(v any) (string, error) {
+	m, err := stringMap(v)
+	if err != nil {
+		return "", err
+	}
+	if len(m) == 0 {
+		return "", fmt.Errorf("an empty map (the flag parses at least one key=value): %w", ErrUnrepresentable)
+	}
+	pairs := make([]string, 0, len(m))
+	want := make(map[string]string, len(m))
+	for _, k := range sortedKeys(m) {
+		s, ok := m[k].(string)
+		if !ok {
+			return "", fmt.Errorf("key %q: %w", k, typeErr("a string", m[k]))
+		}
+		if strings.Contains(k, "=") {
+			return "", fmt.Errorf("key %q holds \"=\", which ends a key: %w", k, ErrUnrepresentable)
+		}
+		pairs = append(pairs, k+"="+s)
+		want[k] = s
+	}
+	var text string
+	switch {
+	case len(pairs) == 1 && strings.Count(pairs[0], "=") == 1 &&
+		!strings.HasPrefix(pairs[0], `"`) && !strings.HasSuffix(pairs[0], `"`):
+		text = pairs[0] // the single-pair form: read verbatim
+	case len(pairs) == 1 && strings.Count(pairs[0], "=") == 1:
+		// A quote at either end would be trimmed in the single-pair form;
+		// the pair twice has two "=" and is read as CSV, giving one key.
+		text = csvRecord([]string{pairs[0], pairs[0]})
+	default:
+		text = csvRecord(pairs)
+	}
+	got, err := readStringToString(text)
+	if err != nil || !mapsEqual(got, want) {
+		return "", fmt.Errorf("a key or value holding \"\\r\\n\" (pflag's CSV reader reads it as \"\\n\"): %w", ErrUnrepresentable)
+	}
+	return text, nil
+}
+
+// readStringToString parses text with the real stringToString flag.
+func readStringToString(text string) (map[string]string, error) {
+	fs := pflag.NewFlagSet("verify", pflag.ContinueOnError)
+	p := fs.StringToString("v", nil, "")
+	if err := fs.Set("v", text); err != nil {
+		return nil, err
+	}
+	return *p, nil
+}
+
+func mapsEqual(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// encodeStringToInt writes "k1=1,k2=2", keys sorted; pflag splits on "," and
+// then on the first "=", so a key can hold neither.
+func encodeStringToInt(kind string, v any) (string, error) {
+	m, err := stringMap(v)
+	if err != nil {
+		return "", err
+	}
+	if len(m) == 0 {
+		return "", fmt.Errorf("an empty map (the flag parses at least one key=value): %w", ErrUnrepresentable)
+	}
+	elem, bits := "int64", 64
+	if kind == "stringToInt" {
+		elem, bits = "int", strconv.IntSize
+	}
+	var b strings.Builder
+	for i, k := range sortedKeys(m) {
+		if strings.ContainsAny(k, ",=") {
+			return "", fmt.Errorf("key %q holds \",\" or \"=\", which end a key: %w", k, ErrUnrepresentable)
+		}
+		n, err := encodeInt(elem, m[k], true, bits)
+		if err != nil {
+			return "", fmt.Errorf("key %q: %w", k, err)
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(k)
+		b.WriteByte('=')
+		b.WriteString(n)
+	}
+	return b.String(), nil
+}
+
+// compactJSON encodes v as compact JSON without HTML escaping.
+func compactJSON(v any) (string, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "", fmt.Errorf("cannot encode as JSON: %v: %w", err, ErrInvalidValue)
+	}
+	return strings.TrimSuffix(buf.String(), "\n"), nil
+}
+
+// list returns the elements of a JSON array ([]any) or any Go slice or
+// array (but not a string).
+func list(v any) ([]any, error) {
+	if l, ok := v.([]any); ok {
+		return l, nil
+	}
+	if l, ok := v.([]string); ok {
+		out := make([]any, len(l))
+		for i, s := range l {
+			out[i] = s
+		}
+		return out, nil
+	}
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() || rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array {
+		return nil, typeErr("an array", v)
+	}
+	out := make([]any, rv.Len())
+	for i := range out {
+		out[i] = rv.Index(i).Interface()
+	}
+	return out, nil
+}
+
+// stringMap returns the entries of a JSON object (map[string]any) or any Go
+// map with string keys.
+func stringMap(v any) (map[string]any, error) {
+	if m, ok := v.(map[string]any); ok {
+		return m, nil
+	}
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() || rv.Kind() != reflect.Map || rv.Type().Key().Kind() != reflect.String {
+		return nil, typeErr("an object", v)
+	}
+	out := make(map[string]any, rv.Len())
+	for it := rv.MapRange(); it.Next(); {
+		out[it.Key().String()] = it.Value().Interface()
+	}
+	return out, nil
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// str returns v if it is a string (or a Go type whose kind is string, other
+// than json.Number).
+func str(v any, want string) (string, error) {
+	switch s := v.(type) {
+	case string:
+		return s, nil
+	case json.Number:
+		return "", typeErr(want, v)
+	}
+	rv := reflect.ValueOf(v)
+	if rv.IsValid() && rv.Kind() == reflect.String {
+		return rv.String(), nil
+	}
+	return "", typeErr(want, v)
+}
+
+// typeErr reports a value of the wrong JSON type.
+func typeErr(want string, got any) error {
+	return fmt.Errorf("want %s, got %s: %w", want, jsonType(got), ErrInvalidValue)
+}
+
+func elemErr(i int, err error) error {
+	return fmt.Errorf("element %d: %w", i, err)
+}
+
+// jsonType names the JSON type of a decoded value (or the Go type of
+// another value).
+func jsonType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case json.Number, float64, float32, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		return "number"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}
