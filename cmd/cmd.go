@@ -90,8 +90,10 @@ func New(o Options) *cobra.Command {
 	return group
 }
 
-// logger returns the slog logger for c, writing to stderr at the level of
-// the --log-level flag.
+// Logger returns the slog logger for c, writing to stderr at the level of
+// the group's --log-level flag.
+func Logger(c *cobra.Command) (*slog.Logger, error) { return logger(c) }
+
 func logger(c *cobra.Command) (*slog.Logger, error) {
 	lvl := "info"
 	if f := c.Flag("log-level"); f != nil {

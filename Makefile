@@ -1,0 +1,44 @@
+# cobramcp: make demo runs the main job, make test runs every test.
+GO      ?= go
+BIN     := bin
+NODEDIR := test/node
+
+.PHONY: all build demo test vet unit node-deps bench fuzz clean
+
+all: build
+
+build: $(BIN)/mycli $(BIN)/cobramcp
+
+$(BIN)/mycli: FORCE
+	$(GO) build -o $@ ./example
+
+$(BIN)/cobramcp: FORCE
+	$(GO) build -o $@ ./cmd/cobramcp
+
+FORCE:
+
+# A real MCP client session against `mycli mcp start`: list the tools, call a few.
+demo: build
+	$(BIN)/cobramcp demo -- $(BIN)/mycli mcp start
+
+vet:
+	$(GO) vet ./...
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
+
+# Node packages for the end-to-end tests with the official TypeScript client.
+node-deps:
+	@if [ -f $(NODEDIR)/package-lock.json ]; then cd $(NODEDIR) && npm ci --no-audit --no-fund --loglevel=error; fi
+
+unit:
+	$(GO) test -race -count=1 ./...
+
+test: vet build node-deps unit
+
+bench:
+	$(GO) test -run='^$$' -bench=. -benchmem ./...
+
+fuzz:
+	$(GO) test -run='^$$' -fuzz=FuzzArgvRoundTrip -fuzztime=60s ./exec/
+
+clean:
+	rm -rf $(BIN) mcp-tools.json

@@ -1,0 +1,345 @@
+package bridge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cobramcp/cobramcp/exec"
+)
+
+// Output is the structured result of every call, matching the output schema.
+type Output struct {
+	Stdout   string `json:"stdout"`
+	Stderr   string `json:"stderr"`
+	ExitCode int    `json:"exitCode"`
+}
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+var pathMatch = path.Match
+
+// Call runs one call of the tool named name with the MCP arguments object
+// arguments, through the same path as the server: validation, argv, limits,
+// result. The error is non-nil only when no such tool exists; bad input and
+// failed commands are results with IsError set.
+func (ts *Toolset) Call(ctx context.Context, name string, arguments json.RawMessage) (*mcp.CallToolResult, error) {
+	t, ok := ts.byName[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown tool %q", name)
+	}
+	return ts.call(ctx, t, arguments, nil), nil
+}
+
+// input is a call's decoded arguments.
+type input struct {
+	flags map[string]any // JSON values decoded with UseNumber; nulls removed
+	args  []string
+}
+
+// decodeInput checks arguments against t's input schema and decodes them.
+// Its errors name the problem in words a model can act on.
+func (t *Tool) decodeInput(arguments json.RawMessage) (*input, error) {
+	if len(bytes.TrimSpace(arguments)) == 0 || bytes.Equal(bytes.TrimSpace(arguments), []byte("null")) {
+		arguments = []byte("{}")
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(arguments, &top); err != nil {
+		return nil, fmt.Errorf("arguments must be a JSON object with \"flags\" and \"args\": %v", err)
+	}
+	in := &input{flags: map[string]any{}}
+	for k := range top {
+		if k != "flags" && k != "args" {
+			return nil, fmt.Errorf("unknown argument %q: the arguments are {\"flags\": {...}, \"args\": [...]}", k)
+		}
+	}
+	if raw, ok := top["flags"]; ok && !isNull(raw) {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		var flags map[string]any
+		if err := dec.Decode(&flags); err != nil {
+			return nil, fmt.Errorf("\"flags\" must be an object mapping flag names to values: %v", err)
+		}
+		var unknown []string
+		for k, v := range flags {
+			if t.Flags.Lookup(k) == nil {
+				unknown = append(unknown, k)
+				continue
+			}
+			if v != nil { // null: the flag is not set (OpenAI strict mode sends it)
+				in.flags[k] = v
+			}
+		}
+		if len(unknown) > 0 {
+			sort.Strings(unknown)
+			return nil, fmt.Errorf("unknown flag %s; this tool's flags are: %s", quoteList(unknown), t.flagNames())
+		}
+	}
+	if raw, ok := top["args"]; ok && !isNull(raw) {
+		if _, has := t.inputSchema().Properties["args"]; !has {
+			return nil, fmt.Errorf("this command takes no positional args; pass options in \"flags\"")
+		}
+		if err := json.Unmarshal(raw, &in.args); err != nil {
+			return nil, fmt.Errorf("\"args\" must be an array of strings: %v", err)
+		}
+	}
+
+	// Validate what is left against the schema, with plain JSON numbers.
+	doc := map[string]any{}
+	if len(in.flags) > 0 {
+		plain, err := roundTrip(in.flags)
+		if err != nil {
+			return nil, err
+		}
+		doc["flags"] = plain
+	} else if _, has := t.inputSchema().Properties["flags"]; has {
+		doc["flags"] = map[string]any{}
+	}
+	if in.args != nil {
+		a := make([]any, len(in.args))
+		for i, s := range in.args {
+			a[i] = s
+		}
+		doc["args"] = a
+	}
+	if _, has := t.inputSchema().Properties["flags"]; has && len(in.flags) == 0 && !slices.Contains(t.inputSchema().Required, "flags") {
+		delete(doc, "flags")
+	}
+	if err := t.input.Validate(doc); err != nil {
+		return nil, fmt.Errorf("invalid arguments: %v", err)
+	}
+	return in, nil
+}
+
+func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
+
+func roundTrip(v any) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var out any
+	return out, json.Unmarshal(b, &out)
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}
+
+func (t *Tool) flagNames() string {
+	var names []string
+	t.Flags.VisitAll(func(f *pflagFlag) { names = append(names, f.Name) })
+	if len(names) == 0 {
+		return "(none)"
+	}
+	return strings.Join(names, ", ")
+}
+
+// Argv returns the arguments after the binary that a call with these
+// (already validated) inputs runs: the command path, the flags, "--" and the
+// positional args.
+func (t *Tool) argv(in *input) ([]string, error) {
+	out := slices.Clone(t.Path)
+	if t.noParse {
+		return append(out, exec.ArgvNoParse(in.args)...), nil
+	}
+	rest, err := exec.Argv(t.Flags, in.flags, in.args)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, rest...), nil
+}
+
+// progressFunc reports the latest output line of a running call.
+type progressFunc func(line string)
+
+// call runs one call and never fails: every problem becomes a result with
+// IsError set.
+func (ts *Toolset) call(ctx context.Context, t *Tool, arguments json.RawMessage, progress progressFunc) *mcp.CallToolResult {
+	in, err := t.decodeInput(arguments)
+	if err != nil {
+		return errorResult(fmt.Sprintf("%s: %v. Nothing was run.", t.MCP.Name, err))
+	}
+	argv, err := t.argv(in)
+	if err != nil {
+		return errorResult(fmt.Sprintf("%s: %v. Nothing was run.", t.MCP.Name, err))
+	}
+	exe := ts.cfg.Executable
+	if exe == "" {
+		if exe, err = os.Executable(); err != nil {
+			return errorResult(fmt.Sprintf("%s: cannot find this program's executable: %v", t.MCP.Name, err))
+		}
+	}
+	opts := exec.Options{Env: ts.cfg.Env, MaxOutput: ts.cfg.MaxOutput}
+	if t.Timeout > 0 {
+		opts.Timeout = t.Timeout
+	}
+	if progress != nil {
+		opts.OnLine = func(_, line string) { progress(line) }
+	}
+	c := &Call{Tool: t.MCP.Name, Command: t.Command, Flags: in.flags, Args: in.args, Path: exe, Argv: argv, Options: opts}
+
+	run := ts.run
+	for i := len(ts.cfg.Middleware) - 1; i >= 0; i-- {
+		run = ts.cfg.Middleware[i](run)
+	}
+	res, err := run(ctx, c)
+	if err != nil {
+		return errorResult(fmt.Sprintf("%s: %v", t.MCP.Name, err))
+	}
+	return result(res, t.Timeout)
+}
+
+// run is the innermost RunFunc: it waits for a slot, then runs the process.
+func (ts *Toolset) run(ctx context.Context, c *Call) (*exec.Result, error) {
+	ts.running.Add(1)
+	defer ts.running.Done()
+	select {
+	case ts.slots <- struct{}{}:
+		defer func() { <-ts.slots }()
+	case <-ctx.Done():
+		return nil, fmt.Errorf("canceled while waiting for a free slot (%d calls run at once): %w", cap(ts.slots), ctx.Err())
+	}
+	ts.cfg.Logger.Debug("running", "tool", c.Tool, "argv", c.Argv)
+	res, err := exec.Run(ctx, c.Path, c.Argv, c.Options)
+	if err != nil {
+		return nil, fmt.Errorf("could not start the command: %w", err)
+	}
+	return res, nil
+}
+
+func errorResult(msg string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		Content: []mcp.Content{&mcp.TextContent{Text: msg}},
+		IsError: true,
+	}
+}
+
+// result turns a finished process into the call's result.
+func result(r *exec.Result, timeout time.Duration) *mcp.CallToolResult {
+	out := Output{Stdout: r.Stdout, Stderr: r.Stderr, ExitCode: r.ExitCode}
+	var why string
+	switch {
+	case r.TimedOut:
+		why = fmt.Sprintf("cobramcp: the command timed out after %s and its process group was ended", timeout)
+	case r.Canceled:
+		why = "cobramcp: the call was canceled and the command's process group was ended"
+	case r.Signal != "":
+		why = "cobramcp: the command was ended by signal: " + r.Signal
+	}
+	if why != "" {
+		if out.Stderr != "" && !strings.HasSuffix(out.Stderr, "\n") {
+			out.Stderr += "\n"
+		}
+		out.Stderr += why + "\n"
+	}
+	isErr := out.ExitCode != 0 || why != ""
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: resultText(out, isErr)}},
+		StructuredContent: out,
+		IsError:           isErr,
+	}
+}
+
+// resultText is the text block for clients that do not read structured
+// content: stdout, then stderr under a header, then the exit code when the
+// call failed.
+func resultText(o Output, isErr bool) string {
+	var b strings.Builder
+	b.WriteString(o.Stdout)
+	if o.Stderr != "" {
+		if b.Len() > 0 && !strings.HasSuffix(o.Stdout, "\n") {
+			b.WriteByte('\n')
+		}
+		if b.Len() > 0 {
+			b.WriteString("--- stderr ---\n")
+		}
+		b.WriteString(o.Stderr)
+	}
+	if isErr {
+		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "exit code: %d", o.ExitCode)
+	}
+	return b.String()
+}
+
+// progressSender sends the latest output line as a progress notification,
+// at most every interval, until stop is called.
+type progressSender struct {
+	mu     sync.Mutex
+	latest string
+	count  int
+	wake   chan struct{}
+	done   chan struct{}
+	wg     sync.WaitGroup
+}
+
+const progressInterval = 250 * time.Millisecond
+
+func startProgress(ctx context.Context, req *mcp.CallToolRequest) (progressFunc, func()) {
+	token := req.Params.GetProgressToken()
+	if token == nil || req.Session == nil {
+		return nil, func() {}
+	}
+	p := &progressSender{wake: make(chan struct{}, 1), done: make(chan struct{})}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		sent := 0
+		for {
+			select {
+			case <-p.done:
+				return
+			case <-ctx.Done():
+				return
+			case <-p.wake:
+			}
+			p.mu.Lock()
+			line, n := p.latest, p.count
+			p.mu.Unlock()
+			if n == sent {
+				continue
+			}
+			sent = n
+			_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+				ProgressToken: token,
+				Progress:      float64(n),
+				Message:       line,
+			})
+			select {
+			case <-time.After(progressInterval):
+			case <-p.done:
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	report := func(line string) {
+		p.mu.Lock()
+		p.latest = line
+		p.count++
+		p.mu.Unlock()
+		select {
+		case p.wake <- struct{}{}:
+		default:
+		}
+	}
+	return report, func() { close(p.done); p.wg.Wait() }
+}

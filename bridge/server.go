@@ -1,0 +1,86 @@
+package bridge
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/cobramcp/cobramcp/cmd"
+)
+
+type pflagFlag = pflag.Flag
+
+// NewServer returns an MCP server serving the tools that opts selects. The
+// server's name and version are the root command's.
+func (ts *Toolset) NewServer(opts cmd.ServerOptions) (*mcp.Server, error) {
+	tools, err := ts.selectTools(opts.Tools)
+	if err != nil {
+		return nil, err
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	version := ts.root.Version
+	if version == "" {
+		version = "devel"
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: ts.root.Name(), Version: version}, &mcp.ServerOptions{Logger: logger})
+	base := opts.Context
+	for _, t := range tools {
+		srv.AddTool(t.MCP, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if base != nil {
+				var cancel context.CancelFunc
+				ctx, cancel = mergeCancel(ctx, base)
+				defer cancel()
+			}
+			progress, stop := startProgress(ctx, req)
+			defer stop()
+			return ts.call(ctx, t, req.Params.Arguments, progress), nil
+		})
+	}
+	return srv, nil
+}
+
+// mergeCancel returns a context derived from ctx that is also done when
+// other is done.
+func mergeCancel(ctx, other context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	stop := context.AfterFunc(other, func() { cancel(context.Cause(other)) })
+	return ctx, func() { stop(); cancel(nil) }
+}
+
+// Command returns the command group ("mcp" by default) that serves root's
+// commands as MCP tools; add it to the root command:
+//
+//	root.AddCommand(bridge.Command(nil))
+//
+// The tree is reflected when a sub-command runs, so commands added after
+// this call are served too. A nil cfg means the defaults.
+func Command(cfg *Config) *cobra.Command {
+	c := withDefaults(cfg)
+	var group *cobra.Command
+	group = cmd.New(cmd.Options{
+		Name: c.CommandName,
+		Load: func(sub *cobra.Command) (cmd.Toolset, error) {
+			lc := c
+			if cfg == nil || cfg.Logger == nil {
+				l, err := cmd.Logger(sub)
+				if err != nil {
+					return nil, err
+				}
+				lc.Logger = l
+			}
+			return Tools(sub.Root(), &lc)
+		},
+		DefaultEnv: func() map[string]string { return captureEnv(c.DefaultEnv) },
+	})
+	if group.Annotations == nil {
+		group.Annotations = map[string]string{}
+	}
+	group.Annotations[groupAnnotation] = "true"
+	return group
+}

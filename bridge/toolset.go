@@ -1,0 +1,211 @@
+package bridge
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/cobramcp/cobramcp/cmd"
+)
+
+// Toolset is the reflection of one command tree: its tools, the map from
+// each tool to its command, and the call path. It implements cmd.Toolset.
+// A Toolset is safe for concurrent use.
+type Toolset struct {
+	cfg      Config
+	root     *cobra.Command
+	tools    []*Tool // sorted by name
+	byName   map[string]*Tool
+	problems []Problem
+	slots    chan struct{}
+	running  sync.WaitGroup
+}
+
+var _ cmd.Toolset = (*Toolset)(nil)
+
+// Tools reflects the tree of root into tools, without starting anything.
+// Commands and flags that cannot be served are left out and reported by
+// Problems (and to cfg.Logger); the rest load. A nil cfg means the defaults.
+func Tools(root *cobra.Command, cfg *Config) (*Toolset, error) {
+	if root == nil {
+		return nil, errors.New("bridge: nil root command")
+	}
+	root = root.Root()
+	c := withDefaults(cfg)
+	w := &walker{cfg: &c, root: root}
+	w.walk(root)
+
+	ts := &Toolset{
+		cfg:    c,
+		root:   root,
+		byName: make(map[string]*Tool, len(w.tools)),
+		slots:  make(chan struct{}, c.MaxParallel),
+	}
+	for _, t := range w.tools {
+		if prev, dup := ts.byName[t.MCP.Name]; dup {
+			w.problem(t.Command, t.MCP.Name, "", fmt.Errorf("tool name %q is already taken by %q", t.MCP.Name, prev.Command.CommandPath()))
+			continue
+		}
+		if err := validateTool(t); err != nil {
+			w.problem(t.Command, t.MCP.Name, "", err)
+			continue
+		}
+		ts.byName[t.MCP.Name] = t
+		ts.tools = append(ts.tools, t)
+	}
+	sort.Slice(ts.tools, func(i, j int) bool { return ts.tools[i].MCP.Name < ts.tools[j].MCP.Name })
+	ts.problems = w.problems
+	return ts, nil
+}
+
+// List returns the tools sorted by name.
+func (ts *Toolset) List() []*Tool { return slices.Clone(ts.tools) }
+
+// Lookup returns the tool named name.
+func (ts *Toolset) Lookup(name string) (*Tool, bool) {
+	t, ok := ts.byName[name]
+	return t, ok
+}
+
+// Problems returns the commands and flags left out, with their reasons.
+func (ts *Toolset) Problems() []Problem { return slices.Clone(ts.problems) }
+
+// Tools returns the MCP tool definitions sorted by name, as tools/list
+// returns them.
+func (ts *Toolset) Tools() []*mcp.Tool {
+	out := make([]*mcp.Tool, len(ts.tools))
+	for i, t := range ts.tools {
+		out[i] = t.MCP
+	}
+	return out
+}
+
+// Info describes the CLI.
+func (ts *Toolset) Info() cmd.Info {
+	return cmd.Info{
+		Name:      ts.root.Name(),
+		Version:   ts.root.Version,
+		Short:     ts.root.Short,
+		Long:      ts.root.Long,
+		Namespace: ts.cfg.Namespace,
+	}
+}
+
+// Wait blocks until every call has ended.
+func (ts *Toolset) Wait() { ts.running.Wait() }
+
+// validateTool applies the discovery-time rules to a tool before it is
+// served: a valid name, an input schema of type object whose properties are
+// all typed, required naming only defined properties, and defaults that
+// validate.
+func validateTool(t *Tool) error {
+	if !validName.MatchString(t.MCP.Name) {
+		return fmt.Errorf("tool name %q does not match %s", t.MCP.Name, validName)
+	}
+	in, ok := t.MCP.InputSchema.(*jsonschema.Schema)
+	if !ok || in.Type != "object" {
+		return errors.New(`input schema is not of type "object"`)
+	}
+	if err := checkProperties("/inputSchema", in); err != nil {
+		return err
+	}
+	if flags := in.Properties["flags"]; flags != nil {
+		if err := checkProperties("/inputSchema/properties/flags", flags); err != nil {
+			return err
+		}
+		for name, p := range flags.Properties {
+			if !typed(p) {
+				return fmt.Errorf("flag %q has a schema without a type", name)
+			}
+			if len(p.Default) > 0 {
+				r, err := p.Resolve(nil)
+				if err != nil {
+					return fmt.Errorf("flag %q: %w", name, err)
+				}
+				var v any
+				if err := jsonUnmarshal(p.Default, &v); err != nil {
+					return fmt.Errorf("flag %q: default: %w", name, err)
+				}
+				if err := r.Validate(v); err != nil {
+					return fmt.Errorf("flag %q: default %s does not validate: %w", name, p.Default, err)
+				}
+			}
+		}
+	}
+	if _, err := t.MCP.OutputSchema.(*jsonschema.Schema).Resolve(nil); err != nil {
+		return fmt.Errorf("output schema: %w", err)
+	}
+	return nil
+}
+
+func checkProperties(at string, s *jsonschema.Schema) error {
+	for _, r := range s.Required {
+		if _, ok := s.Properties[r]; !ok {
+			return fmt.Errorf("%s: required lists %q, which is not a property", at, r)
+		}
+	}
+	return nil
+}
+
+// typed reports whether a property schema says what type its value has.
+func typed(s *jsonschema.Schema) bool {
+	if s.Type != "" || len(s.Types) > 0 || s.Const != nil || len(s.Enum) > 0 || s.Ref != "" {
+		return true
+	}
+	alts := slices.Concat(s.AnyOf, s.OneOf)
+	if len(alts) > 0 {
+		for _, a := range alts {
+			if !typed(a) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, a := range s.AllOf {
+		if typed(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// selectTools returns the tools whose names match one of the patterns
+// (path.Match syntax), or all tools when there is no pattern.
+func (ts *Toolset) selectTools(patterns []string) ([]*Tool, error) {
+	if len(patterns) == 0 {
+		return ts.tools, nil
+	}
+	var out []*Tool
+	for _, p := range patterns {
+		if _, err := pathMatch(p, ""); err != nil {
+			return nil, fmt.Errorf("tool pattern %q: %w", p, err)
+		}
+	}
+	used := make([]bool, len(patterns))
+	for _, t := range ts.tools {
+		for i, p := range patterns {
+			if ok, _ := pathMatch(p, t.MCP.Name); ok {
+				used[i] = true
+				out = append(out, t)
+				break
+			}
+		}
+	}
+	var unused []string
+	for i, u := range used {
+		if !u {
+			unused = append(unused, patterns[i])
+		}
+	}
+	if len(unused) > 0 {
+		return nil, fmt.Errorf("no tool matches %s", strings.Join(unused, ", "))
+	}
+	return out, nil
+}
