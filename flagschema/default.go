@@ -19,7 +19,8 @@ import (
 // types and count), uint64 (unsigned integer types), float64, []any and
 // map[string]any. Durations, IPs, networks and encoded bytes are strings, as
 // the command line writes them. A custom [pflag.Value] gives its default
-// text as a string.
+// text as a string; of its texts only the empty ones ("", "<nil>", "[]",
+// "{}", "map[]") are left out, since what is zero for it is unknown.
 //
 // The default is read from f.DefValue, the text pflag shows in help. For a
 // slice flag that has not been changed and still holds its default, the
