@@ -94,7 +94,7 @@ func annotationSchema(f *pflag.Flag) (*jsonschema.Schema, error) {
 		s.Deprecated = true
 	}
 	if _, err := s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true}); err != nil {
-		return nil, fmt.Errorf("default: %w", err)
+		return nil, fmt.Errorf("a default does not validate: %w", err)
 	}
 	if s.Default == nil {
 		// The generated default, when it fits the annotation's schema.
