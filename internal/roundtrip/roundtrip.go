@@ -95,8 +95,8 @@ func Execute(root *cobra.Command, args []string) (*Result, error) {
 // flag name and typed as their getter returns them (int8, []string, net.IP,
 // map[string]int64, ...); a flag of a custom type gives Value.String().
 // Where pflag's getter goes through Value.String() and loses information
-// (the string slices, stringToInt and stringToInt64), the value is read
-// without it. func and boolfunc flags have no value and are left out.
+// (the string slices, the float slices, stringToInt and stringToInt64),
+// the value is read without it, as the variable bound to the flag holds it. func and boolfunc flags have no value and are left out.
 func Values(fs *pflag.FlagSet) map[string]any {
 	out := map[string]any{}
 	fs.VisitAll(func(f *pflag.Flag) {
@@ -170,9 +170,14 @@ func value(fs *pflag.FlagSet, f *pflag.Flag) (any, bool) {
 	case "uintSlice":
 		v, err = fs.GetUintSlice(n)
 	case "float32Slice":
-		v, err = fs.GetFloat32Slice(n)
+		fl := floatSlice(f.Value)
+		out := make([]float32, len(fl))
+		for i, x := range fl {
+			out[i] = float32(x)
+		}
+		v = out
 	case "float64Slice":
-		v, err = fs.GetFloat64Slice(n)
+		v = floatSlice(f.Value)
 	case "boolSlice":
 		v, err = fs.GetBoolSlice(n)
 	case "durationSlice":
@@ -198,6 +203,17 @@ func value(fs *pflag.FlagSet, f *pflag.Flag) (any, bool) {
 		return fmt.Sprintf("getter error: %v", err), true
 	}
 	return v, true
+}
+
+// floatSlice reads the slice behind a float32Slice or float64Slice value.
+// pflag's getters re-parse Value.String(), which writes six decimals.
+func floatSlice(v pflag.Value) []float64 {
+	s := reflect.ValueOf(v).Elem().FieldByName("value").Elem()
+	out := make([]float64, s.Len())
+	for i := range out {
+		out[i] = s.Index(i).Float()
+	}
+	return out
 }
 
 // intMap reads the map behind a stringToInt or stringToInt64 value.

@@ -1,0 +1,566 @@
+package exec_test
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"math/big"
+	"net"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cobramcp/cobramcp/exec"
+	"github.com/cobramcp/cobramcp/flagschema"
+	"github.com/cobramcp/cobramcp/internal/roundtrip"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// level is a custom pflag.Value: its value is the last string given.
+type level struct{ s string }
+
+func (l *level) String() string     { return l.s }
+func (l *level) Set(s string) error { l.s = s; return nil }
+func (l *level) Type() string       { return "level" }
+
+// tree is a fresh command tree: root with a persistent count flag and the
+// leaf "run" holding a flag of every pflag type, each with a default that
+// is not the zero value (so a test sees that the first value replaces it).
+type tree struct {
+	root, leaf *cobra.Command
+	hooks      []string // values given to --hook (a func flag)
+	traces     []string // values given to --trace (a boolfunc flag)
+}
+
+func newTree() *tree {
+	t := &tree{}
+	t.root = &cobra.Command{Use: "app"}
+	t.root.PersistentFlags().Count("verbose", "a persistent count flag")
+	t.leaf = &cobra.Command{Use: "run", Args: cobra.ArbitraryArgs, RunE: func(*cobra.Command, []string) error { return nil }}
+	t.root.AddCommand(t.leaf)
+	fs := t.leaf.Flags()
+	fs.BoolP("bool", "b", true, "")
+	fs.StringP("string", "s", "def", "")
+	fs.String("secret", "", "a flag the tests never ask for")
+	fs.Int("int", 7, "")
+	fs.Int8("int8", 7, "")
+	fs.Int16("int16", 7, "")
+	fs.Int32("int32", 7, "")
+	fs.Int64("int64", 7, "")
+	fs.Uint("uint", 7, "")
+	fs.Uint8("uint8", 7, "")
+	fs.Uint16("uint16", 7, "")
+	fs.Uint32("uint32", 7, "")
+	fs.Uint64("uint64", 7, "")
+	fs.Float32("float32", 1.5, "")
+	fs.Float64("float64", 1.5, "")
+	fs.CountP("count", "c", "")
+	fs.Duration("duration", time.Second, "")
+	fs.IP("ip", net.IPv4(127, 0, 0, 1), "")
+	fs.IPMask("ipMask", net.CIDRMask(8, 32), "")
+	fs.IPNet("ipNet", net.IPNet{IP: net.IPv4(10, 0, 0, 0).To4(), Mask: net.CIDRMask(8, 32)}, "")
+	fs.BytesHex("bytesHex", []byte{0xab}, "")
+	fs.BytesBase64("bytesBase64", []byte("hi"), "")
+	fs.StringSlice("stringSlice", []string{"d1", "d2"}, "")
+	fs.StringArray("stringArray", []string{"d1", "d2"}, "")
+	fs.IntSlice("intSlice", []int{9}, "")
+	fs.Int32Slice("int32Slice", []int32{9}, "")
+	fs.Int64Slice("int64Slice", []int64{9}, "")
+	fs.UintSlice("uintSlice", []uint{9}, "")
+	fs.Float32Slice("float32Slice", []float32{9}, "")
+	fs.Float64Slice("float64Slice", []float64{9}, "")
+	fs.BoolSlice("boolSlice", []bool{true}, "")
+	fs.DurationSlice("durationSlice", []time.Duration{time.Hour}, "")
+	fs.IPSlice("ipSlice", []net.IP{net.IPv4(1, 1, 1, 1)}, "")
+	fs.IPNetSlice("ipNetSlice", []net.IPNet{{IP: net.IPv4(10, 0, 0, 0).To4(), Mask: net.CIDRMask(8, 32)}}, "")
+	fs.StringToString("stringToString", map[string]string{"dk": "dv"}, "")
+	fs.StringToInt("stringToInt", map[string]int{"dk": 1}, "")
+	fs.StringToInt64("stringToInt64", map[string]int64{"dk": 1}, "")
+	fs.Var(&level{s: "info"}, "custom", "a custom pflag.Value")
+	fs.String("json", "", "an annotated string flag")
+	annotate(fs, "json", `{"type": "object"}`)
+	fs.Var(&level{}, "jsoncustom", "an annotated custom flag")
+	annotate(fs, "jsoncustom", `{"type": ["object", "array", "number", "boolean"]}`)
+	fs.Int("limit", 0, "an annotated int flag")
+	annotate(fs, "limit", `{"type": "integer", "minimum": 1}`)
+	fs.Func("hook", "a func flag", func(s string) error { t.hooks = append(t.hooks, s); return nil })
+	fs.BoolFunc("trace", "a boolfunc flag", func(s string) error { t.traces = append(t.traces, s); return nil })
+	t.leaf.InheritedFlags() // merge the root's persistent flags into leaf.Flags()
+	return t
+}
+
+func annotate(fs *pflag.FlagSet, name, schema string) {
+	if err := fs.SetAnnotation(name, flagschema.Annotation, []string{schema}); err != nil {
+		panic(err)
+	}
+}
+
+// roundTrip builds the argv for flags and args on a fresh tree, runs the
+// real cobra command on it and fails t unless the command sees exactly the
+// asked values (and Changed for exactly the asked flags) and args. It
+// returns Argv's result; when Argv fails it runs nothing.
+func roundTrip(t testing.TB, flags map[string]any, args []string) ([]string, error) {
+	t.Helper()
+	tr := newTree()
+	fs := tr.leaf.Flags()
+	argv, err := exec.Argv(fs, flags, args)
+	if err != nil {
+		return nil, err
+	}
+	want, werr := roundtrip.Want(fs, flags)
+	if werr != nil {
+		t.Fatalf("Argv accepted a value that does not fit its flag (%v): argv %q", werr, argv)
+	}
+	got, err := roundtrip.Execute(tr.root, append([]string{"run"}, argv...))
+	if err != nil {
+		t.Fatalf("argv %q does not parse: %v", argv, err)
+	}
+	if got.Command != tr.leaf {
+		t.Fatalf("argv %q ran %q, want run", argv, got.Command.Name())
+	}
+	if d := roundtrip.Diff(want, got.Flags); d != "" {
+		t.Fatalf("argv %q:\n%s", argv, d)
+	}
+	if !slices.Equal(got.Args, args) || len(args) == 0 && len(got.Args) != 0 {
+		t.Fatalf("argv %q: args %q, want %q", argv, got.Args, args)
+	}
+	wantDash := -1
+	if len(args) > 0 {
+		wantDash = 0
+	}
+	if got.ArgsLenAtDash != wantDash {
+		t.Fatalf("argv %q: ArgsLenAtDash %d, want %d", argv, got.ArgsLenAtDash, wantDash)
+	}
+	return argv, nil
+}
+
+// hostile holds strings that a naive argv builder gets wrong.
+var hostile = []string{
+	"", " ", "plain", "--x=y", "--secret=leak", "-n", "-", "--", "-b=false",
+	",", ",,", "a,b", " a, b ", `"`, `""`, `"quoted"`, `a"b`, `"a,b"`, `'`, "`",
+	"=", "a=b", "==", "k=v,k2=v2", `"k=v"`, "\n", "\r", "\r\n", "a\r\nb", "\t",
+	"ünïcødé ✓ 日本語", "  leading", "trailing  ", `\`, `\"`, "[x]", "[]", "{}", "\xff\xfe",
+	"run", "help", "--help", "-h", "+1",
+	strings.Repeat("long,\"=\n", 100<<10/8),
+}
+
+// unrepresentable reports whether Argv may refuse the string s as an
+// element of a stringSlice or as a key or value of a stringToString:
+// pflag's CSV reader turns "\r\n" into "\n", and no argument holds a NUL.
+func csvUnrepresentable(s string) bool {
+	return strings.Contains(s, "\r\n") || strings.Contains(s, "\x00")
+}
+
+func TestArgvRoundTripHostileStrings(t *testing.T) {
+	for _, h := range hostile {
+		name := h
+		if len(name) > 20 {
+			name = name[:20]
+		}
+		cases := []struct {
+			flags   map[string]any
+			args    []string
+			mayFail bool
+		}{
+			{flags: map[string]any{"string": h}},
+			{flags: map[string]any{"custom": h}},
+			{flags: map[string]any{"json": h}},
+			{flags: map[string]any{"jsoncustom": h}},
+			{flags: map[string]any{"stringArray": []any{h}}},
+			{flags: map[string]any{"stringArray": []any{h, "x", h}}},
+			{flags: map[string]any{"stringSlice": []any{h}}, mayFail: csvUnrepresentable(h)},
+			{flags: map[string]any{"stringSlice": []any{h, h}}, mayFail: csvUnrepresentable(h)},
+			{flags: map[string]any{"stringSlice": []any{"a", h, "b"}}, mayFail: csvUnrepresentable(h)},
+			{flags: map[string]any{"stringToString": map[string]any{"k": h}}, mayFail: csvUnrepresentable(h)},
+			{flags: map[string]any{"stringToString": map[string]any{"k": h, "k2": h}}, mayFail: csvUnrepresentable(h)},
+			{flags: map[string]any{"stringToString": map[string]any{h: "v"}}, mayFail: csvUnrepresentable(h) || strings.Contains(h, "=")},
+			{flags: map[string]any{"stringToInt": map[string]any{h: json.Number("-3")}}, mayFail: strings.ContainsAny(h, ",=")},
+			{flags: map[string]any{"stringToInt64": map[string]any{h: 3, "z": 4}}, mayFail: strings.ContainsAny(h, ",=")},
+			{args: []string{h}},
+			{args: []string{"a", h, "--", h}},
+			{flags: map[string]any{"string": h, "stringArray": []string{h}}, args: []string{h}},
+		}
+		for i, c := range cases {
+			_, err := roundTrip(t, c.flags, c.args)
+			// A value that may fail may also succeed: the single-pair
+			// stringToString form is not read as CSV and carries "\r\n".
+			if err != nil && !(c.mayFail && errors.Is(err, exec.ErrUnrepresentable)) {
+				t.Errorf("%q case %d (%v): unexpected error: %v", name, i, c.flags, err)
+			}
+		}
+	}
+}
+
+func TestArgvRoundTripTypes(t *testing.T) {
+	tests := []struct {
+		name  string
+		flags map[string]any
+	}{
+		{"bool false overrides default true", map[string]any{"bool": false}},
+		{"bool true", map[string]any{"bool": true}},
+		{"ints as json.Number", map[string]any{
+			"int": json.Number("-9223372036854775808"), "int8": json.Number("-128"), "int16": json.Number("32767"),
+			"int32": json.Number("-2147483648"), "int64": json.Number("9223372036854775807"),
+			"uint": json.Number("18446744073709551615"), "uint8": json.Number("255"), "uint16": json.Number("65535"),
+			"uint32": json.Number("4294967295"), "uint64": json.Number("18446744073709551615"),
+		}},
+		{"ints in exponent and fraction form", map[string]any{
+			"int": json.Number("1e6"), "int8": json.Number("1.2e1"), "int64": json.Number("-0.0"),
+			"uint64": json.Number("1.8446744073709551615e19"), "int32": json.Number("100.000"),
+		}},
+		{"ints as Go values", map[string]any{
+			"int": 1000000, "int8": int8(-5), "int16": uint8(200), "int64": float64(1e15), "uint": uint64(math.MaxUint64),
+			"uint32": float32(16777216), "count": 3,
+		}},
+		{"count", map[string]any{"count": json.Number("5"), "verbose": json.Number("2")}},
+		{"count zero", map[string]any{"count": 0}},
+		{"floats", map[string]any{"float32": json.Number("0.1"), "float64": json.Number("0.1")}},
+		{"float extremes", map[string]any{"float32": json.Number("3.4028234663852886e38"), "float64": json.Number("4.9e-324")}},
+		{"float precision beyond float64", map[string]any{"float64": json.Number("0.10000000000000000555111512312578270211815834045410156250001")}},
+		{"float negative zero", map[string]any{"float64": json.Number("-0"), "float32": json.Number("-0.0")}},
+		{"float Go values", map[string]any{"float64": math.Pi, "float32": float32(math.Pi)}},
+		{"float64 from int", map[string]any{"float64": json.Number("9007199254740993"), "float32": 16777217}},
+		{"float NaN and Inf from Go", map[string]any{"float64": math.NaN(), "float32": math.Inf(-1)}},
+		{"duration", map[string]any{"duration": "1h2m3.5s"}},
+		{"duration Go value", map[string]any{"duration": -90 * time.Second}},
+		{"duration zero", map[string]any{"duration": "0"}},
+		{"ip v4", map[string]any{"ip": "192.168.0.1"}},
+		{"ip v6 with spaces", map[string]any{"ip": " 2001:db8::1 "}},
+		{"ipMask dotted", map[string]any{"ipMask": "255.255.255.0"}},
+		{"ipMask hex", map[string]any{"ipMask": "ffff0000"}},
+		{"ipNet", map[string]any{"ipNet": "192.168.1.7/24"}},
+		{"ipNet v6", map[string]any{"ipNet": "2001:db8::/32"}},
+		{"bytesHex", map[string]any{"bytesHex": "DEADbeef"}},
+		{"bytesHex empty", map[string]any{"bytesHex": ""}},
+		{"bytesHex Go bytes", map[string]any{"bytesHex": []byte{0, 1, 255}}},
+		{"bytesBase64", map[string]any{"bytesBase64": "aGVsbG8sIHdvcmxkIQ=="}},
+		{"bytesBase64 Go bytes", map[string]any{"bytesBase64": []byte("a,b=c\n")}},
+		{"stringSlice empty", map[string]any{"stringSlice": []any{}}},
+		{"stringSlice one empty element", map[string]any{"stringSlice": []any{""}}},
+		{"stringSlice two empty elements", map[string]any{"stringSlice": []string{"", ""}}},
+		{"stringSlice mixed", map[string]any{"stringSlice": []string{"a,b", `"q"`, " lead", "x\ny", "-n", "k=v"}}},
+		{"stringArray one empty element", map[string]any{"stringArray": []any{""}}},
+		{"stringArray mixed", map[string]any{"stringArray": []string{"a,b", `"q"`, "--x=y", "x\r\ny"}}},
+		{"intSlice", map[string]any{"intSlice": []any{json.Number("1"), json.Number("-2"), json.Number("3e2")}}},
+		{"int32Slice", map[string]any{"int32Slice": []any{json.Number("2147483647"), json.Number("-2147483648")}}},
+		{"int64Slice", map[string]any{"int64Slice": []int64{math.MinInt64, 0, math.MaxInt64}}},
+		{"uintSlice", map[string]any{"uintSlice": []uint64{0, math.MaxUint64}}},
+		{"float32Slice", map[string]any{"float32Slice": []any{json.Number("0.1"), json.Number("-1e-40"), json.Number("3")}}},
+		{"float64Slice", map[string]any{"float64Slice": []float64{0.1, -0.0, 1e308, 5e-324}}},
+		{"boolSlice", map[string]any{"boolSlice": []any{true, false, false}}},
+		{"boolSlice empty", map[string]any{"boolSlice": []any{}}},
+		{"durationSlice", map[string]any{"durationSlice": []any{"1s", "-2m", "1.5h"}}},
+		{"ipSlice", map[string]any{"ipSlice": []any{"10.0.0.1", "::1", " 1.2.3.4"}}},
+		{"ipSlice empty", map[string]any{"ipSlice": []string{}}},
+		{"ipNetSlice", map[string]any{"ipNetSlice": []any{"10.1.2.3/8", "fe80::/10"}}},
+		{"ipNetSlice empty", map[string]any{"ipNetSlice": []any{}}},
+		{"stringToString one pair", map[string]any{"stringToString": map[string]any{"a": "1,2"}}},
+		{"stringToString quoted value", map[string]any{"stringToString": map[string]any{"k": `"quoted"`}}},
+		{"stringToString quote at key start", map[string]any{"stringToString": map[string]any{`"k`: "v"}}},
+		{"stringToString value with =", map[string]any{"stringToString": map[string]any{"k": "a=b=c"}}},
+		{"stringToString many", map[string]any{"stringToString": map[string]string{"a": "x,y", "b": `"`, "c": "", "": "empty key", " sp ": "\n"}}},
+		{"stringToInt", map[string]any{"stringToInt": map[string]any{"a": json.Number("1"), "b b": json.Number("-2"), `"q"`: json.Number("3")}}},
+		{"stringToInt64", map[string]any{"stringToInt64": map[string]int64{"[a": math.MinInt64, "b]": math.MaxInt64}}},
+		{"custom", map[string]any{"custom": "debug"}},
+		{"annotated string takes an object as JSON text", map[string]any{"json": map[string]any{"a": []any{json.Number("1"), "<b>&"}, "z": nil}}},
+		{"annotated string takes a string raw", map[string]any{"json": `{"a":1}`}},
+		{"annotated custom takes an array", map[string]any{"jsoncustom": []any{true, json.Number("1.5e300"), "x"}}},
+		{"annotated custom takes a number", map[string]any{"jsoncustom": json.Number("12345678901234567890123")}},
+		{"annotated custom takes a bool", map[string]any{"jsoncustom": false}},
+		{"annotated int is native", map[string]any{"limit": json.Number("1e3")}},
+		{"nil means not set", map[string]any{"string": nil, "bool": nil, "stringSlice": nil}},
+		{"many at once", map[string]any{
+			"bool": false, "string": "-x", "int": 1, "stringSlice": []any{"a,b"}, "stringArray": []any{"c,d"},
+			"stringToString": map[string]any{"k": "v"}, "count": 2, "verbose": 1, "custom": "--custom=no",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := roundTrip(t, tt.flags, nil); err != nil {
+				t.Fatalf("Argv: %v", err)
+			}
+			if _, err := roundTrip(t, tt.flags, []string{"--secret=x", "-b", "arg"}); err != nil {
+				t.Fatalf("Argv with args: %v", err)
+			}
+		})
+	}
+}
+
+func TestArgvForm(t *testing.T) {
+	tests := []struct {
+		name  string
+		flags map[string]any
+		args  []string
+		want  []string
+	}{
+		{"big integer stays digits", map[string]any{"int64": json.Number("1000000")}, nil, []string{"--int64=1000000"}},
+		{"integral float64 written as integer", map[string]any{"int64": 1e6}, nil, []string{"--int64=1000000"}},
+		{"exponent written as integer", map[string]any{"uint64": json.Number("1.5e3")}, nil, []string{"--uint64=1500"}},
+		{"float shortest form", map[string]any{"float64": 0.1}, nil, []string{"--float64=0.1"}},
+		{"bool false explicit", map[string]any{"bool": false}, nil, []string{"--bool=false"}},
+		{"count as value", map[string]any{"count": 3}, nil, []string{"--count=3"}},
+		{"one element per flag, sorted by name", map[string]any{"string": "-n", "bool": true, "int": 1}, nil,
+			[]string{"--bool=true", "--int=1", "--string=-n"}},
+		{"stringArray repeats", map[string]any{"stringArray": []any{"a,b", ""}}, nil, []string{"--stringArray=a,b", "--stringArray="}},
+		{"stringSlice CSV", map[string]any{"stringSlice": []any{"a,b", `q"`, "c"}}, nil, []string{`--stringSlice="a,b","q""",c`}},
+		{"stringSlice empty", map[string]any{"stringSlice": []any{}}, nil, []string{"--stringSlice="}},
+		{"stringSlice lone empty element quoted", map[string]any{"stringSlice": []any{""}}, nil, []string{`--stringSlice=""`}},
+		{"intSlice comma-joined", map[string]any{"intSlice": []any{1, json.Number("2"), 3.0}}, nil, []string{"--intSlice=1,2,3"}},
+		{"map keys sorted", map[string]any{"stringToInt": map[string]any{"b": 2, "a": 1}}, nil, []string{"--stringToInt=a=1,b=2"}},
+		{"args after --", nil, []string{"--token=x", "-n"}, []string{"--", "--token=x", "-n"}},
+		{"no args, no --", map[string]any{"bool": true}, []string{}, []string{"--bool=true"}},
+		{"nothing", nil, nil, []string{}},
+		{"annotated object compact JSON", map[string]any{"json": map[string]any{"b": "<&>", "a": 1}}, nil, []string{`--json={"a":1,"b":"<&>"}`}},
+		{"duration canonical", map[string]any{"duration": "90s"}, nil, []string{"--duration=1m30s"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := exec.Argv(newTree().leaf.Flags(), tt.flags, tt.args)
+			if err != nil {
+				t.Fatalf("Argv: %v", err)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Fatalf("Argv = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestArgvErrors(t *testing.T) {
+	tests := []struct {
+		name     string
+		flags    map[string]any
+		args     []string
+		want     error
+		contains []string // the message names the flag and what was wrong
+	}{
+		{"unknown flag", map[string]any{"nope": 1}, nil, exec.ErrUnknownFlag, []string{"--nope"}},
+		{"int8 overflow", map[string]any{"int8": json.Number("128")}, nil, exec.ErrInvalidValue, []string{"--int8", "128", "-128 to 127"}},
+		{"int64 overflow", map[string]any{"int64": json.Number("9223372036854775808")}, nil, exec.ErrInvalidValue, []string{"--int64", "out of range"}},
+		{"uint negative", map[string]any{"uint8": -1}, nil, exec.ErrInvalidValue, []string{"--uint8", "0 to 255"}},
+		{"uint64 overflow", map[string]any{"uint64": json.Number("18446744073709551616")}, nil, exec.ErrInvalidValue, []string{"--uint64"}},
+		{"huge exponent", map[string]any{"int": json.Number("1e999999999999")}, nil, exec.ErrInvalidValue, []string{"--int", "out of range"}},
+		{"tiny exponent", map[string]any{"int": json.Number("1e-999999999999")}, nil, exec.ErrInvalidValue, []string{"--int", "not an integer"}},
+		{"int not integral", map[string]any{"int": json.Number("1.5")}, nil, exec.ErrInvalidValue, []string{"--int", "not an integer"}},
+		{"int not integral float64", map[string]any{"int": 2.5}, nil, exec.ErrInvalidValue, []string{"--int", "not an integer"}},
+		{"int NaN", map[string]any{"int": math.NaN()}, nil, exec.ErrInvalidValue, []string{"--int"}},
+		{"int from string", map[string]any{"int": "5"}, nil, exec.ErrInvalidValue, []string{"--int", "want an integer, got string"}},
+		{"int bad json.Number", map[string]any{"int": json.Number("0x10")}, nil, exec.ErrInvalidValue, []string{"--int", "not a number"}},
+		{"float32 overflow", map[string]any{"float32": json.Number("1e39")}, nil, exec.ErrInvalidValue, []string{"--float32", "out of range"}},
+		{"float64 overflow", map[string]any{"float64": json.Number("1e309")}, nil, exec.ErrInvalidValue, []string{"--float64"}},
+		{"float32 overflow Go", map[string]any{"float32": 1e300}, nil, exec.ErrInvalidValue, []string{"--float32"}},
+		{"float bad json.Number", map[string]any{"float64": json.Number("NaN")}, nil, exec.ErrInvalidValue, []string{"--float64"}},
+		{"float from bool", map[string]any{"float64": true}, nil, exec.ErrInvalidValue, []string{"--float64", "want a number, got boolean"}},
+		{"bool from string", map[string]any{"bool": "true"}, nil, exec.ErrInvalidValue, []string{"--bool", "want a boolean, got string"}},
+		{"string from number", map[string]any{"string": json.Number("1")}, nil, exec.ErrInvalidValue, []string{"--string", "want a string, got number"}},
+		{"custom from object", map[string]any{"custom": map[string]any{}}, nil, exec.ErrInvalidValue, []string{"--custom", "got object"}},
+		{"slice from string", map[string]any{"stringSlice": "a,b"}, nil, exec.ErrInvalidValue, []string{"--stringSlice", "want an array"}},
+		{"slice element type", map[string]any{"stringSlice": []any{"a", json.Number("1")}}, nil, exec.ErrInvalidValue, []string{"--stringSlice", "element 1"}},
+		{"intSlice element range", map[string]any{"int32Slice": []any{json.Number("2147483648")}}, nil, exec.ErrInvalidValue, []string{"--int32Slice", "element 0"}},
+		{"slice null element", map[string]any{"intSlice": []any{nil}}, nil, exec.ErrInvalidValue, []string{"--intSlice", "element 0", "null"}},
+		{"map from array", map[string]any{"stringToString": []any{}}, nil, exec.ErrInvalidValue, []string{"--stringToString", "want an object"}},
+		{"map value type", map[string]any{"stringToInt": map[string]any{"a": "1"}}, nil, exec.ErrInvalidValue, []string{"--stringToInt", `key "a"`}},
+		{"duration syntax", map[string]any{"duration": "5 minutes"}, nil, exec.ErrInvalidValue, []string{"--duration"}},
+		{"duration number", map[string]any{"duration": json.Number("5")}, nil, exec.ErrInvalidValue, []string{"--duration"}},
+		{"ip syntax", map[string]any{"ip": "1.2.3"}, nil, exec.ErrInvalidValue, []string{"--ip"}},
+		{"ip empty", map[string]any{"ip": ""}, nil, exec.ErrInvalidValue, []string{"--ip"}},
+		{"ipMask syntax", map[string]any{"ipMask": "255.0.255"}, nil, exec.ErrInvalidValue, []string{"--ipMask"}},
+		{"ipNet syntax", map[string]any{"ipNet": "10.0.0.0"}, nil, exec.ErrInvalidValue, []string{"--ipNet"}},
+		{"ipSlice element", map[string]any{"ipSlice": []any{"1.1.1.1", "x"}}, nil, exec.ErrInvalidValue, []string{"--ipSlice", "element 1"}},
+		{"bytesHex syntax", map[string]any{"bytesHex": "abc"}, nil, exec.ErrInvalidValue, []string{"--bytesHex"}},
+		{"bytesBase64 syntax", map[string]any{"bytesBase64": "a"}, nil, exec.ErrInvalidValue, []string{"--bytesBase64"}},
+		{"annotated int stays native", map[string]any{"limit": "5"}, nil, exec.ErrInvalidValue, []string{"--limit"}},
+		{"NUL in string", map[string]any{"string": "a\x00b"}, nil, exec.ErrUnrepresentable, []string{"--string", "NUL"}},
+		{"NUL in arg", nil, []string{"ok", "a\x00"}, exec.ErrUnrepresentable, []string{"positional argument 1", "NUL"}},
+		{"intSlice empty", map[string]any{"intSlice": []any{}}, nil, exec.ErrUnrepresentable, []string{"--intSlice", "empty list"}},
+		{"durationSlice empty", map[string]any{"durationSlice": []any{}}, nil, exec.ErrUnrepresentable, []string{"--durationSlice", "empty list"}},
+		{"float64Slice empty", map[string]any{"float64Slice": []float64{}}, nil, exec.ErrUnrepresentable, []string{"--float64Slice"}},
+		{"stringArray empty", map[string]any{"stringArray": []any{}}, nil, exec.ErrUnrepresentable, []string{"--stringArray", "empty list"}},
+		{"stringToString empty", map[string]any{"stringToString": map[string]any{}}, nil, exec.ErrUnrepresentable, []string{"--stringToString", "empty map"}},
+		{"stringToInt empty", map[string]any{"stringToInt": map[string]int{}}, nil, exec.ErrUnrepresentable, []string{"--stringToInt", "empty map"}},
+		{"stringToString key with =", map[string]any{"stringToString": map[string]any{"a=b": "c"}}, nil, exec.ErrUnrepresentable, []string{"--stringToString", `"a=b"`}},
+		{"stringToInt key with ,", map[string]any{"stringToInt": map[string]any{"a,b": 1}}, nil, exec.ErrUnrepresentable, []string{"--stringToInt", `"a,b"`}},
+		{"stringToInt64 key with =", map[string]any{"stringToInt64": map[string]any{"a=": 1}}, nil, exec.ErrUnrepresentable, []string{"--stringToInt64"}},
+		{"stringSlice CRLF", map[string]any{"stringSlice": []any{"a\r\nb"}}, nil, exec.ErrUnrepresentable, []string{"--stringSlice", `\r\n`}},
+		{"stringToString CRLF in CSV form", map[string]any{"stringToString": map[string]any{"a": "x\r\ny", "b": "c"}}, nil, exec.ErrUnrepresentable, []string{"--stringToString"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			argv, err := exec.Argv(newTree().leaf.Flags(), tt.flags, tt.args)
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("Argv = %q, %v; want error %v", argv, err, tt.want)
+			}
+			if argv != nil {
+				t.Errorf("Argv returned %q with its error", argv)
+			}
+			for _, s := range tt.contains {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("error %q does not mention %q", err, s)
+				}
+			}
+		})
+	}
+}
+
+// TestArgvSameFlagTwice: two names that normalize to one flag would set it
+// twice; Argv refuses rather than pick one.
+func TestArgvSameFlagTwice(t *testing.T) {
+	fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
+	fs.SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+		return pflag.NormalizedName(strings.ReplaceAll(name, "_", "-"))
+	})
+	fs.String("dry-run", "", "")
+	argv, err := exec.Argv(fs, map[string]any{"dry_run": "a"}, nil)
+	if err != nil || !slices.Equal(argv, []string{"--dry-run=a"}) {
+		t.Fatalf("Argv(dry_run) = %q, %v; want the canonical name", argv, err)
+	}
+	if _, err := exec.Argv(fs, map[string]any{"dry_run": "a", "dry-run": "b"}, nil); !errors.Is(err, exec.ErrInvalidValue) {
+		t.Fatalf("Argv(dry_run, dry-run) error = %v, want ErrInvalidValue", err)
+	}
+}
+
+// TestArgvExcludedFlagUnreachable: a flag left out of the tool (here
+// --secret and the shorthand -s) cannot be set through positional args.
+func TestArgvExcludedFlagUnreachable(t *testing.T) {
+	args := []string{"--secret=x", "--secret", "y", "-s", "z", "-bs=w", "--", "--string=v"}
+	tr := newTree()
+	argv, err := exec.Argv(tr.leaf.Flags(), map[string]any{"string": "ok"}, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := roundtrip.Execute(tr.root, append([]string{"run"}, argv...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Flags) != 1 || got.Flags["string"] != "ok" {
+		t.Fatalf("flags seen: %v, want only string=ok", got.Flags)
+	}
+	if !slices.Equal(got.Args, args) {
+		t.Fatalf("args %q, want %q", got.Args, args)
+	}
+}
+
+// TestArgvPositionalArgNamingSubcommand: an arg after "--" that names a
+// sub-command does not select it.
+func TestArgvPositionalArgNamingSubcommand(t *testing.T) {
+	tr := newTree()
+	tr.leaf.AddCommand(&cobra.Command{Use: "child", Run: func(*cobra.Command, []string) {}})
+	argv, err := exec.Argv(tr.leaf.Flags(), nil, []string{"child"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := roundtrip.Execute(tr.root, append([]string{"run"}, argv...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Command != tr.leaf || !slices.Equal(got.Args, []string{"child"}) {
+		t.Fatalf("ran %q with args %q, want run with [child]", got.Command.Name(), got.Args)
+	}
+}
+
+// TestArgvFuncFlags: func flags get the string verbatim, boolfunc flags an
+// explicit true or false.
+func TestArgvFuncFlags(t *testing.T) {
+	tr := newTree()
+	argv, err := exec.Argv(tr.leaf.Flags(), map[string]any{"hook": "-a,b=c", "trace": false}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.root.SetArgs(append([]string{"run"}, argv...))
+	if err := tr.root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(tr.hooks, []string{"-a,b=c"}) || !slices.Equal(tr.traces, []string{"false"}) {
+		t.Fatalf("hook got %q, trace got %q", tr.hooks, tr.traces)
+	}
+}
+
+// TestArgvNoParse: a command with DisableFlagParsing gets the args as
+// given, flags and all.
+func TestArgvNoParse(t *testing.T) {
+	var seen []string
+	root := &cobra.Command{Use: "app"}
+	raw := &cobra.Command{Use: "raw", DisableFlagParsing: true, Run: func(_ *cobra.Command, a []string) { seen = a }}
+	root.AddCommand(raw)
+	args := []string{"--token=x", "-n", "--", "a b", ""}
+	argv := exec.ArgvNoParse(args)
+	args[0] = "changed" // ArgvNoParse returned a copy
+	root.SetArgs(append([]string{"raw"}, argv...))
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"--token=x", "-n", "--", "a b", ""}; !slices.Equal(seen, want) {
+		t.Fatalf("command saw %q, want %q", seen, want)
+	}
+}
+
+func TestArgvLongValue(t *testing.T) {
+	long := strings.Repeat("é,\"x\n", 25<<10) // 100 KiB+ of CSV-hostile text
+	if len(long) < 100<<10 {
+		t.Fatalf("test value is only %d bytes", len(long))
+	}
+	flags := map[string]any{
+		"string": long, "stringSlice": []any{long, long}, "stringArray": []any{long},
+		"stringToString": map[string]any{"k": long, "k2": long},
+	}
+	if _, err := roundTrip(t, flags, []string{long}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestArgvIntegerRanges(t *testing.T) {
+	// Every bound and one past it, for every sized integer type, as
+	// json.Number and as a Go float64 where float64 is exact.
+	types := []struct {
+		name   string
+		lo, hi string
+	}{
+		{"int8", "-128", "127"}, {"int16", "-32768", "32767"}, {"int32", "-2147483648", "2147483647"},
+		{"int64", "-9223372036854775808", "9223372036854775807"},
+		{"uint8", "0", "255"}, {"uint16", "0", "65535"}, {"uint32", "0", "4294967295"},
+		{"uint64", "0", "18446744073709551615"},
+	}
+	for _, ty := range types {
+		for _, n := range []string{ty.lo, ty.hi} {
+			if _, err := roundTrip(t, map[string]any{ty.name: json.Number(n)}, nil); err != nil {
+				t.Errorf("%s=%s: %v", ty.name, n, err)
+			}
+		}
+		for _, n := range []string{addInt(ty.lo, -1), addInt(ty.hi, 1)} {
+			if _, err := exec.Argv(newTree().leaf.Flags(), map[string]any{ty.name: json.Number(n)}, nil); !errors.Is(err, exec.ErrInvalidValue) {
+				t.Errorf("%s=%s: error %v, want ErrInvalidValue", ty.name, n, err)
+			}
+		}
+	}
+}
+
+// addInt adds d to the decimal integer s, beyond 64 bits if need be.
+func addInt(s string, d int64) string {
+	n, ok := new(big.Int).SetString(s, 10)
+	if !ok {
+		panic("bad integer " + s)
+	}
+	return n.Add(n, big.NewInt(d)).String()
+}
+
+func BenchmarkArgv(b *testing.B) {
+	fs := newTree().leaf.Flags()
+	flags := map[string]any{
+		"bool": false, "string": "--hello, world", "int": json.Number("1000000"), "float64": json.Number("0.1"),
+		"stringSlice":    []any{"a,b", `"c"`, "d"},
+		"stringArray":    []any{"x", "y"},
+		"stringToString": map[string]any{"k": "v", "k2": "v,2"},
+		"intSlice":       []any{json.Number("1"), json.Number("2")},
+		"duration":       "1m",
+		"json":           map[string]any{"a": json.Number("1")},
+	}
+	args := []string{"--token=x", "file.txt"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := exec.Argv(fs, flags, args); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
