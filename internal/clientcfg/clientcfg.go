@@ -1,0 +1,273 @@
+package clientcfg
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Format is the syntax of a configuration file.
+type Format int
+
+const (
+	// JSON is JSON with comments and trailing commas (JWCC, as VS Code
+	// writes it); plain JSON is a subset.
+	JSON Format = iota
+	// TOML is TOML v1.0, as Codex CLI reads it.
+	TOML
+)
+
+// String returns "JSON" or "TOML".
+func (f Format) String() string {
+	if f == TOML {
+		return "TOML"
+	}
+	return "JSON"
+}
+
+// Server is one stdio MCP server entry. Written entries hold Type (when the
+// client wants it), Command, Args and Env; URL is only filled when reading
+// an entry for a remote server.
+type Server struct {
+	Type    string            `json:"type,omitempty"`
+	Command string            `json:"command,omitempty"`
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	URL     string            `json:"url,omitempty"`
+}
+
+// Entry is one named server read from a file.
+type Entry struct {
+	Name string
+	Server
+}
+
+// File is one configuration file and the place inside it where servers
+// live.
+type File struct {
+	// Path of the file. A symbolic link is followed: the file it points to
+	// is edited and the link is kept.
+	Path string
+	// Format of the file.
+	Format Format
+	// Key is the path of object keys (JSON) or table names (TOML) that
+	// holds the servers, e.g. ["mcpServers"] or ["mcp_servers"].
+	Key []string
+	// LockTimeout bounds the wait for another writer; zero means 10s.
+	LockTimeout time.Duration
+}
+
+// Change reports what Set or Remove did (or, in a dry run, would do).
+type Change struct {
+	// Path is the file that was (or would be) written, symlinks resolved.
+	Path string
+	// Before and After are the file's contents; Before is nil when the
+	// file did not exist.
+	Before, After []byte
+	// Existed reports whether the file existed.
+	Existed bool
+	// Found reports whether a server of that name was there before: for
+	// Set it was replaced, for Remove it was removed.
+	Found bool
+	// Written reports whether the file was written (false in a dry run,
+	// and when the contents did not change).
+	Written bool
+	// Backup is the path of the copy of the previous version, "" when
+	// none was written.
+	Backup string
+}
+
+// Changed reports whether the contents differ.
+func (c *Change) Changed() bool {
+	if !c.Existed {
+		return c.After != nil
+	}
+	return !bytes.Equal(c.Before, c.After)
+}
+
+// ErrReadOnly is returned (wrapped) when the configuration file is not
+// writable by its owner.
+var ErrReadOnly = errors.New("file is read-only")
+
+// List returns the servers in the file in file order. A missing file has
+// no servers and no error.
+func (f File) List() ([]Entry, error) {
+	src, err := os.ReadFile(f.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", f.Path, err)
+	}
+	entries, err := List(f.Format, src, f.Key)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.Path, err)
+	}
+	return entries, nil
+}
+
+// Set adds the server name, or replaces the server of that name, leaving
+// every other byte of the file as it was. With dryRun the file is only
+// read.
+func (f File) Set(name string, s Server, dryRun bool) (*Change, error) {
+	return f.update(dryRun, func(src []byte) ([]byte, bool, error) {
+		return Set(f.Format, src, f.Key, name, s)
+	})
+}
+
+// Remove deletes the server name. A missing file or server is no error:
+// the Change reports Found false and nothing is written.
+func (f File) Remove(name string, dryRun bool) (*Change, error) {
+	return f.update(dryRun, func(src []byte) ([]byte, bool, error) {
+		return Remove(f.Format, src, f.Key, name)
+	})
+}
+
+// update runs edit on the file's contents under the file's lock and
+// writes the result atomically, with a backup of the previous version.
+func (f File) update(dryRun bool, edit func([]byte) ([]byte, bool, error)) (*Change, error) {
+	path, err := resolve(f.Path)
+	if err != nil {
+		return nil, err
+	}
+	ch := &Change{Path: path}
+	apply := func() error {
+		src, mode, existed, err := readFile(path)
+		if err != nil {
+			return err
+		}
+		ch.Before, ch.Existed = src, existed
+		out, found, err := edit(src)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		ch.After, ch.Found = out, found
+		if dryRun || !ch.Changed() {
+			return nil
+		}
+		if existed && mode.Perm()&0o200 == 0 {
+			return fmt.Errorf("%s: %w (mode %v); make it writable or pass --config-path", path, ErrReadOnly, mode.Perm())
+		}
+		if existed {
+			ch.Backup = path + ".bak"
+			if err := writeAtomic(ch.Backup, src, mode.Perm()); err != nil {
+				return fmt.Errorf("back up %s: %w", path, err)
+			}
+		}
+		perm := fs.FileMode(0o600)
+		if existed {
+			perm = mode.Perm()
+		}
+		if err := writeAtomic(path, out, perm); err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+		ch.Written = true
+		return nil
+	}
+	if dryRun {
+		if err := apply(); err != nil {
+			return nil, err
+		}
+		return ch, nil
+	}
+	if _, err := os.Stat(filepath.Dir(path)); errors.Is(err, fs.ErrNotExist) {
+		// A missing directory: create it only when there is something to
+		// write (removing from a missing file creates nothing).
+		out, found, err := edit(nil)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if out == nil {
+			ch.Found = found
+			return ch, nil
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, fmt.Errorf("create the directory of %s: %w", path, err)
+		}
+	}
+	timeout := f.LockTimeout
+	if timeout == 0 {
+		timeout = 10 * time.Second
+	}
+	unlock, err := lockFile(path, timeout)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if err := apply(); err != nil {
+		return nil, err
+	}
+	return ch, nil
+}
+
+// resolve follows a symbolic link at path, so that the link is kept and
+// its target edited.
+func resolve(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", fmt.Errorf("config path %s: %w", path, err)
+	}
+	fi, err := os.Lstat(abs)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return abs, nil
+	}
+	target, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", fmt.Errorf("config path %s is a symbolic link that does not resolve: %w", path, err)
+	}
+	return target, nil
+}
+
+// readFile returns the contents and mode of path; a missing file is
+// (nil, 0, false, nil).
+func readFile(path string) ([]byte, fs.FileMode, bool, error) {
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, false, nil
+	}
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("stat %s: %w", path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, false, fmt.Errorf("%s is not a regular file", path)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("read %s: %w", path, err)
+	}
+	return src, fi.Mode(), true, nil
+}
+
+// Set returns src with the server name set to s in the object (JSON) or
+// table (TOML) at key, and whether a server of that name was replaced.
+// Every other byte is kept. src may be nil or empty (a new file).
+func Set(format Format, src []byte, key []string, name string, s Server) ([]byte, bool, error) {
+	if name == "" {
+		return nil, false, errors.New("empty server name")
+	}
+	if format == TOML {
+		return tomlSet(src, key, name, s)
+	}
+	return jsonSet(src, key, name, s)
+}
+
+// Remove returns src without the server name, and whether it was there.
+// When it was not, src is returned unchanged.
+func Remove(format Format, src []byte, key []string, name string) ([]byte, bool, error) {
+	if format == TOML {
+		return tomlRemove(src, key, name)
+	}
+	return jsonRemove(src, key, name)
+}
+
+// List returns the servers at key in src, in file order.
+func List(format Format, src []byte, key []string) ([]Entry, error) {
+	if format == TOML {
+		return tomlList(src, key)
+	}
+	return jsonList(src, key)
+}

@@ -1,0 +1,464 @@
+package clientcfg
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// fixtures are files shaped like real users' configurations, one per
+// client (testdata/clients at the repository root).
+var fixtures = []struct {
+	file   string
+	format Format
+	key    []string
+	typ    string
+}{
+	{"claude-desktop.json", JSON, []string{"mcpServers"}, ""},
+	{"claude-code-user.json", JSON, []string{"mcpServers"}, "stdio"},
+	{"claude-code-project.json", JSON, []string{"mcpServers"}, "stdio"},
+	{"vscode-mcp.json", JSON, []string{"servers"}, "stdio"},
+	{"vscode-workspace-mcp.json", JSON, []string{"servers"}, "stdio"},
+	{"cursor-mcp.json", JSON, []string{"mcpServers"}, ""},
+	{"gemini-settings.json", JSON, []string{"mcpServers"}, ""},
+	{"codex-config.toml", TOML, []string{"mcp_servers"}, ""},
+	{"windsurf-mcp_config.json", JSON, []string{"mcpServers"}, ""},
+}
+
+func readFixture(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "clients", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+var testServer = Server{
+	Command: "/usr/local/bin/mycli",
+	Args:    []string{"mcp", "start", "--tools", "mycli_get_*"},
+	Env:     map[string]string{"PATH": "/usr/local/bin:/usr/bin", "KUBECONFIG": `C:\Users\a "b"\kube`},
+}
+
+func names(entries []Entry) []string {
+	var n []string
+	for _, e := range entries {
+		n = append(n, e.Name)
+	}
+	return n
+}
+
+// TestRoundTrip adds a server to every fixture, checks the entry and the
+// other servers, replaces it, then removes it and expects the original
+// bytes back.
+func TestRoundTrip(t *testing.T) {
+	for _, fx := range fixtures {
+		t.Run(fx.file, func(t *testing.T) {
+			orig := readFixture(t, fx.file)
+			before, err := List(fx.format, orig, fx.key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(before) < 2 {
+				t.Fatalf("fixture has %d servers, want several", len(before))
+			}
+			s := testServer
+			s.Type = fx.typ
+			added, found, err := Set(fx.format, orig, fx.key, "mycli", s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if found {
+				t.Error("Set reported a replacement on a fixture without mycli")
+			}
+			if !bytes.HasPrefix(added, commonPrefix(orig, added)) || !bytes.Contains(added, []byte("mycli")) {
+				t.Errorf("entry not written:\n%s", added)
+			}
+			after, err := List(fx.format, added, fx.key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := names(after), append(names(before), "mycli"); !reflect.DeepEqual(got, want) {
+				t.Errorf("servers after Set = %v, want %v", got, want)
+			}
+			if !reflect.DeepEqual(after[:len(before)], before) {
+				t.Errorf("other servers changed:\n got %+v\nwant %+v", after[:len(before)], before)
+			}
+			if got := after[len(after)-1].Server; !reflect.DeepEqual(got, s) {
+				t.Errorf("written entry = %+v, want %+v", got, s)
+			}
+
+			// Replacing keeps the place and reports it.
+			s2 := s
+			s2.Args = []string{"mcp", "start"}
+			s2.Env = nil
+			replaced, found, err := Set(fx.format, added, fx.key, "mycli", s2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !found {
+				t.Error("Set did not report the replacement")
+			}
+			again, _ := List(fx.format, replaced, fx.key)
+			if got := again[len(again)-1]; got.Name != "mycli" || !reflect.DeepEqual(got.Server, s2) || len(again) != len(after) {
+				t.Errorf("after replace: %+v", again)
+			}
+
+			removed, found, err := Remove(fx.format, replaced, fx.key, "mycli")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !found {
+				t.Error("Remove did not find mycli")
+			}
+			if !bytes.Equal(removed, orig) {
+				t.Errorf("enable then disable changed the file:\n%s", Diff(fx.file, orig, removed))
+			}
+			same, found, err := Remove(fx.format, orig, fx.key, "mycli")
+			if err != nil || found || !bytes.Equal(same, orig) {
+				t.Errorf("Remove of an absent server: found=%v err=%v changed=%v", found, err, !bytes.Equal(same, orig))
+			}
+		})
+	}
+}
+
+func commonPrefix(a, b []byte) []byte {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return a[:n]
+}
+
+func TestCommentsKept(t *testing.T) {
+	orig := readFixture(t, "vscode-mcp.json")
+	out, _, err := Set(JSON, orig, []string{"servers"}, "mycli", testServer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []string{"// VS Code user MCP configuration.", "// Web search through Perplexity", "/* Remote GitHub server (OAuth). */"} {
+		if !bytes.Contains(out, []byte(c)) {
+			t.Errorf("comment %q lost", c)
+		}
+	}
+	// The comment after the last server stays on that server's line.
+	if !bytes.Contains(out, []byte("}, // trailing comment on the last server\n\t\t\"mycli\": {")) {
+		t.Errorf("trailing comment moved:\n%s", out)
+	}
+	// Tabs, as in the file.
+	if !bytes.Contains(out, []byte("\n\t\t\"mycli\": {\n\t\t\t\"command\": \"/usr/local/bin/mycli\",\n")) {
+		t.Errorf("indentation not followed:\n%s", out)
+	}
+}
+
+func TestJSONShapes(t *testing.T) {
+	s := Server{Command: "/bin/mycli", Args: []string{"mcp", "start"}}
+	tests := []struct {
+		name, src, want string
+	}{
+		{"new file", "", "{\n  \"mcpServers\": {\n    \"mycli\": {\n      \"command\": \"/bin/mycli\",\n      \"args\": [\n        \"mcp\",\n        \"start\"\n      ]\n    }\n  }\n}\n"},
+		{"empty object", "{}\n", "{\n  \"mcpServers\": {\n    \"mycli\": {\n      \"command\": \"/bin/mycli\",\n      \"args\": [\n        \"mcp\",\n        \"start\"\n      ]\n    }\n  }\n}\n"},
+		{"no container", "{\n    \"theme\": \"dark\"\n}\n", "{\n    \"theme\": \"dark\",\n    \"mcpServers\": {\n        \"mycli\": {\n            \"command\": \"/bin/mycli\",\n            \"args\": [\n                \"mcp\",\n                \"start\"\n            ]\n        }\n    }\n}\n"},
+		{"empty container", "{\"mcpServers\": {}}", "{\"mcpServers\": {\"mycli\": {\"command\":\"/bin/mycli\",\"args\":[\"mcp\",\"start\"]}}}"},
+		{"one line", `{"a":1,"mcpServers":{"x":{"command":"y"}}}`, `{"a":1,"mcpServers":{"x":{"command":"y"},"mycli":{"command":"/bin/mycli","args":["mcp","start"]}}}`},
+		{"crlf", "{\r\n  \"mcpServers\": {\r\n    \"x\": {}\r\n  }\r\n}\r\n", "{\r\n  \"mcpServers\": {\r\n    \"x\": {},\r\n    \"mycli\": {\r\n      \"command\": \"/bin/mycli\",\r\n      \"args\": [\r\n        \"mcp\",\r\n        \"start\"\r\n      ]\r\n    }\r\n  }\r\n}\r\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, _, err := Set(JSON, []byte(tt.src), []string{"mcpServers"}, "mycli", s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(out) != tt.want {
+				t.Errorf("got\n%q\nwant\n%q", out, tt.want)
+			}
+			back, found, err := Remove(JSON, out, []string{"mcpServers"}, "mycli")
+			if err != nil || !found {
+				t.Fatalf("Remove: found=%v err=%v", found, err)
+			}
+			if tt.src != "" && tt.name != "empty container" && tt.name != "empty object" && string(back) != tt.src {
+				t.Errorf("round trip:\n%q\nwant\n%q", back, tt.src)
+			}
+		})
+	}
+}
+
+func TestEditErrors(t *testing.T) {
+	tests := []struct {
+		name   string
+		format Format
+		src    string
+		want   string
+	}{
+		{"malformed json", JSON, string(readFixture(t, "malformed.json")), "not valid JSON: line 4"},
+		{"top level array", JSON, "[]", "top level is not a JSON object"},
+		{"container not object", JSON, `{"mcpServers": []}`, `"mcpServers" is not a JSON object`},
+		{"malformed toml", TOML, string(readFixture(t, "malformed.toml")), "not valid TOML: line 2"},
+		{"inline table", TOML, "mcp_servers = { mycli = { command = \"x\" } }\n", "inline table or dotted keys"},
+		{"dotted keys", TOML, "[mcp_servers]\nmycli.command = \"x\"\n", "inline table or dotted keys"},
+		{"servers inline", TOML, "mcp_servers = { other = { command = \"x\" } }\n", "nothing was written"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := Set(tt.format, []byte(tt.src), map[Format][]string{JSON: {"mcpServers"}, TOML: {"mcp_servers"}}[tt.format], "mycli", testServer)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestTOMLShapes(t *testing.T) {
+	key := []string{"mcp_servers"}
+	s := Server{Command: `C:\bin\my cli.exe`, Args: []string{"mcp", "start"}, Env: map[string]string{"PATH": "/bin", "A B": "x\ty"}}
+	tests := []struct{ name, src, want string }{
+		{"new file", "", "[mcp_servers.mycli]\ncommand = \"C:\\\\bin\\\\my cli.exe\"\nargs = [\"mcp\", \"start\"]\nenv = { \"A B\" = \"x\\ty\", PATH = \"/bin\" }\n"},
+		{"no final newline", "model = \"x\"", "model = \"x\"\n\n[mcp_servers.mycli]\ncommand = \"C:\\\\bin\\\\my cli.exe\"\nargs = [\"mcp\", \"start\"]\nenv = { \"A B\" = \"x\\ty\", PATH = \"/bin\" }\n"},
+		{"replace in place", "[mcp_servers.mycli]\ncommand = \"old\"\n\n[mcp_servers.mycli.env]\nX = \"1\"\n\n[tui]\nx = 1\n", "[mcp_servers.mycli]\ncommand = \"C:\\\\bin\\\\my cli.exe\"\nargs = [\"mcp\", \"start\"]\nenv = { \"A B\" = \"x\\ty\", PATH = \"/bin\" }\n\n[tui]\nx = 1\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, _, err := Set(TOML, []byte(tt.src), key, "mycli", s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(out) != tt.want {
+				t.Errorf("got\n%s\nwant\n%s", out, tt.want)
+			}
+			entries, err := List(TOML, out, key)
+			if err != nil || len(entries) != 1 || !reflect.DeepEqual(entries[0].Server, s) {
+				t.Errorf("List = %+v, %v", entries, err)
+			}
+		})
+	}
+	// A header inside a multi-line string is not a table.
+	src := readFixture(t, "codex-config.toml")
+	out, found, err := Remove(TOML, src, key, "not_a_table")
+	if err != nil || found || !bytes.Equal(out, src) {
+		t.Errorf("Remove(not_a_table) = found %v, err %v", found, err)
+	}
+	// Removing a server whose env is a sub-table takes both tables and
+	// nothing else.
+	out, found, err = Remove(TOML, src, key, "github")
+	if err != nil || !found {
+		t.Fatalf("Remove(github): %v %v", found, err)
+	}
+	if bytes.Contains(out, []byte("github")) || !bytes.Contains(out, []byte("# Remote server\n[mcp_servers.figma]")) || !bytes.Contains(out, []byte("[mcp_servers.context7]\ncommand = \"npx\"\nargs = [\"-y\", \"@upstash/context7-mcp\"]\n\n# Remote server")) {
+		t.Errorf("Remove(github):\n%s", out)
+	}
+}
+
+func TestFileWrites(t *testing.T) {
+	dir := t.TempDir()
+	orig := readFixture(t, "cursor-mcp.json")
+	path := filepath.Join(dir, "mcp.json")
+	if err := os.WriteFile(path, orig, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	f := File{Path: path, Format: JSON, Key: []string{"mcpServers"}}
+
+	ch, err := f.Set("mycli", testServer, true)
+	if err != nil || ch.Written || !ch.Changed() {
+		t.Fatalf("dry run: %+v %v", ch, err)
+	}
+	if b, _ := os.ReadFile(path); !bytes.Equal(b, orig) {
+		t.Fatal("dry run wrote the file")
+	}
+	if d := Diff(path, ch.Before, ch.After); !strings.Contains(d, "+        \"mycli\": {") {
+		t.Errorf("diff:\n%s", d)
+	}
+
+	ch, err = f.Set("mycli", testServer, false)
+	if err != nil || !ch.Written || ch.Found {
+		t.Fatalf("Set: %+v %v", ch, err)
+	}
+	if b, _ := os.ReadFile(path + ".bak"); !bytes.Equal(b, orig) {
+		t.Error("backup does not hold the previous version")
+	}
+	fi, _ := os.Stat(path)
+	if fi.Mode().Perm() != 0o640 {
+		t.Errorf("mode = %v, want 0640", fi.Mode().Perm())
+	}
+	if leftovers, _ := filepath.Glob(filepath.Join(dir, ".*")); len(leftovers) != 0 {
+		t.Errorf("temporary or lock files left: %v", leftovers)
+	}
+	ch, err = f.Remove("mycli", false)
+	if err != nil || !ch.Found {
+		t.Fatalf("Remove: %+v %v", ch, err)
+	}
+	if b, _ := os.ReadFile(path); !bytes.Equal(b, orig) {
+		t.Error("enable then disable did not restore the file")
+	}
+	ch, err = f.Remove("mycli", false)
+	if err != nil || ch.Found || ch.Written {
+		t.Errorf("second Remove: %+v %v", ch, err)
+	}
+}
+
+func TestMissingDirectory(t *testing.T) {
+	dir := t.TempDir()
+	f := File{Path: filepath.Join(dir, "a", "b", "mcp.json"), Format: JSON, Key: []string{"servers"}}
+	ch, err := f.Remove("mycli", false)
+	if err != nil || ch.Found {
+		t.Fatalf("Remove from a missing file: %+v %v", ch, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a")); !errors.Is(err, os.ErrNotExist) {
+		t.Error("Remove created the directory")
+	}
+	if _, err := f.Set("mycli", testServer, false); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := f.List()
+	if err != nil || len(entries) != 1 || entries[0].Command != testServer.Command {
+		t.Errorf("List = %+v %v", entries, err)
+	}
+	if _, err := os.Stat(f.Path + ".bak"); !errors.Is(err, os.ErrNotExist) {
+		t.Error("a backup was written for a new file")
+	}
+}
+
+func TestReadOnlyAndMalformedFilesUntouched(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name, fixture string
+		mode          os.FileMode
+		format        Format
+		want          string
+	}{
+		{"read-only", "windsurf-mcp_config.json", 0o444, JSON, "read-only"},
+		{"malformed json", "malformed.json", 0o644, JSON, "not valid JSON"},
+		{"malformed toml", "malformed.toml", 0o644, TOML, "not valid TOML"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			orig := readFixture(t, tt.fixture)
+			path := filepath.Join(dir, tt.fixture)
+			if err := os.WriteFile(path, orig, tt.mode); err != nil {
+				t.Fatal(err)
+			}
+			f := File{Path: path, Format: tt.format, Key: []string{"mcpServers"}}
+			_, err := f.Set("mycli", testServer, false)
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), path) {
+				t.Errorf("err = %v, want one naming %s and saying %q", err, path, tt.want)
+			}
+			if b, _ := os.ReadFile(path); !bytes.Equal(b, orig) {
+				t.Error("file changed")
+			}
+			if _, err := os.Stat(path + ".bak"); !errors.Is(err, os.ErrNotExist) {
+				t.Error("backup written")
+			}
+		})
+	}
+}
+
+func TestSymlinkKept(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "dotfiles", "mcp.json")
+	os.MkdirAll(filepath.Dir(target), 0o755)
+	os.WriteFile(target, []byte("{}\n"), 0o644)
+	link := filepath.Join(dir, "mcp.json")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (File{Path: link, Format: JSON, Key: []string{"mcpServers"}}).Set("mycli", testServer, false); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Error("the symbolic link was replaced")
+	}
+	if b, _ := os.ReadFile(target); !bytes.Contains(b, []byte("mycli")) {
+		t.Error("the link's target was not edited")
+	}
+}
+
+// TestConcurrentSet runs many writers on one file at once: each change
+// must be there at the end, and the file must parse.
+func TestConcurrentSet(t *testing.T) {
+	for _, fx := range []struct {
+		fixture string
+		format  Format
+		key     []string
+	}{
+		{"gemini-settings.json", JSON, []string{"mcpServers"}},
+		{"codex-config.toml", TOML, []string{"mcp_servers"}},
+	} {
+		t.Run(fx.fixture, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), fx.fixture)
+			os.WriteFile(path, readFixture(t, fx.fixture), 0o600)
+			f := File{Path: path, Format: fx.format, Key: fx.key}
+			const n = 12
+			var wg sync.WaitGroup
+			errs := make(chan error, n)
+			for i := range n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					_, err := f.Set(fmt.Sprintf("srv%d", i), testServer, false)
+					errs <- err
+				}()
+			}
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				if err != nil {
+					t.Error(err)
+				}
+			}
+			entries, err := f.List()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]bool{}
+			for _, e := range entries {
+				got[e.Name] = true
+			}
+			for i := range n {
+				if !got[fmt.Sprintf("srv%d", i)] {
+					t.Errorf("srv%d lost", i)
+				}
+			}
+		})
+	}
+}
+
+func TestClientPaths(t *testing.T) {
+	h := Host{GOOS: "linux", Home: "/h", ConfigDir: "/h/.config", WorkDir: "/p", Getenv: func(string) string { return "" }}
+	want := map[string][2]string{
+		"claude":      {"/h/.config/Claude/claude_desktop_config.json", ""},
+		"claude-code": {"/h/.claude.json", "/p/.mcp.json"},
+		"vscode":      {"/h/.config/Code/User/mcp.json", "/p/.vscode/mcp.json"},
+		"cursor":      {"/h/.cursor/mcp.json", "/p/.cursor/mcp.json"},
+		"gemini":      {"/h/.gemini/settings.json", "/p/.gemini/settings.json"},
+		"codex":       {"/h/.codex/config.toml", "/p/.codex/config.toml"},
+		"windsurf":    {"/h/.codeium/windsurf/mcp_config.json", ""},
+	}
+	if len(Clients()) != len(want) {
+		t.Errorf("%d clients, want %d", len(Clients()), len(want))
+	}
+	for _, c := range Clients() {
+		w := want[c.ID]
+		got, err := c.Path(h, User)
+		if err != nil || filepath.ToSlash(got) != w[0] {
+			t.Errorf("%s user = %q %v, want %q", c.ID, got, err, w[0])
+		}
+		got, err = c.Path(h, Project)
+		if w[1] == "" {
+			if err == nil || len(c.Scopes()) != 1 {
+				t.Errorf("%s has a project scope: %q", c.ID, got)
+			}
+		} else if err != nil || filepath.ToSlash(got) != w[1] {
+			t.Errorf("%s project = %q %v, want %q", c.ID, got, err, w[1])
+		}
+	}
+	h.Getenv = func(k string) string { return map[string]string{"CODEX_HOME": "/ch"}[k] }
+	codex, _ := Lookup("codex")
+	if got, _ := codex.Path(h, User); filepath.ToSlash(got) != "/ch/config.toml" {
+		t.Errorf("CODEX_HOME ignored: %s", got)
+	}
+}

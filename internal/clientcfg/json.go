@@ -1,0 +1,517 @@
+package clientcfg
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/tailscale/hujson"
+)
+
+// The JSON editor works on the hujson syntax tree, which holds every byte
+// of the file (comments, whitespace, trailing commas). It touches only the
+// member it adds, replaces or removes, and the whitespace right around it,
+// so that adding a server and removing it again gives back the same bytes.
+
+// jsonStyle is the layout of a file, copied into what is added.
+type jsonStyle struct {
+	nl     string // "\n" or "\r\n"
+	unit   string // one level of indentation
+	colon  string // what follows a member's colon
+	pretty bool   // false for a file written on one line
+}
+
+func parseJSON(src []byte) (hujson.Value, *hujson.Object, error) {
+	if len(bytes.TrimSpace(src)) == 0 {
+		src = []byte("{}\n")
+	}
+	v, err := hujson.Parse(src)
+	if err != nil {
+		return v, nil, fmt.Errorf("not valid JSON: %s", strings.TrimPrefix(err.Error(), "hujson: "))
+	}
+	root, ok := v.Value.(*hujson.Object)
+	if !ok {
+		return v, nil, errors.New("the top level is not a JSON object")
+	}
+	return v, root, nil
+}
+
+func detectStyle(src []byte, root *hujson.Object) jsonStyle {
+	st := jsonStyle{nl: "\n", unit: "  ", colon: " ", pretty: true}
+	if bytes.Contains(src, []byte("\r\n")) {
+		st.nl = "\r\n"
+	}
+	if len(root.Members) == 0 {
+		return st
+	}
+	m := root.Members[0]
+	if !bytes.ContainsRune(m.Name.BeforeExtra, '\n') {
+		st.pretty = false
+		st.colon = ""
+		if isSpace(m.Value.BeforeExtra) {
+			st.colon = string(m.Value.BeforeExtra)
+		}
+		return st
+	}
+	if ind, ok := lineIndent(m.Name.BeforeExtra); ok && ind != "" {
+		st.unit = ind
+	}
+	if isSpace(m.Value.BeforeExtra) && !bytes.ContainsRune(m.Value.BeforeExtra, '\n') {
+		st.colon = string(m.Value.BeforeExtra)
+	}
+	return st
+}
+
+// lineIndent returns the whitespace after the last newline of extra, when
+// that is all whitespace.
+func lineIndent(extra []byte) (string, bool) {
+	i := bytes.LastIndexByte(extra, '\n')
+	if i < 0 {
+		return "", false
+	}
+	rest := extra[i+1:]
+	if !isSpace(rest) {
+		return "", false
+	}
+	return string(rest), true
+}
+
+func isSpace(b []byte) bool { return len(bytes.Trim(b, " \t\r\n")) == 0 }
+
+// splitSameLine splits the extra after a value into the part that stays
+// on the value's line when it holds a comment (" // note") and the rest.
+// The first part is empty when the line holds no comment.
+func splitSameLine(extra []byte) (same, rest []byte) {
+	n := 0
+	for n < len(extra) {
+		switch {
+		case extra[n] == '\n':
+			if hasComment(extra[:n]) {
+				end := n
+				if end > 0 && extra[end-1] == '\r' {
+					end--
+				}
+				return extra[:end], extra[end:]
+			}
+			return nil, extra
+		case bytes.HasPrefix(extra[n:], []byte("//")):
+			i := bytes.IndexByte(extra[n:], '\n')
+			if i < 0 {
+				return nil, extra
+			}
+			n += i
+		case bytes.HasPrefix(extra[n:], []byte("/*")):
+			i := bytes.Index(extra[n+2:], []byte("*/"))
+			if i < 0 {
+				return nil, extra
+			}
+			n += 2 + i + 2
+		default:
+			n++
+		}
+	}
+	return nil, extra
+}
+
+func hasComment(b []byte) bool {
+	return bytes.Contains(b, []byte("//")) || bytes.Contains(b, []byte("/*"))
+}
+
+func cat(parts ...[]byte) []byte {
+	var out []byte
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	if out == nil {
+		return []byte{}
+	}
+	return out
+}
+
+// render returns v as a hujson value laid out for a member whose line
+// starts with indent.
+func render(v any, indent string, st jsonStyle) (hujson.Value, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if st.pretty {
+		enc.SetIndent(indent, st.unit)
+	}
+	if err := enc.Encode(v); err != nil {
+		return hujson.Value{}, err
+	}
+	b := bytes.TrimRight(buf.Bytes(), "\n")
+	if st.nl != "\n" {
+		b = bytes.ReplaceAll(b, []byte("\n"), []byte(st.nl))
+	}
+	val, err := hujson.Parse(b)
+	if err != nil {
+		return val, err
+	}
+	val.BeforeExtra = []byte(st.colon)
+	return val, nil
+}
+
+// findMembers returns the indexes of the members named name.
+func findMembers(obj *hujson.Object, name string) []int {
+	var idx []int
+	for i, m := range obj.Members {
+		if lit, ok := m.Name.Value.(hujson.Literal); ok && lit.String() == name {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// memberIndent is the indentation of obj's members: that of its last
+// member, else parent's plus one unit.
+func memberIndent(obj *hujson.Object, parent string, st jsonStyle) string {
+	for i := len(obj.Members) - 1; i >= 0; i-- {
+		if ind, ok := lineIndent(obj.Members[i].Name.BeforeExtra); ok {
+			return ind
+		}
+	}
+	return parent + st.unit
+}
+
+// appendMember adds a member at the end of obj. The comment that followed
+// the last member on its line stays on that line; the trailing-comma
+// style of the object is kept.
+func appendMember(obj *hujson.Object, name string, val hujson.Value, indent, closeIndent string, st jsonStyle) {
+	m := hujson.ObjectMember{Name: hujson.Value{Value: hujson.String(name)}, Value: val}
+	if !st.pretty {
+		if n := len(obj.Members); n > 0 && isSpace(obj.Members[n-1].Name.BeforeExtra) {
+			m.Name.BeforeExtra = cat(obj.Members[n-1].Name.BeforeExtra)
+		}
+		obj.Members = append(obj.Members, m)
+		return
+	}
+	if len(obj.Members) == 0 {
+		lead := bytes.TrimRight(obj.AfterExtra, " \t\r\n")
+		m.Name.BeforeExtra = cat(lead, []byte(st.nl+indent))
+		obj.AfterExtra = []byte(st.nl + closeIndent)
+		obj.Members = append(obj.Members, m)
+		return
+	}
+	last := obj.Members[len(obj.Members)-1]
+	same, rest := splitSameLine(obj.AfterExtra)
+	m.Name.BeforeExtra = cat(same, []byte(st.nl+indent))
+	obj.AfterExtra = cat(rest)
+	if last.Value.AfterExtra != nil {
+		m.Value.AfterExtra = []byte{}
+	}
+	obj.Members = append(obj.Members, m)
+}
+
+// removeMember removes member i of obj, the inverse of appendMember for
+// the last member. A comment on the previous member's line is kept; the
+// comments before the member (on lines of its own) go with it.
+func removeMember(obj *hujson.Object, i int) {
+	m := obj.Members[i]
+	same, _ := splitSameLine(m.Name.BeforeExtra)
+	last := i == len(obj.Members)-1
+	switch {
+	case !last:
+		next := &obj.Members[i+1]
+		next.Name.BeforeExtra = cat(same, next.Name.BeforeExtra)
+	case i > 0:
+		prev := &obj.Members[i-1]
+		if m.Value.AfterExtra == nil { // no trailing comma
+			obj.AfterExtra = cat(prev.Value.AfterExtra, same, obj.AfterExtra)
+			prev.Value.AfterExtra = nil
+		} else {
+			obj.AfterExtra = cat(same, obj.AfterExtra)
+			if prev.Value.AfterExtra == nil {
+				prev.Value.AfterExtra = []byte{}
+			}
+		}
+	default: // the only member
+		rest := cat(m.Name.BeforeExtra[len(same):], obj.AfterExtra)
+		if isSpace(rest) {
+			rest = nil
+		}
+		obj.AfterExtra = cat(same, rest)
+	}
+	obj.Members = append(obj.Members[:i:i], obj.Members[i+1:]...)
+}
+
+// entryValue is what is written for s: only the fields a stdio entry
+// has, in the order the clients' docs show them.
+func entryValue(s Server) any {
+	return struct {
+		Type    string            `json:"type,omitempty"`
+		Command string            `json:"command"`
+		Args    []string          `json:"args"`
+		Env     map[string]string `json:"env,omitempty"`
+	}{s.Type, s.Command, nonNil(s.Args), s.Env}
+}
+
+func nonNil(a []string) []string {
+	if a == nil {
+		return []string{}
+	}
+	return a
+}
+
+func jsonSet(src []byte, key []string, name string, s Server) ([]byte, bool, error) {
+	v, root, err := parseJSON(src)
+	if err != nil {
+		return nil, false, err
+	}
+	st := detectStyle(src, root)
+	obj, indent := root, ""
+	for i, k := range key {
+		idx := findMembers(obj, k)
+		if len(idx) == 0 {
+			// Create the rest of the path with the entry inside.
+			var val any = entryValue(s)
+			val = map[string]any{name: val}
+			for j := len(key) - 1; j > i; j-- {
+				val = map[string]any{key[j]: val}
+			}
+			mi := memberIndent(obj, indent, st)
+			rv, err := render(val, mi, st)
+			if err != nil {
+				return nil, false, err
+			}
+			appendMember(obj, k, rv, mi, indent, st)
+			out := v.Pack()
+			return out, false, checkJSON(src, out, key, name, &s)
+		}
+		m := &obj.Members[idx[len(idx)-1]]
+		next, ok := m.Value.Value.(*hujson.Object)
+		if !ok {
+			return nil, false, fmt.Errorf("%q is not a JSON object", strings.Join(key[:i+1], "."))
+		}
+		if ind, ok := lineIndent(m.Name.BeforeExtra); ok {
+			indent = ind
+		} else {
+			indent += st.unit
+		}
+		obj = next
+	}
+	mi := memberIndent(obj, indent, st)
+	idx := findMembers(obj, name)
+	if len(idx) == 0 {
+		rv, err := render(entryValue(s), mi, st)
+		if err != nil {
+			return nil, false, err
+		}
+		appendMember(obj, name, rv, mi, indent, st)
+	} else {
+		m := &obj.Members[idx[0]]
+		if ind, ok := lineIndent(m.Name.BeforeExtra); ok {
+			mi = ind
+		}
+		rv, err := render(entryValue(s), mi, st)
+		if err != nil {
+			return nil, false, err
+		}
+		m.Value.Value = rv.Value
+		for j := len(idx) - 1; j > 0; j-- { // a duplicate key: keep one
+			removeMember(obj, idx[j])
+		}
+	}
+	out := v.Pack()
+	return out, len(idx) > 0, checkJSON(src, out, key, name, &s)
+}
+
+func jsonRemove(src []byte, key []string, name string) ([]byte, bool, error) {
+	if len(bytes.TrimSpace(src)) == 0 {
+		return src, false, nil
+	}
+	v, root, err := parseJSON(src)
+	if err != nil {
+		return nil, false, err
+	}
+	path := []*hujson.Object{root}
+	obj := root
+	for i, k := range key {
+		idx := findMembers(obj, k)
+		if len(idx) == 0 {
+			return src, false, nil
+		}
+		next, ok := obj.Members[idx[len(idx)-1]].Value.Value.(*hujson.Object)
+		if !ok {
+			return nil, false, fmt.Errorf("%q is not a JSON object", strings.Join(key[:i+1], "."))
+		}
+		obj = next
+		path = append(path, obj)
+	}
+	idx := findMembers(obj, name)
+	if len(idx) == 0 {
+		return src, false, nil
+	}
+	for j := len(idx) - 1; j >= 0; j-- {
+		removeMember(obj, idx[j])
+	}
+	// A container left empty (and holding no comment) is removed too, so
+	// that enable then disable gives back the file as it was.
+	for i := len(key) - 1; i >= 0; i-- {
+		c := path[i+1]
+		if len(c.Members) > 0 || !isSpace(c.AfterExtra) {
+			break
+		}
+		parent := path[i]
+		idx := findMembers(parent, key[i])
+		removeMember(parent, idx[len(idx)-1])
+	}
+	out := v.Pack()
+	return out, true, checkJSON(src, out, key, name, nil)
+}
+
+func jsonList(src []byte, key []string) ([]Entry, error) {
+	if len(bytes.TrimSpace(src)) == 0 {
+		return nil, nil
+	}
+	_, root, err := parseJSON(src)
+	if err != nil {
+		return nil, err
+	}
+	obj := root
+	for i, k := range key {
+		idx := findMembers(obj, k)
+		if len(idx) == 0 {
+			return nil, nil
+		}
+		next, ok := obj.Members[idx[len(idx)-1]].Value.Value.(*hujson.Object)
+		if !ok {
+			return nil, fmt.Errorf("%q is not a JSON object", strings.Join(key[:i+1], "."))
+		}
+		obj = next
+	}
+	var entries []Entry
+	for _, m := range obj.Members {
+		lit, _ := m.Name.Value.(hujson.Literal)
+		val := m.Value.Clone()
+		val.Standardize()
+		e := Entry{Name: lit.String()}
+		if err := decodeServer(val.Pack(), &e.Server); err != nil {
+			return nil, fmt.Errorf("server %q: %w", e.Name, err)
+		}
+		entries = append(entries, e)
+	}
+	return entries, nil
+}
+
+// decodeServer reads an entry as the clients write it, tolerating the
+// other names clients use for a remote server's URL.
+func decodeServer(b []byte, s *Server) error {
+	var raw struct {
+		Type      string         `json:"type"`
+		Command   string         `json:"command"`
+		Args      []string       `json:"args"`
+		Env       map[string]any `json:"env"`
+		URL       string         `json:"url"`
+		ServerURL string         `json:"serverUrl"`
+		HTTPURL   string         `json:"httpUrl"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	*s = Server{Type: raw.Type, Command: raw.Command, Args: raw.Args, URL: raw.URL}
+	if s.URL == "" {
+		s.URL = raw.ServerURL
+	}
+	if s.URL == "" {
+		s.URL = raw.HTTPURL
+	}
+	if len(raw.Env) > 0 {
+		s.Env = make(map[string]string, len(raw.Env))
+		for k, v := range raw.Env {
+			s.Env[k] = fmt.Sprint(v)
+		}
+	}
+	return nil
+}
+
+// checkJSON verifies that out parses and means src with only the server
+// name at key set to s (or removed, when s is nil): a safety net under the
+// byte-level editing.
+func checkJSON(src, out []byte, key []string, name string, s *Server) error {
+	want, err := decodeJSON(src)
+	if err != nil {
+		return err
+	}
+	got, err := decodeJSON(out)
+	if err != nil {
+		return fmt.Errorf("internal error: the edited file does not parse: %w", err)
+	}
+	var entry any
+	if s != nil {
+		b, _ := json.Marshal(entryValue(*s))
+		d := json.NewDecoder(bytes.NewReader(b))
+		d.UseNumber()
+		if err := d.Decode(&entry); err != nil {
+			return err
+		}
+	}
+	applyEdit(want, key, name, entry)
+	dropEmpty(got, key)
+	if !reflect.DeepEqual(want, got) {
+		return errors.New("internal error: the edit would change more than the server entry; nothing was written")
+	}
+	return nil
+}
+
+func decodeJSON(b []byte) (map[string]any, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return map[string]any{}, nil
+	}
+	// Standardize works in place: give it a copy.
+	std, err := hujson.Standardize(bytes.Clone(b))
+	if err != nil {
+		return nil, err
+	}
+	d := json.NewDecoder(bytes.NewReader(std))
+	d.UseNumber()
+	var m map[string]any
+	if err := d.Decode(&m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// applyEdit sets (entry non-nil) or deletes name under key in a decoded
+// document, and drops containers left empty.
+func applyEdit(doc map[string]any, key []string, name string, entry any) {
+	obj := doc
+	for _, k := range key {
+		next, ok := obj[k].(map[string]any)
+		if !ok {
+			if entry == nil {
+				return
+			}
+			next = map[string]any{}
+			obj[k] = next
+		}
+		obj = next
+	}
+	if entry != nil {
+		obj[name] = entry
+	} else {
+		delete(obj, name)
+	}
+	dropEmpty(doc, key)
+}
+
+// dropEmpty removes the containers along key that are empty, deepest
+// first.
+func dropEmpty(doc map[string]any, key []string) {
+	for n := len(key); n > 0; n-- {
+		obj := doc
+		for _, k := range key[:n-1] {
+			next, ok := obj[k].(map[string]any)
+			if !ok {
+				return
+			}
+			obj = next
+		}
+		if c, ok := obj[key[n-1]].(map[string]any); ok && len(c) == 0 {
+			delete(obj, key[n-1])
+		}
+	}
+}
