@@ -2,14 +2,14 @@
 //
 //	fs := pflag.NewFlagSet("serve", pflag.ContinueOnError)
 //	fs.Int8("level", 3, "compression level")
-//	fs.Duration("timeout", 30*time.Second, "request timeout")
+//	fs.StringSlice("tag", []string{"a", "b"}, "tags to add")
 //	fs.String("mode", "fast", "how to run")
 //	fs.SetAnnotation("mode", flagschema.Annotation, []string{`{"enum": ["fast", "safe"]}`})
 //
 //	fs.VisitAll(func(f *pflag.Flag) {
 //		s, err := flagschema.For(f)
 //		if err != nil {
-//			slog.Warn("flag schema", "err", err) // s is still usable
+//			slog.Warn("flag schema", "err", err) // s is the generated schema: still usable
 //		}
 //		b, _ := json.Marshal(s)
 //		fmt.Println(f.Name, string(b))
@@ -19,7 +19,7 @@
 //
 //	level {"type":"integer","description":"compression level","default":3,"minimum":-128,"maximum":127}
 //	mode {"description":"how to run","default":"fast","enum":["fast","safe"]}
-//	timeout {"type":"string","description":"request timeout (Go duration such as 30s, 5m, 1h30m)","default":"30s","pattern":"..."}
+//	tag {"type":"array","items":{"type":"string"},"description":"tags to add","default":["a","b"]}
 //
 // # What the package promises
 //
