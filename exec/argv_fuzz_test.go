@@ -1,0 +1,129 @@
+package exec_test
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cobramcp/cobramcp/exec"
+)
+
+// FuzzArgvRoundTrip sends random strings and numbers through Argv and back
+// through the real cobra command. Argv must either give an argv that
+// parses to exactly the asked values, or refuse with an error whose kind
+// (ErrUnrepresentable or ErrInvalidValue) matches an independent account
+// of why the input cannot be expressed.
+func FuzzArgvRoundTrip(f *testing.F) {
+	seeds := []struct {
+		s, e1, e2, k, v, arg string
+		n                    int64
+		u                    uint64
+		x                    float64
+	}{
+		{"plain", "a", "b", "key", "value", "file.txt", 1, 1, 1.5},
+		{"", "", "", "", "", "", 0, 0, 0},
+		{"--x=y", "-n", "--secret=leak", "-b", "--", "--token=x", -1, math.MaxUint64, -0.5},
+		{`"quoted"`, `a"b`, `"`, `"k`, `v"`, `"`, math.MaxInt64, 1 << 63, 1e300},
+		{"a,b", ",", ",,", "a,b", "x,y", ",", math.MinInt64, 65536, 1e-320},
+		{"=", "a=b", "==", "k=", "=v", "=", 127, 255, 3.4028235e38},
+		{"\n", "\r", "\r\n", "\n", "\r\n", "\r\n", 128, 256, 3.5e38},
+		{"ünïcødé ✓", "日本語", "\xff", "ключ", "\u2028", "é", -128, 65535, math.Inf(1)},
+		{"  lead", "trail  ", " ", "\t", " x ", " ", -129, 4294967296, math.NaN()},
+		{"a\x00b", "\x00", "x", "\x00", "y", "\x00", 1 << 40, 0, 9007199254740993},
+		{`\"`, `""`, `"a,b"`, `"k=v"`, `"`, "[]", 1e18, 1e19, 1e21},
+	}
+	for _, s := range seeds {
+		f.Add(s.s, s.e1, s.e2, s.k, s.v, s.arg, s.n, s.u, s.x)
+	}
+	f.Fuzz(func(t *testing.T, s, e1, e2, k, v, arg string, n int64, u uint64, x float64) {
+		nul := func(ss ...string) bool {
+			for _, s := range ss {
+				if strings.Contains(s, "\x00") {
+					return true
+				}
+			}
+			return false
+		}
+		crlf := func(ss ...string) bool {
+			for _, s := range ss {
+				if strings.Contains(s, "\r\n") {
+					return true
+				}
+			}
+			return false
+		}
+		num := func(i int64) json.Number { return json.Number(strconv.FormatInt(i, 10)) }
+		xText := strconv.FormatFloat(x, 'g', -1, 64)
+		finite := !math.IsNaN(x) && !math.IsInf(x, 0)
+		// [-2^63, 2^63) in float64, exactly.
+		fitsInt64 := x >= -9223372036854775808.0 && x < 9223372036854775808.0
+
+		type fuzzCase struct {
+			flags map[string]any
+			args  []string
+			// unrep and invalid say whether Argv may refuse the case with
+			// ErrUnrepresentable or ErrInvalidValue.
+			unrep, invalid bool
+		}
+		cases := []fuzzCase{
+			{flags: map[string]any{"string": s}, unrep: nul(s)},
+			{flags: map[string]any{"custom": s}, unrep: nul(s)},
+			{flags: map[string]any{"json": s}, unrep: nul(s)},
+			{flags: map[string]any{"stringSlice": []any{e1, e2}}, unrep: nul(e1, e2) || crlf(e1, e2)},
+			{flags: map[string]any{"stringSlice": []any{s}}, unrep: nul(s) || crlf(s)},
+			{flags: map[string]any{"stringArray": []any{e1, e2}}, unrep: nul(e1, e2)},
+			{flags: map[string]any{"stringToString": map[string]any{k: v}},
+				unrep: nul(k, v) || crlf(k, v) || strings.Contains(k, "=")},
+			{flags: map[string]any{"stringToString": map[string]any{k: v, e1: e2}},
+				unrep: nul(k, v, e1, e2) || crlf(k, v, e1, e2) || strings.Contains(k+e1, "=")},
+			{flags: map[string]any{"stringToInt": map[string]any{k: num(n)}},
+				unrep: nul(k) || strings.ContainsAny(k, ",="), invalid: n != int64(int(n))},
+			{flags: map[string]any{"stringToInt64": map[string]any{k: n, e1: u}},
+				unrep: nul(k, e1) || strings.ContainsAny(k+e1, ",="), invalid: u > math.MaxInt64},
+			{flags: map[string]any{"int64": num(n), "uint64": json.Number(strconv.FormatUint(u, 10))}},
+			{flags: map[string]any{"int8": n}, invalid: n < math.MinInt8 || n > math.MaxInt8},
+			{flags: map[string]any{"int16": num(n)}, invalid: n < math.MinInt16 || n > math.MaxInt16},
+			{flags: map[string]any{"uint16": json.Number(strconv.FormatUint(u, 10))}, invalid: u > math.MaxUint16},
+			{flags: map[string]any{"uint32": n}, invalid: n < 0 || n > math.MaxUint32},
+			{flags: map[string]any{"intSlice": []any{num(n), n}, "uintSlice": []any{u}}},
+			{flags: map[string]any{"float64": x}},
+			{flags: map[string]any{"float32": x}, invalid: finite && math.IsInf(float64(float32(x)), 0)},
+			{flags: map[string]any{"float64Slice": []any{x, x}, "float32Slice": []any{float32(x)}}},
+			{flags: map[string]any{"int64": x}, invalid: !finite || x != math.Trunc(x) || !fitsInt64},
+			{args: []string{arg, s, "--" + e1, "-" + e2}, unrep: nul(arg, s, e1, e2)},
+		}
+		if finite {
+			// The JSON forms of x.
+			cases = append(cases,
+				fuzzCase{flags: map[string]any{"float64": json.Number(xText)}},
+				fuzzCase{flags: map[string]any{"int": json.Number(xText)}, invalid: x != math.Trunc(x) || !fitsInt64},
+				fuzzCase{flags: map[string]any{"jsoncustom": []any{json.Number(xText), s}}, unrep: nul(s)},
+			)
+		}
+		allOK := map[string]any{}
+		var allArgs []string
+		for i, c := range cases {
+			_, err := roundTrip(t, c.flags, c.args)
+			switch {
+			case err == nil:
+				for name, val := range c.flags {
+					allOK[name] = val
+				}
+				if c.args != nil {
+					allArgs = c.args
+				}
+			case errors.Is(err, exec.ErrUnrepresentable) && c.unrep:
+			case errors.Is(err, exec.ErrInvalidValue) && c.invalid:
+			default:
+				t.Fatalf("case %d %#v args %q: unexpected error: %v", i, c.flags, c.args, err)
+			}
+		}
+		// Everything that went through alone goes through together.
+		if _, err := roundTrip(t, allOK, allArgs); err != nil {
+			t.Fatalf("all together %#v args %q: %v", allOK, allArgs, err)
+		}
+	})
+}
