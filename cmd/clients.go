@@ -1,6 +1,337 @@
 package cmd
 
-import "github.com/spf13/cobra"
+import (
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
 
-// newClientCmds is a placeholder until the client set-up issue lands.
-func newClientCmds(o *Options) []*cobra.Command { return nil }
+	"github.com/cobramcp/cobramcp/internal/clientcfg"
+	"github.com/spf13/cobra"
+)
+
+// newClientCmds returns one command per supported MCP client (claude,
+// claude-code, vscode, cursor, gemini, codex, windsurf), each with enable,
+// disable and list.
+func newClientCmds(o *Options) []*cobra.Command {
+	var cmds []*cobra.Command
+	for _, cl := range clientcfg.Clients() {
+		cmds = append(cmds, newClientCmd(o, cl))
+	}
+	return cmds
+}
+
+// clientFlags are the flags every sub-command of a client has.
+type clientFlags struct {
+	scope      string
+	configPath string
+}
+
+func newClientCmd(o *Options, cl clientcfg.Client) *cobra.Command {
+	c := &cobra.Command{
+		Use:   cl.ID,
+		Short: "Set this CLI up as an MCP server in " + cl.Name,
+		Long: "Add this CLI to " + cl.Name + "'s MCP servers (enable), remove it (disable), or show the servers\n" +
+			"configured there (list). Every other setting and server in the file is kept as it was,\n" +
+			"comments included; the previous version is kept beside the file as FILE.bak.",
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
+	}
+	c.AddCommand(newEnableCmd(o, cl), newDisableCmd(o, cl), newListCmd(o, cl))
+	return c
+}
+
+func addLocationFlags(c *cobra.Command, cl clientcfg.Client, f *clientFlags) {
+	if len(cl.Scopes()) > 1 {
+		c.Flags().StringVar(&f.scope, "scope", string(clientcfg.User),
+			"which configuration: user (all projects) or project (the file in the current directory)")
+	}
+	c.Flags().StringVar(&f.configPath, "config-path", "", "edit this file instead of "+cl.Name+"'s usual one")
+}
+
+// file returns the configuration file chosen by the flags.
+func (f *clientFlags) file(cl clientcfg.Client) (clientcfg.File, clientcfg.Scope, error) {
+	scope := clientcfg.User
+	if f.scope != "" {
+		scope = clientcfg.Scope(f.scope)
+		if !slices.Contains(cl.Scopes(), scope) {
+			return clientcfg.File{}, "", fmt.Errorf("--scope %q: %s has %s", f.scope, cl.Name, joinScopes(cl.Scopes()))
+		}
+	}
+	if f.configPath != "" {
+		return cl.File(f.configPath), scope, nil
+	}
+	h, err := clientcfg.CurrentHost()
+	if err != nil {
+		return clientcfg.File{}, "", err
+	}
+	path, err := cl.Path(h, scope)
+	if err != nil {
+		return clientcfg.File{}, "", err
+	}
+	return cl.File(path), scope, nil
+}
+
+func joinScopes(s []clientcfg.Scope) string {
+	var out []string
+	for _, x := range s {
+		out = append(out, string(x))
+	}
+	return strings.Join(out, " and ")
+}
+
+func newEnableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
+	var (
+		loc    clientFlags
+		name   string
+		envs   []string
+		dryRun bool
+	)
+	c := &cobra.Command{
+		Use:   "enable [flags] [-- MCP-START-ARGS...]",
+		Short: "Add this CLI to " + cl.Name + "'s MCP servers",
+		Long: "Add this CLI to " + cl.Name + "'s MCP servers, or replace the entry of the same name.\n" +
+			"The entry runs this binary (its absolute path, symlinks resolved) with `mcp start` and the\n" +
+			"arguments after --, e.g. `-- --tools 'mycli_get_*'` to serve only some tools.\n" +
+			"Environment variables captured by the CLI (such as PATH) and --env KEY=VALUE are written\n" +
+			"into the entry, since clients start servers with a minimal environment.",
+		Example: "  " + "enable\n  enable --scope project -- --tools 'NAME_get_*'\n  enable --env KUBECONFIG=$HOME/.kube/config --dry-run",
+		RunE: func(c *cobra.Command, extra []string) error {
+			file, scope, err := loc.file(cl)
+			if err != nil {
+				return err
+			}
+			if name == "" {
+				name = c.Root().Name()
+			}
+			env, err := entryEnv(o, envs)
+			if err != nil {
+				return err
+			}
+			exe, err := executable()
+			if err != nil {
+				return err
+			}
+			args := append(startArgs(c), extra...)
+			ch, err := file.Set(name, cl.Server(exe, args, env), dryRun)
+			if err != nil {
+				return err
+			}
+			w := c.OutOrStdout()
+			where := describe(cl, scope, loc.configPath != "", ch.Path)
+			if dryRun {
+				return printDryRun(w, ch, "enable", name, where)
+			}
+			switch {
+			case !ch.Changed():
+				fmt.Fprintf(w, "Server %q in %s is already up to date; nothing changed.\n", name, where)
+			case ch.Found:
+				fmt.Fprintf(w, "Replaced the existing server %q in %s.\n", name, where)
+			default:
+				fmt.Fprintf(w, "Added server %q to %s.\n", name, where)
+			}
+			if ch.Backup != "" {
+				fmt.Fprintf(w, "The previous version is in %s.\n", ch.Backup)
+			}
+			if ch.Changed() {
+				fmt.Fprintf(w, "Command: %s\nRestart %s (or reload its MCP servers) to use it.\n", shellJoin(append([]string{exe}, args...)), cl.Name)
+			}
+			return nil
+		},
+	}
+	addLocationFlags(c, cl, &loc)
+	c.Flags().StringVar(&name, "server-name", "", "name of the server entry (default: the CLI's name)")
+	c.Flags().StringArrayVar(&envs, "env", nil, "environment variable for the server, KEY=VALUE (repeatable; wins over captured ones)")
+	c.Flags().BoolVar(&dryRun, "dry-run", false, "print the change without writing it")
+	return c
+}
+
+func newDisableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
+	var (
+		loc    clientFlags
+		name   string
+		dryRun bool
+	)
+	c := &cobra.Command{
+		Use:   "disable",
+		Short: "Remove this CLI from " + cl.Name + "'s MCP servers",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			file, scope, err := loc.file(cl)
+			if err != nil {
+				return err
+			}
+			if name == "" {
+				name = c.Root().Name()
+			}
+			ch, err := file.Remove(name, dryRun)
+			if err != nil {
+				return err
+			}
+			w := c.OutOrStdout()
+			where := describe(cl, scope, loc.configPath != "", ch.Path)
+			switch {
+			case !ch.Found:
+				fmt.Fprintf(w, "No server %q in %s; nothing changed.\n", name, where)
+			case dryRun:
+				return printDryRun(w, ch, "disable", name, where)
+			default:
+				fmt.Fprintf(w, "Removed server %q from %s.\n", name, where)
+				if ch.Backup != "" {
+					fmt.Fprintf(w, "The previous version is in %s.\n", ch.Backup)
+				}
+			}
+			return nil
+		},
+	}
+	addLocationFlags(c, cl, &loc)
+	c.Flags().StringVar(&name, "server-name", "", "name of the server entry (default: the CLI's name)")
+	c.Flags().BoolVar(&dryRun, "dry-run", false, "print the change without writing it")
+	return c
+}
+
+func newListCmd(o *Options, cl clientcfg.Client) *cobra.Command {
+	var loc clientFlags
+	c := &cobra.Command{
+		Use:   "list",
+		Short: "Show the MCP servers in " + cl.Name + "'s configuration; * marks this CLI",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			file, scope, err := loc.file(cl)
+			if err != nil {
+				return err
+			}
+			entries, err := file.List()
+			if err != nil {
+				return err
+			}
+			w := c.OutOrStdout()
+			fmt.Fprintf(w, "%s:\n", describe(cl, scope, loc.configPath != "", file.Path))
+			if len(entries) == 0 {
+				fmt.Fprintln(w, "  no MCP servers")
+				return nil
+			}
+			exe, _ := executable()
+			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+			for _, e := range entries {
+				mark := " "
+				if isThisCLI(e.Server, exe, c.Root().Name(), startArgs(c)) {
+					mark = "*"
+				}
+				what := e.URL
+				if e.Command != "" {
+					what = shellJoin(append([]string{e.Command}, e.Args...))
+				}
+				fmt.Fprintf(tw, "%s %s\t%s\n", mark, e.Name, what)
+			}
+			return tw.Flush()
+		},
+	}
+	addLocationFlags(c, cl, &loc)
+	return c
+}
+
+// describe names a configuration file for messages.
+func describe(cl clientcfg.Client, scope clientcfg.Scope, custom bool, path string) string {
+	if custom || len(cl.Scopes()) == 1 {
+		return fmt.Sprintf("%s config %s", cl.Name, path)
+	}
+	return fmt.Sprintf("%s %s config %s", cl.Name, scope, path)
+}
+
+func printDryRun(w io.Writer, ch *clientcfg.Change, verb, name, where string) error {
+	if !ch.Changed() {
+		fmt.Fprintf(w, "Dry run: %s %q would change nothing in %s.\n", verb, name, where)
+		return nil
+	}
+	action := "add"
+	if verb == "disable" {
+		action = "remove"
+	} else if ch.Found {
+		action = "replace"
+	}
+	fmt.Fprintf(w, "Dry run: would %s server %q in %s; nothing was written.\n", action, name, where)
+	_, err := io.WriteString(w, clientcfg.Diff(ch.Path, ch.Before, ch.After))
+	return err
+}
+
+// executable is the absolute, symlink-resolved path of the running binary.
+func executable() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("find this program's path: %w", err)
+	}
+	if r, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = r
+	}
+	return filepath.Abs(exe)
+}
+
+// startArgs returns the arguments after the binary that run `mcp start`
+// from the command c of the client group: the path from the root to the
+// mcp group, then "start".
+func startArgs(c *cobra.Command) []string {
+	// c is ROOT ... GROUP CLIENT VERB: the group is two levels up.
+	group := c
+	if p := c.Parent(); p != nil && p.Parent() != nil {
+		group = p.Parent()
+	}
+	path := strings.Fields(group.CommandPath())
+	return append(slices.Clone(path[1:]), "start")
+}
+
+// entryEnv merges the CLI author's captured variables with --env values;
+// --env wins.
+func entryEnv(o *Options, envs []string) (map[string]string, error) {
+	env := map[string]string{}
+	if o.DefaultEnv != nil {
+		maps.Copy(env, o.DefaultEnv())
+	}
+	for _, kv := range envs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("--env %q: want KEY=VALUE", kv)
+		}
+		env[k] = v
+	}
+	if len(env) == 0 {
+		return nil, nil
+	}
+	return env, nil
+}
+
+// isThisCLI reports whether an entry starts this CLI's server: the same
+// binary, or a binary of the CLI's name running `mcp start`.
+func isThisCLI(s clientcfg.Server, exe, name string, start []string) bool {
+	if s.Command == "" {
+		return false
+	}
+	cmdPath := s.Command
+	if r, err := filepath.EvalSymlinks(cmdPath); err == nil {
+		cmdPath = r
+	}
+	if exe != "" && cmdPath == exe {
+		return true
+	}
+	base := strings.TrimSuffix(filepath.Base(s.Command), ".exe")
+	return base == name && len(s.Args) >= len(start) && slices.Equal(s.Args[:len(start)], start)
+}
+
+// shellJoin quotes args for display as a POSIX shell command line.
+func shellJoin(args []string) string {
+	var out []string
+	for _, a := range args {
+		if a != "" && strings.IndexFunc(a, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
+		}) < 0 {
+			out = append(out, a)
+			continue
+		}
+		out = append(out, "'"+strings.ReplaceAll(a, "'", `'\''`)+"'")
+	}
+	return strings.Join(out, " ")
+}
