@@ -137,125 +137,125 @@ const (
 // whole schema For must return.
 type typeCase struct {
 	kind string
-	add  func(t *testing.T, fs *pflag.FlagSet)
+	add  func(t testing.TB, fs *pflag.FlagSet)
 	want string
 }
 
 func typeCases() []typeCase {
 	return []typeCase{
-		{"bool", func(_ *testing.T, fs *pflag.FlagSet) { fs.Bool("x", true, "u") },
+		{"bool", func(_ testing.TB, fs *pflag.FlagSet) { fs.Bool("x", true, "u") },
 			`{"type":"boolean","description":"u","default":true}`},
-		{"string", func(_ *testing.T, fs *pflag.FlagSet) { fs.String("x", "hi", "u") },
+		{"string", func(_ testing.TB, fs *pflag.FlagSet) { fs.String("x", "hi", "u") },
 			`{"type":"string","description":"u","default":"hi"}`},
-		{"int", func(_ *testing.T, fs *pflag.FlagSet) { fs.Int("x", -7, "u") },
+		{"int", func(_ testing.TB, fs *pflag.FlagSet) { fs.Int("x", -7, "u") },
 			`{` + intWant() + `,"description":"u","default":-7}`},
-		{"int8", func(_ *testing.T, fs *pflag.FlagSet) { fs.Int8("x", 3, "u") },
+		{"int8", func(_ testing.TB, fs *pflag.FlagSet) { fs.Int8("x", 3, "u") },
 			`{"type":"integer","minimum":-128,"maximum":127,"description":"u","default":3}`},
-		{"int16", func(_ *testing.T, fs *pflag.FlagSet) { fs.Int16("x", -300, "u") },
+		{"int16", func(_ testing.TB, fs *pflag.FlagSet) { fs.Int16("x", -300, "u") },
 			`{"type":"integer","minimum":-32768,"maximum":32767,"description":"u","default":-300}`},
-		{"int32", func(_ *testing.T, fs *pflag.FlagSet) { fs.Int32("x", 1<<20, "u") },
+		{"int32", func(_ testing.TB, fs *pflag.FlagSet) { fs.Int32("x", 1<<20, "u") },
 			`{"type":"integer","minimum":-2147483648,"maximum":2147483647,"description":"u","default":1048576}`},
-		{"int64", func(_ *testing.T, fs *pflag.FlagSet) { fs.Int64("x", 1<<40, "u") },
+		{"int64", func(_ testing.TB, fs *pflag.FlagSet) { fs.Int64("x", 1<<40, "u") },
 			`{"type":"integer","description":"u","default":1099511627776}`},
-		{"uint", func(_ *testing.T, fs *pflag.FlagSet) { fs.Uint("x", 7, "u") },
+		{"uint", func(_ testing.TB, fs *pflag.FlagSet) { fs.Uint("x", 7, "u") },
 			`{` + uintWant() + `,"description":"u","default":7}`},
-		{"uint8", func(_ *testing.T, fs *pflag.FlagSet) { fs.Uint8("x", 255, "u") },
+		{"uint8", func(_ testing.TB, fs *pflag.FlagSet) { fs.Uint8("x", 255, "u") },
 			`{"type":"integer","minimum":0,"maximum":255,"description":"u","default":255}`},
-		{"uint16", func(_ *testing.T, fs *pflag.FlagSet) { fs.Uint16("x", 8080, "u") },
+		{"uint16", func(_ testing.TB, fs *pflag.FlagSet) { fs.Uint16("x", 8080, "u") },
 			`{"type":"integer","minimum":0,"maximum":65535,"description":"u","default":8080}`},
-		{"uint32", func(_ *testing.T, fs *pflag.FlagSet) { fs.Uint32("x", 1, "u") },
+		{"uint32", func(_ testing.TB, fs *pflag.FlagSet) { fs.Uint32("x", 1, "u") },
 			`{"type":"integer","minimum":0,"maximum":4294967295,"description":"u","default":1}`},
-		{"uint64", func(_ *testing.T, fs *pflag.FlagSet) { fs.Uint64("x", 1<<33, "u") },
+		{"uint64", func(_ testing.TB, fs *pflag.FlagSet) { fs.Uint64("x", 1<<33, "u") },
 			`{"type":"integer","minimum":0,"description":"u","default":8589934592}`},
-		{"float32", func(_ *testing.T, fs *pflag.FlagSet) { fs.Float32("x", 0.1, "u") },
+		{"float32", func(_ testing.TB, fs *pflag.FlagSet) { fs.Float32("x", 0.1, "u") },
 			`{"type":"number","description":"u","default":0.1}`},
-		{"float64", func(_ *testing.T, fs *pflag.FlagSet) { fs.Float64("x", 2.5, "u") },
+		{"float64", func(_ testing.TB, fs *pflag.FlagSet) { fs.Float64("x", 2.5, "u") },
 			`{"type":"number","description":"u","default":2.5}`},
-		{"count", func(_ *testing.T, fs *pflag.FlagSet) { fs.CountP("x", "v", "u") },
+		{"count", func(_ testing.TB, fs *pflag.FlagSet) { fs.CountP("x", "v", "u") },
 			`{"type":"integer","minimum":0,"description":"u"}`},
-		{"duration", func(_ *testing.T, fs *pflag.FlagSet) { fs.Duration("x", 90*time.Second, "u") },
+		{"duration", func(_ testing.TB, fs *pflag.FlagSet) { fs.Duration("x", 90*time.Second, "u") },
 			`{"type":"string","pattern":` + durPat + `,"description":"u (Go duration such as 30s, 5m, 1h30m)","default":"1m30s"}`},
-		{"ip", func(_ *testing.T, fs *pflag.FlagSet) { fs.IP("x", net.ParseIP("::1"), "u") },
+		{"ip", func(_ testing.TB, fs *pflag.FlagSet) { fs.IP("x", net.ParseIP("::1"), "u") },
 			`{"type":"string",` + ipAny + `,"description":"u (IPv4 or IPv6 address)","default":"::1"}`},
-		{"ipMask", func(_ *testing.T, fs *pflag.FlagSet) { fs.IPMask("x", net.IPv4Mask(255, 255, 0, 0), "u") },
+		{"ipMask", func(_ testing.TB, fs *pflag.FlagSet) { fs.IPMask("x", net.IPv4Mask(255, 255, 0, 0), "u") },
 			`{"type":"string","pattern":"^([0-9]{1,3}(\\.[0-9]{1,3}){3}|[0-9A-Fa-f]{8})$","description":"u (IPv4 mask such as 255.255.255.0 or ffffff00)","default":"ffff0000"}`},
-		{"ipNet", func(t *testing.T, fs *pflag.FlagSet) { fs.IPNet("x", mustCIDR(t, "10.0.0.0/8"), "u") },
+		{"ipNet", func(t testing.TB, fs *pflag.FlagSet) { fs.IPNet("x", mustCIDR(t, "10.0.0.0/8"), "u") },
 			`{"type":"string","pattern":` + cidrPat + `,"description":"u (CIDR network such as 10.0.0.0/8 or 2001:db8::/32)","default":"10.0.0.0/8"}`},
-		{"bytesHex", func(_ *testing.T, fs *pflag.FlagSet) { fs.BytesHex("x", []byte{0xca, 0xfe}, "u") },
+		{"bytesHex", func(_ testing.TB, fs *pflag.FlagSet) { fs.BytesHex("x", []byte{0xca, 0xfe}, "u") },
 			`{"type":"string","pattern":"^([0-9A-Fa-f]{2})*$","description":"u (hex-encoded bytes)","default":"CAFE"}`},
-		{"bytesBase64", func(_ *testing.T, fs *pflag.FlagSet) { fs.BytesBase64("x", []byte("hi"), "u") },
+		{"bytesBase64", func(_ testing.TB, fs *pflag.FlagSet) { fs.BytesBase64("x", []byte("hi"), "u") },
 			`{"type":"string","pattern":"^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$","contentEncoding":"base64","description":"u (base64-encoded bytes)","default":"aGk="}`},
-		{"stringSlice", func(_ *testing.T, fs *pflag.FlagSet) { fs.StringSlice("x", []string{"a", "b,c", `d"e`}, "u") },
+		{"stringSlice", func(_ testing.TB, fs *pflag.FlagSet) { fs.StringSlice("x", []string{"a", "b,c", `d"e`}, "u") },
 			`{"type":"array","items":{"type":"string"},"description":"u","default":["a","b,c","d\"e"]}`},
-		{"stringArray", func(_ *testing.T, fs *pflag.FlagSet) { fs.StringArray("x", []string{"a b", "c,d"}, "u") },
+		{"stringArray", func(_ testing.TB, fs *pflag.FlagSet) { fs.StringArray("x", []string{"a b", "c,d"}, "u") },
 			`{"type":"array","items":{"type":"string"},"description":"u","default":["a b","c,d"]}`},
-		{"intSlice", func(_ *testing.T, fs *pflag.FlagSet) { fs.IntSlice("x", []int{1, -2}, "u") },
+		{"intSlice", func(_ testing.TB, fs *pflag.FlagSet) { fs.IntSlice("x", []int{1, -2}, "u") },
 			`{"type":"array","items":{` + intWant() + `},"description":"u","default":[1,-2]}`},
-		{"int32Slice", func(_ *testing.T, fs *pflag.FlagSet) { fs.Int32Slice("x", []int32{3}, "u") },
+		{"int32Slice", func(_ testing.TB, fs *pflag.FlagSet) { fs.Int32Slice("x", []int32{3}, "u") },
 			`{"type":"array","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"description":"u","default":[3]}`},
-		{"int64Slice", func(_ *testing.T, fs *pflag.FlagSet) { fs.Int64Slice("x", []int64{1 << 40}, "u") },
+		{"int64Slice", func(_ testing.TB, fs *pflag.FlagSet) { fs.Int64Slice("x", []int64{1 << 40}, "u") },
 			`{"type":"array","items":{"type":"integer"},"description":"u","default":[1099511627776]}`},
-		{"uintSlice", func(_ *testing.T, fs *pflag.FlagSet) { fs.UintSlice("x", []uint{0, 9}, "u") },
+		{"uintSlice", func(_ testing.TB, fs *pflag.FlagSet) { fs.UintSlice("x", []uint{0, 9}, "u") },
 			`{"type":"array","items":{` + uintWant() + `},"description":"u","default":[0,9]}`},
-		{"float32Slice", func(_ *testing.T, fs *pflag.FlagSet) { fs.Float32Slice("x", []float32{0.5, 1}, "u") },
+		{"float32Slice", func(_ testing.TB, fs *pflag.FlagSet) { fs.Float32Slice("x", []float32{0.5, 1}, "u") },
 			`{"type":"array","items":{"type":"number"},"description":"u","default":[0.5,1]}`},
-		{"float64Slice", func(_ *testing.T, fs *pflag.FlagSet) { fs.Float64Slice("x", []float64{1e-3}, "u") },
+		{"float64Slice", func(_ testing.TB, fs *pflag.FlagSet) { fs.Float64Slice("x", []float64{1e-3}, "u") },
 			`{"type":"array","items":{"type":"number"},"description":"u","default":[0.001]}`},
-		{"boolSlice", func(_ *testing.T, fs *pflag.FlagSet) { fs.BoolSlice("x", []bool{true, false}, "u") },
+		{"boolSlice", func(_ testing.TB, fs *pflag.FlagSet) { fs.BoolSlice("x", []bool{true, false}, "u") },
 			`{"type":"array","items":{"type":"boolean"},"description":"u","default":[true,false]}`},
-		{"durationSlice", func(_ *testing.T, fs *pflag.FlagSet) {
+		{"durationSlice", func(_ testing.TB, fs *pflag.FlagSet) {
 			fs.DurationSlice("x", []time.Duration{time.Second, 0, 90 * time.Minute}, "u")
 		},
 			`{"type":"array","items":{"type":"string","pattern":` + durPat + `},"description":"u (each a Go duration such as 30s, 5m, 1h30m)","default":["1s","0s","1h30m0s"]}`},
-		{"ipSlice", func(_ *testing.T, fs *pflag.FlagSet) {
+		{"ipSlice", func(_ testing.TB, fs *pflag.FlagSet) {
 			fs.IPSlice("x", []net.IP{net.ParseIP("1.2.3.4"), net.ParseIP("fe80::1")}, "u")
 		},
 			`{"type":"array","items":{"type":"string",` + ipAny + `},"description":"u (IPv4 or IPv6 addresses)","default":["1.2.3.4","fe80::1"]}`},
-		{"ipNetSlice", func(t *testing.T, fs *pflag.FlagSet) {
+		{"ipNetSlice", func(t testing.TB, fs *pflag.FlagSet) {
 			fs.IPNetSlice("x", []net.IPNet{mustCIDR(t, "10.0.0.0/8"), mustCIDR(t, "2001:db8::/32")}, "u")
 		},
 			`{"type":"array","items":{"type":"string","pattern":` + cidrPat + `},"description":"u (CIDR networks such as 10.0.0.0/8 or 2001:db8::/32)","default":["10.0.0.0/8","2001:db8::/32"]}`},
-		{"stringToString", func(_ *testing.T, fs *pflag.FlagSet) {
+		{"stringToString", func(_ testing.TB, fs *pflag.FlagSet) {
 			fs.StringToString("x", map[string]string{"a": "1", "b": "x,y", "c": `q"`}, "u")
 		},
 			`{"type":"object","additionalProperties":{"type":"string"},"description":"u","default":{"a":"1","b":"x,y","c":"q\""}}`},
-		{"stringToInt", func(_ *testing.T, fs *pflag.FlagSet) { fs.StringToInt("x", map[string]int{"a": 1, "b": -2}, "u") },
+		{"stringToInt", func(_ testing.TB, fs *pflag.FlagSet) { fs.StringToInt("x", map[string]int{"a": 1, "b": -2}, "u") },
 			`{"type":"object","additionalProperties":{` + intWant() + `},"description":"u","default":{"a":1,"b":-2}}`},
-		{"stringToInt64", func(_ *testing.T, fs *pflag.FlagSet) {
+		{"stringToInt64", func(_ testing.TB, fs *pflag.FlagSet) {
 			fs.StringToInt64("x", map[string]int64{"big": 1 << 40}, "u")
 		},
 			`{"type":"object","additionalProperties":{"type":"integer"},"description":"u","default":{"big":1099511627776}}`},
-		{"func", func(_ *testing.T, fs *pflag.FlagSet) { fs.Func("x", "u", func(string) error { return nil }) },
+		{"func", func(_ testing.TB, fs *pflag.FlagSet) { fs.Func("x", "u", func(string) error { return nil }) },
 			`{"type":"string","description":"u"}`},
-		{"boolfunc", func(_ *testing.T, fs *pflag.FlagSet) { fs.BoolFunc("x", "u", func(string) error { return nil }) },
+		{"boolfunc", func(_ testing.TB, fs *pflag.FlagSet) { fs.BoolFunc("x", "u", func(string) error { return nil }) },
 			`{"type":"boolean","description":"u"}`},
-		{"time", func(_ *testing.T, fs *pflag.FlagSet) {
+		{"time", func(_ testing.TB, fs *pflag.FlagSet) {
 			fs.Time("x", time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), []string{time.RFC3339}, "u")
 		},
 			`{"type":"string","description":"u (type: time)","default":"2024-01-02T03:04:05Z"}`},
 		// Custom pflag.Value types.
-		{"tristate", func(_ *testing.T, fs *pflag.FlagSet) {
+		{"tristate", func(_ testing.TB, fs *pflag.FlagSet) {
 			v := tristate("auto")
 			fs.Var(&v, "x", "u")
 			fs.Lookup("x").NoOptDefVal = "true"
 		},
 			`{"type":"string","description":"u (type: tristate; if given without a value: true)","default":"auto"}`},
-		{"mapStringString", func(_ *testing.T, fs *pflag.FlagSet) { fs.Var(mapStringString{}, "x", "u") },
+		{"mapStringString", func(_ testing.TB, fs *pflag.FlagSet) { fs.Var(mapStringString{}, "x", "u") },
 			`{"type":"string","description":"u (type: mapStringString)"}`},
-		{"list", func(_ *testing.T, fs *pflag.FlagSet) { fs.Var(&list{"a"}, "x", "u") },
+		{"list", func(_ testing.TB, fs *pflag.FlagSet) { fs.Var(&list{"a"}, "x", "u") },
 			`{"type":"string","description":"u (type: list)","default":"[a]"}`},
-		{"port", func(_ *testing.T, fs *pflag.FlagSet) {
+		{"port", func(_ testing.TB, fs *pflag.FlagSet) {
 			p := port(8080)
 			fs.Var(&p, "x", "u")
 		},
 			`{"type":"string","description":"u (type: port)","default":"8080"}`},
-		{"filter", func(_ *testing.T, fs *pflag.FlagSet) { fs.Var(&nilString{}, "x", "") },
+		{"filter", func(_ testing.TB, fs *pflag.FlagSet) { fs.Var(&nilString{}, "x", "") },
 			`{"type":"string","description":"(type: filter)"}`},
 	}
 }
 
 // flagFor builds the flag of one case.
-func flagFor(t *testing.T, add func(*testing.T, *pflag.FlagSet)) *pflag.Flag {
+func flagFor(t testing.TB, add func(testing.TB, *pflag.FlagSet)) *pflag.Flag {
 	t.Helper()
 	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
 	add(t, fs)
