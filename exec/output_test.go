@@ -116,8 +116,8 @@ func TestCaptureUTF8Cuts(t *testing.T) {
 
 func TestTrimPartial(t *testing.T) {
 	tests := []struct {
-		name      string
-		in        string
+		name       string
+		in         string
 		end, start string // trimPartialEnd(in), trimPartialStart(in)
 	}{
 		{"ascii", "abc", "abc", "abc"},
