@@ -15,11 +15,21 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// The "$schema" values of the accepted dialects.
+// The "$schema" values of the accepted dialects, without scheme and
+// trailing "#" (both vary in the wild).
 const (
-	draft202012 = "https://json-schema.org/draft/2020-12/schema"
-	draft07     = "http://json-schema.org/draft-07/schema"
+	draft202012 = "json-schema.org/draft/2020-12/schema"
+	draft07     = "json-schema.org/draft-07/schema"
 )
+
+// dialect returns the "$schema" value s without scheme and trailing "#".
+func dialect(s string) string {
+	s = strings.TrimSuffix(s, "#")
+	if rest, ok := strings.CutPrefix(s, "https://"); ok {
+		return rest
+	}
+	return strings.TrimPrefix(s, "http://")
+}
 
 // fromAnnotation builds f's schema from its annotation. The error names the
 // flag and the problem.
@@ -55,16 +65,16 @@ func annotationSchema(f *pflag.Flag) (*jsonschema.Schema, error) {
 		return nil, fmt.Errorf("want a JSON object, have %s", jsonKind(doc))
 	}
 
-	dialect, _ := root["$schema"].(string)
-	if _, ok := root["$schema"]; ok && dialect == "" {
+	declared, _ := root["$schema"].(string)
+	if _, ok := root["$schema"]; ok && declared == "" {
 		return nil, errors.New(`"$schema" is not a string`)
 	}
-	switch strings.TrimSuffix(strings.Replace(dialect, "https://", "http://", 1), "#") {
-	case "", "http://json-schema.org/draft/2020-12/schema":
+	switch dialect(declared) {
+	case "", draft202012:
 	case draft07:
 		root = toDraft2020(root, root).(map[string]any)
 	default:
-		return nil, fmt.Errorf(`unsupported "$schema" %q: want 2020-12 (the default) or draft-07`, dialect)
+		return nil, fmt.Errorf(`unsupported "$schema" %q: want 2020-12 (the default) or draft-07`, declared)
 	}
 	delete(root, "$schema")
 	delete(root, "$id") // an identifier for the flag's schema alone; it is embedded elsewhere
