@@ -1,9 +1,13 @@
 package flagschema
 
 import (
+	"encoding/base64"
 	"encoding/csv"
+	"encoding/hex"
 	"fmt"
 	"math"
+	"net"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -94,14 +98,40 @@ func defaultValue(f *pflag.Flag) (any, error) {
 	return scalar(kind, text)
 }
 
-// scalar converts the text of one value of a scalar pflag type to JSON.
+// Compiled patterns for the checks in scalar that the parsers alone do
+// not make (pflag's mask parser and Go's base64 accept a few texts the
+// patterns do not). They are never changed.
+var (
+	ipMaskRE = regexp.MustCompile(ipMaskPattern)
+	base64RE = regexp.MustCompile(base64Pattern)
+)
+
+// scalar converts the text of one value of a scalar pflag type to JSON. It
+// refuses what the type's Set would refuse, so that a default always
+// validates against the type's schema.
 func scalar(kind, s string) (any, error) {
 	switch kind {
 	case "bool", "boolfunc":
 		return strconv.ParseBool(s)
-	case "int", "int8", "int16", "int32", "int64", "count":
+	case "int", "count":
+		return strconv.ParseInt(s, 0, strconv.IntSize)
+	case "int8":
+		return strconv.ParseInt(s, 0, 8)
+	case "int16":
+		return strconv.ParseInt(s, 0, 16)
+	case "int32":
+		return strconv.ParseInt(s, 0, 32)
+	case "int64":
 		return strconv.ParseInt(s, 0, 64)
-	case "uint", "uint8", "uint16", "uint32", "uint64":
+	case "uint":
+		return strconv.ParseUint(s, 0, strconv.IntSize)
+	case "uint8":
+		return strconv.ParseUint(s, 0, 8)
+	case "uint16":
+		return strconv.ParseUint(s, 0, 16)
+	case "uint32":
+		return strconv.ParseUint(s, 0, 32)
+	case "uint64":
 		return strconv.ParseUint(s, 0, 64)
 	case "float32", "float64":
 		v, err := strconv.ParseFloat(s, 64)
@@ -116,7 +146,26 @@ func scalar(kind, s string) (any, error) {
 		if _, err := time.ParseDuration(s); err != nil {
 			return nil, err
 		}
-		return s, nil
+	case "ip":
+		if net.ParseIP(s) == nil {
+			return nil, fmt.Errorf("%q is not an IP address", s)
+		}
+	case "ipMask":
+		if pflag.ParseIPv4Mask(s) == nil || !ipMaskRE.MatchString(s) {
+			return nil, fmt.Errorf("%q is not an IPv4 mask", s)
+		}
+	case "ipNet":
+		if _, _, err := net.ParseCIDR(s); err != nil {
+			return nil, err
+		}
+	case "bytesHex":
+		if _, err := hex.DecodeString(s); err != nil {
+			return nil, err
+		}
+	case "bytesBase64":
+		if _, err := base64.StdEncoding.DecodeString(s); err != nil || !base64RE.MatchString(s) {
+			return nil, fmt.Errorf("%q is not padded base64", s)
+		}
 	}
 	return s, nil
 }
