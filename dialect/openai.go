@@ -1,0 +1,339 @@
+package dialect
+
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// OpenAI strict mode ("Structured Outputs"), from
+// https://platform.openai.com/docs/guides/structured-outputs#supported-schemas
+// (also served at https://developers.openai.com/api/docs/guides/structured-outputs).
+const (
+	openaiMaxProperties   = 5000   // "up to 5000 object properties total"
+	openaiMaxNesting      = 10     // "with up to 10 levels of nesting"
+	openaiMaxEnumValues   = 1000   // "up to 1000 enum values across all enum properties"
+	openaiBigEnum         = 250    // "... when there are more than 250 enum values"
+	openaiMaxBigEnumChars = 15000  // "... cannot exceed 15,000 characters"
+	openaiMaxStringChars  = 120000 // names, definition names, enum and const values
+)
+
+// openaiFormats are the string formats strict mode supports.
+var openaiFormats = []string{"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+
+// openaiKept are the keywords strict mode documents, besides the ones the
+// rewrite handles itself (properties, required, additionalProperties,
+// items, anyOf, format).
+var openaiKept = []string{"type", "description", "enum", "const", "pattern",
+	"minLength", "maxLength", // the fine-tuned-model exceptions imply support elsewhere
+	"multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+	"minItems", "maxItems"}
+
+// openaiUnsupported are the keywords the docs name as not supported.
+var openaiUnsupported = []string{"allOf", "not", "dependentRequired", "dependentSchemas", "if", "then", "else"}
+
+type openaiFunction struct {
+	Name        string  `json:"name"`
+	Description string  `json:"description,omitempty"`
+	Parameters  *object `json:"parameters"`
+	Strict      bool    `json:"strict"`
+}
+
+type openaiEntry struct {
+	Type     string         `json:"type"`
+	Function openaiFunction `json:"function"`
+}
+
+// blocker is a reason a schema has no strict form.
+type blocker struct{ path, msg string }
+
+// strictifier rewrites a schema into OpenAI's strict subset.
+type strictifier struct {
+	r        *report // losses of the strict rewrite
+	blockers []blocker
+}
+
+func (s *strictifier) block(path, msg string) { s.blockers = append(s.blockers, blocker{path, msg}) }
+
+// openaiTool writes one function. The input schema is rewritten for
+// strict mode; when something has no strict form (an open object such as a
+// map flag, an untyped value, a limit exceeded) the function is written
+// with "strict": false and the schema as given, and each reason is
+// reported instead of the rewrite's losses.
+func openaiTool(name string, t *tool, r *report) any {
+	const base = "/inputSchema"
+	s := &strictifier{r: &report{format: r.format, tool: r.tool}}
+	prepared := prepare(t.input, base, s.r)
+	if !typeHas(prepared, "object") {
+		s.block(base, "the root must have type \"object\"")
+	}
+	if prepared.has("anyOf") || prepared.has("oneOf") {
+		s.block(base, "the root must not be anyOf")
+	}
+	out := s.schema(prepared, base, false)
+	if len(s.blockers) == 0 {
+		s.limits(out, base)
+	}
+	if len(s.blockers) == 0 {
+		r.warns = append(r.warns, s.r.warns...)
+		return openaiEntry{Type: "function", Function: openaiFunction{Name: name, Description: t.desc, Parameters: out.(*object), Strict: true}}
+	}
+	for _, b := range s.blockers {
+		r.add(b.path, "strict mode off for this tool: %s", b.msg)
+	}
+	return openaiEntry{Type: "function", Function: openaiFunction{Name: name, Description: t.desc, Parameters: t.input, Strict: false}}
+}
+
+// typeHas reports whether o's type is t or a list holding t.
+func typeHas(o *object, t string) bool {
+	switch v := o.m["type"].(type) {
+	case string:
+		return v == t
+	case []any:
+		return slices.Contains(v, any(t))
+	}
+	return false
+}
+
+// constraintOnly reports whether a composition branch only asserts things
+// about its instance (such as {"required": ["a"]}, the form of a flag
+// group) without saying what the value is. Such branches are no valid
+// schema in a subset where every schema states its type.
+func constraintOnly(branches []any) bool {
+	for _, b := range branches {
+		o, ok := b.(*object)
+		if !ok {
+			return true
+		}
+		typed := false
+		for _, k := range []string{"type", "enum", "const", "anyOf", "oneOf", "properties", "items", "$ref"} {
+			if o.has(k) {
+				typed = true
+			}
+		}
+		if !typed {
+			return true
+		}
+	}
+	return false
+}
+
+// schema rewrites one subschema. nullable is set for a property its parent
+// did not require: strict mode requires every property, so an optional
+// one must admit null (which the call path reads as "not set").
+func (s *strictifier) schema(v any, path string, nullable bool) any {
+	o, ok := v.(*object)
+	if !ok {
+		s.block(path, "the boolean schema "+jsonText(v)+" has no strict form")
+		return v
+	}
+	out := newObject()
+	var notes []string
+	for _, k := range o.list() {
+		val := o.m[k]
+		at := ptr(path, k)
+		switch {
+		case slices.Contains(openaiKept, k):
+			out.set(k, clone(val))
+		case k == "format":
+			if f, _ := val.(string); slices.Contains(openaiFormats, f) {
+				out.set(k, f)
+			} else {
+				s.r.add(at, "dropped keyword \"format\": %s is not among the formats strict mode supports (%s)", jsonText(val), strings.Join(openaiFormats, ", "))
+			}
+		case k == "default":
+			notes = append(notes, "Default: "+jsonText(val)+".")
+			s.r.add(at, "dropped keyword \"default\": strict mode rejects it; the value is noted in the description")
+		case k == "properties" || k == "required":
+			out.set(k, nil) // filled below, keeping the key's place
+		case k == "additionalProperties" || k == "patternProperties":
+			// Decided with the object below.
+		case k == "items":
+			if _, tuple := val.([]any); tuple {
+				s.block(at, "tuple items (an array of schemas) have no strict form")
+				continue
+			}
+			out.set(k, s.schema(val, at, false))
+		case k == "anyOf" || k == "oneOf":
+			branches := asList(val)
+			switch {
+			case k == "oneOf" && o.has("anyOf"):
+				s.r.add(at, "dropped keyword \"oneOf\": strict mode has no oneOf, and anyOf is already taken")
+				continue
+			case constraintOnly(branches):
+				s.r.add(at, "dropped keyword %q: its branches only assert which properties are present (as a flag group does), which strict mode cannot state", k)
+				continue
+			case k == "oneOf":
+				s.r.add(at, "oneOf became anyOf: strict mode has no oneOf, so \"exactly one branch\" is weakened to \"at least one\"")
+			}
+			var outB []any
+			for i, b := range branches {
+				outB = append(outB, s.schema(b, ptrIndex(at, i), false))
+			}
+			out.set("anyOf", outB)
+		case slices.Contains(openaiUnsupported, k):
+			s.r.add(at, "dropped keyword %q: strict mode does not support it, so its constraint is no longer stated", k)
+		default:
+			s.r.add(at, "dropped keyword %q: not in the strict-mode subset", k)
+		}
+	}
+	if typeHas(o, "object") || o.has("properties") {
+		s.object(o, out, path)
+	} else {
+		out.del("properties")
+		out.del("required")
+	}
+	if !out.has("type") && !out.has("enum") && !out.has("const") && !out.has("anyOf") {
+		s.block(path, "a schema without a type has no strict form")
+	}
+	if nullable {
+		makeNullable(out)
+	}
+	if len(notes) > 0 {
+		out.set("description", withNotes(out.str("description"), notes))
+	}
+	return out
+}
+
+// withNotes appends sentences to a description, ending it with a full
+// stop first when it has none.
+func withNotes(d string, notes []string) string {
+	if d == "" {
+		return strings.Join(notes, " ")
+	}
+	if !strings.HasSuffix(d, ".") && !strings.HasSuffix(d, "!") && !strings.HasSuffix(d, "?") {
+		d += "."
+	}
+	return d + " " + strings.Join(notes, " ")
+}
+
+// object closes an object: every property required (optional ones
+// nullable), additionalProperties false.
+func (s *strictifier) object(o, out *object, path string) {
+	if !out.has("type") {
+		out.set("type", "object")
+	}
+	props := o.obj("properties")
+	ap, hasAP := o.m["additionalProperties"]
+	switch {
+	case o.has("patternProperties"):
+		s.block(ptr(path, "patternProperties"), "an object with patternProperties is open, and strict mode needs additionalProperties: false")
+	case hasAP && ap != false:
+		s.block(ptr(path, "additionalProperties"), "an open object (a map, such as a key=value flag) has no strict form: strict mode needs additionalProperties: false")
+	case !hasAP && props == nil:
+		s.block(path, "an object without properties is open, and strict mode needs additionalProperties: false")
+	}
+	req := map[string]bool{}
+	for _, q := range asList(o.m["required"]) {
+		n, _ := q.(string)
+		if props == nil || !props.has(n) {
+			s.r.add(ptr(path, "required"), "dropped %s from required: it is not a property", jsonText(q))
+			continue
+		}
+		req[n] = true
+	}
+	newProps := newObject()
+	all := []any{}
+	if props != nil {
+		for _, n := range props.keys {
+			newProps.set(n, s.schema(props.m[n], ptr(ptr(path, "properties"), n), !req[n]))
+			all = append(all, n)
+		}
+	}
+	out.set("properties", newProps)
+	out.set("required", all)
+	out.set("additionalProperties", false)
+}
+
+// makeNullable lets out also accept null.
+func makeNullable(out *object) {
+	switch t := out.m["type"].(type) {
+	case string:
+		if t != "null" {
+			out.m["type"] = []any{t, "null"}
+		}
+	case []any:
+		if !slices.Contains(t, any("null")) {
+			out.m["type"] = append(t, "null")
+		}
+	}
+	if e, ok := out.m["enum"].([]any); ok && !slices.Contains(e, nil) {
+		out.m["enum"] = append(e, nil)
+	}
+	if c, ok := out.m["const"]; ok {
+		out.del("const")
+		out.set("enum", []any{c, nil})
+	}
+	if a, ok := out.m["anyOf"].([]any); ok {
+		nullOK := false
+		for _, b := range a {
+			if bo, ok := b.(*object); ok && typeHas(bo, "null") {
+				nullOK = true
+			}
+		}
+		if !nullOK {
+			n := newObject()
+			n.set("type", "null")
+			out.m["anyOf"] = append(a, n)
+		}
+	}
+}
+
+// limits checks the size limits strict mode documents on the rewritten
+// schema.
+func (s *strictifier) limits(root any, path string) {
+	var props, enums, chars, depth int
+	var walk func(v any, p string, level int)
+	walk = func(v any, p string, level int) {
+		o, ok := v.(*object)
+		if !ok {
+			return
+		}
+		if typeHas(o, "object") || typeHas(o, "array") {
+			level++
+			depth = max(depth, level)
+		}
+		if e, ok := o.m["enum"].([]any); ok {
+			enums += len(e)
+			n := 0
+			for _, x := range e {
+				if str, ok := x.(string); ok {
+					n += utf8.RuneCountInString(str)
+				}
+			}
+			chars += n
+			if len(e) > openaiBigEnum && n > openaiMaxBigEnumChars {
+				s.block(ptr(p, "enum"), "an enum of more than 250 values may hold at most 15000 characters in all")
+			}
+		}
+		if c, ok := o.m["const"].(string); ok {
+			chars += utf8.RuneCountInString(c)
+		}
+		if pr := o.obj("properties"); pr != nil {
+			props += len(pr.keys)
+			for _, n := range pr.keys {
+				chars += utf8.RuneCountInString(n)
+				walk(pr.m[n], ptr(ptr(p, "properties"), n), level)
+			}
+		}
+		if it, ok := o.m["items"]; ok {
+			walk(it, ptr(p, "items"), level)
+		}
+		for i, b := range asList(o.m["anyOf"]) {
+			walk(b, ptrIndex(ptr(p, "anyOf"), i), level)
+		}
+	}
+	walk(root, path, 0)
+	if props > openaiMaxProperties {
+		s.block(path, "more than 5000 object properties in all")
+	}
+	if depth > openaiMaxNesting {
+		s.block(path, "more than 10 levels of nesting (objects and arrays, the root included)")
+	}
+	if enums > openaiMaxEnumValues {
+		s.block(path, "more than 1000 enum values in all")
+	}
+	if chars > openaiMaxStringChars {
+		s.block(path, "property names, enum and const values exceed 120000 characters in all")
+	}
+}
