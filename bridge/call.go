@@ -115,7 +115,11 @@ func (t *Tool) decodeInput(arguments json.RawMessage) (*input, error) {
 	if _, has := t.inputSchema().Properties["flags"]; has && len(in.flags) == 0 && !slices.Contains(t.inputSchema().Required, "flags") {
 		delete(doc, "flags")
 	}
-	if err := t.input.Validate(doc); err != nil {
+	v, err := t.validator()
+	if err != nil {
+		return nil, err
+	}
+	if err := v.Validate(doc); err != nil {
 		return nil, fmt.Errorf("invalid arguments: %v", err)
 	}
 	return in, nil

@@ -1,6 +1,8 @@
 package bridge_test
 
 import (
+	"encoding/json"
+	"github.com/spf13/pflag"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,3 +21,7 @@ func resultText(r *mcp.CallToolResult) string {
 	}
 	return b.String()
 }
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+type pflagFlag = pflag.Flag

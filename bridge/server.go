@@ -28,7 +28,13 @@ func (ts *Toolset) NewServer(opts cmd.ServerOptions) (*mcp.Server, error) {
 	if version == "" {
 		version = "devel"
 	}
-	srv := mcp.NewServer(&mcp.Implementation{Name: ts.root.Name(), Version: version}, &mcp.ServerOptions{Logger: logger})
+	// The SDK reports each connection at info level; keep its chatter for
+	// debug and let its warnings and errors through.
+	sdkLogger := slog.New(minLevel{logger.Handler(), slog.LevelWarn})
+	if logger.Enabled(context.Background(), slog.LevelDebug) {
+		sdkLogger = logger
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: ts.root.Name(), Version: version}, &mcp.ServerOptions{Logger: sdkLogger})
 	base := opts.Context
 	for _, t := range tools {
 		srv.AddTool(t.MCP, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -83,4 +89,22 @@ func Command(cfg *Config) *cobra.Command {
 	}
 	group.Annotations[groupAnnotation] = "true"
 	return group
+}
+
+// minLevel is a slog.Handler that drops records below a level.
+type minLevel struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (h minLevel) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.min && h.Handler.Enabled(ctx, l)
+}
+
+func (h minLevel) WithAttrs(as []slog.Attr) slog.Handler {
+	return minLevel{h.Handler.WithAttrs(as), h.min}
+}
+
+func (h minLevel) WithGroup(name string) slog.Handler {
+	return minLevel{h.Handler.WithGroup(name), h.min}
 }

@@ -3,12 +3,12 @@ package bridge
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -44,8 +44,24 @@ type Tool struct {
 	// Timeout bounds a call; negative means no bound.
 	Timeout time.Duration
 
-	input   *jsonschema.Resolved
 	noParse bool // the command has DisableFlagParsing
+
+	resolveOnce sync.Once
+	resolved    *jsonschema.Resolved // a private copy of the input schema, resolved at the first call
+	resolveErr  error
+}
+
+// validator returns the resolved input schema. It resolves a private deep
+// copy at the first call: the published schema shares the subschemas of
+// inherited flags with other tools, and resolving writes into a schema.
+func (t *Tool) validator() (*jsonschema.Resolved, error) {
+	t.resolveOnce.Do(func() {
+		t.resolved, t.resolveErr = t.inputSchema().CloneSchemas().Resolve(nil)
+		if t.resolveErr != nil {
+			t.resolveErr = fmt.Errorf("input schema does not resolve: %w", t.resolveErr)
+		}
+	})
+	return t.resolved, t.resolveErr
 }
 
 // Problem is a command or flag left out, with the reason.
@@ -87,6 +103,31 @@ type walker struct {
 	root     *cobra.Command
 	tools    []*Tool
 	problems []Problem
+	flags    map[*pflag.Flag]flagEntry // one schema per flag, shared by every tool that serves it
+}
+
+// flagEntry is a flag's schema, checked once.
+type flagEntry struct {
+	schema     *jsonschema.Schema
+	annotation error // the annotation was rejected
+	invalid    error // the schema does not resolve or its default does not validate
+}
+
+// flagSchema returns f's schema, building and checking it at first use.
+func (w *walker) flagSchema(f *pflag.Flag) flagEntry {
+	if e, ok := w.flags[f]; ok {
+		return e
+	}
+	var e flagEntry
+	e.schema, e.annotation = flagschema.For(f)
+	if _, err := e.schema.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true}); err != nil {
+		e.invalid = err
+	}
+	if w.flags == nil {
+		w.flags = map[*pflag.Flag]flagEntry{}
+	}
+	w.flags[f] = e
+	return e
 }
 
 func (w *walker) problem(c *cobra.Command, tool, flag string, err error) {
@@ -211,12 +252,16 @@ func (w *walker) tool(c *cobra.Command, sel Selector) (*Tool, error) {
 			if t.Flags.Lookup(f.Name) != nil || (keep != nil && !keep(f)) {
 				return
 			}
-			s, err := flagschema.For(f)
-			if err != nil {
-				w.problem(c, name, f.Name, fmt.Errorf("jsonschema annotation rejected, using the generated schema: %w", err))
+			e := w.flagSchema(f)
+			if e.annotation != nil {
+				w.problem(c, name, f.Name, fmt.Errorf("jsonschema annotation rejected, using the generated schema: %w", e.annotation))
+			}
+			if e.invalid != nil {
+				w.problem(c, name, f.Name, fmt.Errorf("flag left out: its schema is invalid: %w", e.invalid))
+				return
 			}
 			t.Flags.AddFlag(f)
-			flagsSchema.Properties[f.Name] = s
+			flagsSchema.Properties[f.Name] = e.schema
 			if isRequired(f) {
 				flagsSchema.Required = append(flagsSchema.Required, f.Name)
 			}
@@ -245,12 +290,6 @@ func (w *walker) tool(c *cobra.Command, sel Selector) (*Tool, error) {
 			input.Required = append(input.Required, "args")
 		}
 	}
-
-	resolved, err := input.Resolve(nil)
-	if err != nil {
-		return nil, fmt.Errorf("input schema does not resolve: %w", err)
-	}
-	t.input = resolved
 
 	t.MCP = &mcp.Tool{
 		Name:         name,
@@ -528,15 +567,6 @@ func boolAnnotation(c *cobra.Command, key string) (bool, bool) {
 		return false, true
 	}
 	return false, false
-}
-
-// marshalIndent is the stable rendering used by exports.
-func marshalIndent(v any) ([]byte, error) {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append(b, '\n'), nil
 }
 
 // inputSchema is the tool's input schema as built by the walk.

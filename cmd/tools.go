@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -25,15 +26,28 @@ func newToolsCmd(o *Options) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			b, err := json.MarshalIndent(ts.Tools(), "", "  ")
+			b, err := MarshalJSON(ts.Tools())
 			if err != nil {
 				return fmt.Errorf("encoding tools: %w", err)
 			}
-			return writeOutput(c, output, append(b, '\n'))
+			return writeOutput(c, output, b)
 		},
 	}
 	c.Flags().StringVarP(&output, "output", "o", DefaultToolsFile, "file to write, '-' for stdout")
 	return c
+}
+
+// MarshalJSON renders v as the exports do: indented, without HTML
+// escaping, ending in a newline.
+func MarshalJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // writeOutput writes b to the file named out, or to c's stdout for "-".
