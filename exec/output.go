@@ -64,6 +64,12 @@ func (c *capture) Write(p []byte) (int, error) {
 	}
 	if room := c.headMax - len(c.head); room > 0 {
 		k := min(room, len(p))
+		if len(c.head)+k > cap(c.head) {
+			// Double, but never past headMax: the head's final size is known.
+			grown := make([]byte, len(c.head), min(c.headMax, max(2*cap(c.head), len(c.head)+k, 512)))
+			copy(grown, c.head)
+			c.head = grown
+		}
 		c.head = append(c.head, p[:k]...)
 		p = p[k:]
 	}
@@ -92,14 +98,12 @@ func (c *capture) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// tail returns the tail bytes in stream order.
-func (c *capture) tail() []byte {
+// tail returns the tail bytes in stream order, as two parts.
+func (c *capture) tail() (first, second []byte) {
 	if len(c.ring) < c.tailMax || c.pos == 0 {
-		return c.ring
+		return c.ring, nil
 	}
-	t := make([]byte, 0, len(c.ring))
-	t = append(t, c.ring[c.pos:]...)
-	return append(t, c.ring[:c.pos]...)
+	return c.ring[c.pos:], c.ring[:c.pos]
 }
 
 // result returns the kept output and the number of bytes left out. When bytes
@@ -107,23 +111,36 @@ func (c *capture) tail() []byte {
 // sequences (the cut bytes count as left out), and a marker stating the count
 // stands between them.
 func (c *capture) result() (string, int64) {
-	head, tail := c.head, c.tail()
-	if int64(len(head)+len(tail)) == c.total {
-		var b strings.Builder
-		b.Grow(len(head) + len(tail))
+	head := c.head
+	t1, t2 := c.tail()
+	var b strings.Builder
+	if int64(len(head)+len(t1)+len(t2)) == c.total {
+		b.Grow(len(head) + len(t1) + len(t2))
 		b.Write(head)
-		b.Write(tail)
+		b.Write(t1)
+		b.Write(t2)
 		return b.String(), 0
 	}
 	head = trimPartialEnd(head)
-	tail = trimPartialStart(tail)
-	omitted := c.total - int64(len(head)) - int64(len(tail))
+	// A cut sequence's continuation bytes may straddle the ring's seam.
+	if len(t1) < utf8.UTFMax && len(t2) > 0 {
+		joined := append(append(make([]byte, 0, utf8.UTFMax*2), t1...), t2[:min(len(t2), utf8.UTFMax)]...)
+		skip := len(joined) - len(trimPartialStart(joined))
+		if skip >= len(t1) {
+			t1, t2 = nil, t2[skip-len(t1):]
+		} else {
+			t1 = t1[skip:]
+		}
+	} else {
+		t1 = trimPartialStart(t1)
+	}
+	omitted := c.total - int64(len(head)) - int64(len(t1)) - int64(len(t2))
 	marker := fmt.Sprintf("\n[... cobramcp: %d bytes of %s left out ...]\n", omitted, c.name)
-	var b strings.Builder
-	b.Grow(len(head) + len(marker) + len(tail))
+	b.Grow(len(head) + len(marker) + len(t1) + len(t2))
 	b.Write(head)
 	b.WriteString(marker)
-	b.Write(tail)
+	b.Write(t1)
+	b.Write(t2)
 	return b.String(), omitted
 }
 

@@ -204,3 +204,35 @@ func TestCaptureLinesKeepRunesWhole(t *testing.T) {
 		t.Fatal("pieces do not join back into the line")
 	}
 }
+
+// TestCaptureMatchesReference compares capture, fed in chunks of every size,
+// with the cap applied to the whole input at once, over mixed-width runes so
+// the cuts (and the tail ring's seam) fall at every offset within a rune.
+func TestCaptureMatchesReference(t *testing.T) {
+	in := []byte(strings.Repeat("a€é😀b", 40))
+	for max := 1; max <= 24; max++ {
+		for n := 0; n <= len(in); n += 7 {
+			want, wantOmitted := referenceCap(in[:n], max)
+			for _, chunk := range []int{1, 2, 3, 5, 11, 64} {
+				c := newCapture("stdout", max, nil, nil)
+				feed(c, in[:n], chunk)
+				got, omitted := c.result()
+				if got != want || omitted != wantOmitted {
+					t.Fatalf("max %d, %d bytes in chunks of %d: result() = %q, %d; want %q, %d",
+						max, n, chunk, got, omitted, want, wantOmitted)
+				}
+			}
+		}
+	}
+}
+
+// referenceCap is the cap as a plain function of the whole input.
+func referenceCap(in []byte, max int) (string, int64) {
+	if len(in) <= max {
+		return string(in), 0
+	}
+	head := trimPartialEnd(in[:max/2])
+	tail := trimPartialStart(in[len(in)-(max-max/2):])
+	omitted := int64(len(in) - len(head) - len(tail))
+	return string(head) + fmt.Sprintf("\n[... cobramcp: %d bytes of stdout left out ...]\n", omitted) + string(tail), omitted
+}
