@@ -113,8 +113,14 @@ func scalar(kind, s string) (any, error) {
 	switch kind {
 	case "bool", "boolfunc":
 		return strconv.ParseBool(s)
-	case "int", "count":
+	case "int":
 		return strconv.ParseInt(s, 0, strconv.IntSize)
+	case "count":
+		v, err := strconv.ParseInt(s, 0, strconv.IntSize)
+		if err == nil && v < 0 {
+			return nil, fmt.Errorf("count %d is negative", v)
+		}
+		return v, err
 	case "int8":
 		return strconv.ParseInt(s, 0, 8)
 	case "int16":

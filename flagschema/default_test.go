@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/pflag"
 )
 
@@ -209,5 +210,32 @@ func TestDefaultVariableChanged(t *testing.T) {
 	got, ok := Default(fs.Lookup("x"))
 	if want := []any{"a"}; !ok || !reflect.DeepEqual(got, want) {
 		t.Errorf("Default = %#v, %v; want %#v", got, ok, want)
+	}
+}
+
+// TestAnyDefaultValidates sets DefValue texts of every shape on flags of
+// every type: whenever For keeps a default, it must validate.
+func TestAnyDefaultValidates(t *testing.T) {
+	texts := []string{
+		"", "0", "1", "-1", "300", "70000", "5000000000", "-9223372036854775809", "18446744073709551615",
+		"0x10", "1e3", "1.5", "NaN", "true", "false", "yes", "1s", "0s", "soon",
+		"::1", "1.2.3.4", "ffffff00", "255.255.0.0", "10.0.0.0/8", "CAFE", "aGk=", "aGk",
+		"[]", "[1,2]", "[a,b]", "[true]", "[1s,2m]", `[a,"b,c"]`, "[1,", "[a=1,b=2]", "[a=x]", "map[a:1]", "map[]", "<nil>",
+	}
+	for _, tc := range typeCases() {
+		for _, text := range texts {
+			f := flagFor(t, tc.add)
+			f.DefValue = text
+			s, err := For(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Default == nil {
+				continue
+			}
+			if _, err := s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true}); err != nil {
+				t.Errorf("%s with DefValue %q: default %s does not validate: %v", tc.kind, text, s.Default, err)
+			}
+		}
 	}
 }
