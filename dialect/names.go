@@ -11,7 +11,7 @@ const maxName = 64
 
 // nameRule is one dialect's rule for tool names.
 type nameRule struct {
-	pattern string           // the rule as a regular expression, for messages
+	pattern string            // the rule as a regular expression, for messages
 	allowed func(b byte) bool // may appear anywhere
 	first   func(b byte) bool // may start the name; nil means allowed
 }
