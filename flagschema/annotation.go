@@ -333,7 +333,8 @@ func translateRef(ref string, root any) string {
 		default:
 			cur = nil
 		}
-		b.WriteString("/" + escape(out))
+		// The reference is a URI fragment: percent-encode what it needs.
+		b.WriteString("/" + url.PathEscape(escape(out)))
 	}
 	return b.String()
 }
