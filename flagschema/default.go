@@ -52,7 +52,10 @@ func defaultValue(f *pflag.Flag) (any, error) {
 		}
 		out := make([]any, 0, len(items))
 		for _, it := range items {
-			v, err := scalar(elem, strings.TrimSpace(it))
+			if elem != "string" {
+				it = strings.TrimSpace(it) // as pflag's parsers do
+			}
+			v, err := scalar(elem, it)
 			if err != nil {
 				return nil, err
 			}

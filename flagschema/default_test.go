@@ -106,6 +106,8 @@ func TestDefaultTyped(t *testing.T) {
 		{"slice bad text", func(fs *pflag.FlagSet) { fs.IntSlice("x", nil, "") }, "1,2", nil, false},
 		{"slice bad element", func(fs *pflag.FlagSet) { fs.IntSlice("x", nil, "") }, "[1,b]", nil, false},
 		{"slice spaces", func(fs *pflag.FlagSet) { fs.BoolSlice("x", nil, "") }, "[true, false]", []any{true, false}, true},
+		{"string slice keeps spaces", func(fs *pflag.FlagSet) { fs.StringSlice("x", []string{" a", "b "}, "") }, "", []any{" a", "b "}, true},
+		{"string slice text keeps spaces", func(fs *pflag.FlagSet) { fs.StringSlice("x", nil, "") }, `[" a",b ]`, []any{" a", "b "}, true},
 		{"string slice csv", func(fs *pflag.FlagSet) { fs.StringSlice("x", nil, "") }, `[a,"b,c"]`, []any{"a", "b,c"}, true},
 		{"map text", func(fs *pflag.FlagSet) { fs.StringToInt("x", nil, "") }, "[a=1,b=2]", map[string]any{"a": int64(1), "b": int64(2)}, true},
 		{"go map text", func(fs *pflag.FlagSet) { fs.StringToString("x", nil, "") }, "map[a:1 b:two]", map[string]any{"a": "1", "b": "two"}, true},
