@@ -424,7 +424,9 @@ func integerText(v any) (string, error) {
 		if f == 0 {
 			return "0", nil // also for -0
 		}
-		return strconv.FormatFloat(f, 'f', -1, 64), nil
+		// Precision 0, not -1: -1 gives the shortest text that reads back
+		// as f, padded with zeros (2^56+2 would print as ...930, not ...928).
+		return strconv.FormatFloat(f, 'f', 0, 64), nil
 	}
 	return "", typeErr("an integer", v)
 }
@@ -522,34 +524,41 @@ func splitJSONNumber(s string) (neg bool, intPart, frac, exp string, ok bool) {
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // encodeFloat writes the shortest text that parses back, at the given bit
-// size, to the float the value denotes.
+// size, to the float the value denotes: a json.Number or Go integer
+// rounded as strconv.ParseFloat rounds its text, a Go float converted (a
+// float64 rounded to float32 for a float32 flag). NaN and ±Inf, which JSON
+// cannot hold, are written as "NaN" and "±Inf", which pflag reads.
 func encodeFloat(v any, bits int) (string, error) {
 	var f float64
-	switch n := v.(type) {
-	case json.Number:
-		if _, _, _, _, ok := splitJSONNumber(string(n)); !ok {
-			return "", fmt.Errorf("%q is not a number: %w", string(n), ErrInvalidValue)
-		}
-		var err error
-		f, err = strconv.ParseFloat(string(n), bits)
-		if err != nil {
-			return "", fmt.Errorf("%s is out of range for float%d: %w", string(n), bits, ErrInvalidValue)
+	rv := reflect.ValueOf(v)
+	switch {
+	case !rv.IsValid():
+		return "", typeErr("a number", v)
+	case rv.Kind() == reflect.Float32 || rv.Kind() == reflect.Float64:
+		f = rv.Float()
+		if bits == 32 {
+			f32 := float32(f)
+			if math.IsInf(float64(f32), 0) && !math.IsInf(f, 0) {
+				return "", fmt.Errorf("%v is out of range for float32: %w", f, ErrInvalidValue)
+			}
+			f = float64(f32)
 		}
 	default:
-		rv := reflect.ValueOf(v)
-		if !rv.IsValid() {
-			return "", typeErr("a number", v)
-		}
 		var text string
 		switch rv.Kind() {
+		case reflect.String:
+			n, ok := v.(json.Number)
+			if !ok {
+				return "", typeErr("a number", v)
+			}
+			if _, _, _, _, ok := splitJSONNumber(string(n)); !ok {
+				return "", fmt.Errorf("%q is not a number: %w", string(n), ErrInvalidValue)
+			}
+			text = string(n)
 		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 			text = strconv.FormatInt(rv.Int(), 10)
 		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 			text = strconv.FormatUint(rv.Uint(), 10)
-		case reflect.Float32:
-			text = strconv.FormatFloat(rv.Float(), 'g', -1, 32)
-		case reflect.Float64:
-			text = strconv.FormatFloat(rv.Float(), 'g', -1, 64)
 		default:
 			return "", typeErr("a number", v)
 		}

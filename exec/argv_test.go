@@ -221,6 +221,9 @@ func TestArgvRoundTripTypes(t *testing.T) {
 		{"float precision beyond float64", map[string]any{"float64": json.Number("0.10000000000000000555111512312578270211815834045410156250001")}},
 		{"float negative zero", map[string]any{"float64": json.Number("-0"), "float32": json.Number("-0.0")}},
 		{"float Go values", map[string]any{"float64": math.Pi, "float32": float32(math.Pi)}},
+		{"float32 Go value to float64 flag is exact", map[string]any{"float64": float32(0.1)}},
+		{"float64 Go value to float32 flag rounds once", map[string]any{"float32": 0.1}},
+		{"large integral float64 to int64 is exact", map[string]any{"int64": float64(81064793292668928), "uint64": 1e19}},
 		{"float64 from int", map[string]any{"float64": json.Number("9007199254740993"), "float32": 16777217}},
 		{"float NaN and Inf from Go", map[string]any{"float64": math.NaN(), "float32": math.Inf(-1)}},
 		{"duration", map[string]any{"duration": "1h2m3.5s"}},
@@ -297,6 +300,7 @@ func TestArgvForm(t *testing.T) {
 	}{
 		{"big integer stays digits", map[string]any{"int64": json.Number("1000000")}, nil, []string{"--int64=1000000"}},
 		{"integral float64 written as integer", map[string]any{"int64": 1e6}, nil, []string{"--int64=1000000"}},
+		{"integral float64 written with its exact digits", map[string]any{"int64": float64(81064793292668928)}, nil, []string{"--int64=81064793292668928"}},
 		{"exponent written as integer", map[string]any{"uint64": json.Number("1.5e3")}, nil, []string{"--uint64=1500"}},
 		{"float shortest form", map[string]any{"float64": 0.1}, nil, []string{"--float64=0.1"}},
 		{"bool false explicit", map[string]any{"bool": false}, nil, []string{"--bool=false"}},

@@ -371,29 +371,36 @@ func scalar(kind string, v any) (any, error) {
 		}
 		return reflect.ValueOf(n.Int64()).Convert(goType[kind]).Interface(), nil
 	case "float32", "float64":
-		var text string
+		var f float64
 		switch x := v.(type) {
-		case json.Number:
-			text = string(x)
 		case float64:
-			text = strconv.FormatFloat(x, 'g', -1, 64)
+			f = x
 		case float32:
-			text = strconv.FormatFloat(float64(x), 'g', -1, 32)
+			f = float64(x)
 		default:
-			r, err := rat(v)
-			if err != nil {
+			var text string
+			if n, ok := v.(json.Number); ok {
+				text = string(n)
+			} else {
+				r, err := rat(v)
+				if err != nil {
+					return nil, err
+				}
+				text = r.RatString()
+			}
+			b := 64
+			if kind == "float32" {
+				b = 32
+			}
+			var err error
+			if f, err = strconv.ParseFloat(text, b); err != nil {
 				return nil, err
 			}
-			text = r.RatString()
 		}
 		if kind == "float32" {
-			f, err := strconv.ParseFloat(text, 32)
-			if err != nil {
-				return nil, err
-			}
 			return float32(f), nil
 		}
-		return strconv.ParseFloat(text, 64)
+		return f, nil
 	case "duration":
 		if d, ok := v.(time.Duration); ok {
 			return d, nil
