@@ -293,3 +293,47 @@ func TestParseFormat(t *testing.T) {
 		}
 	}
 }
+
+func TestExportLeavesToolsAlone(t *testing.T) {
+	tools := fixtureTools()
+	before, _ := json.Marshal(tools)
+	for _, f := range Formats() {
+		if _, _, err := Export(f, tools, Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after, _ := json.Marshal(tools)
+	if !bytes.Equal(before, after) {
+		t.Errorf("Export changed its input")
+	}
+	if tools[0].Name != "mycli_label" {
+		t.Errorf("Export reordered its input")
+	}
+}
+
+func TestExportIsDeterministic(t *testing.T) {
+	for _, f := range Formats() {
+		a, _, _ := Export(f, fixtureTools(), Options{})
+		rev := fixtureTools()
+		for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+			rev[i], rev[j] = rev[j], rev[i]
+		}
+		b, _, _ := Export(f, rev, Options{})
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: output depends on the order of the tools", f)
+		}
+	}
+}
+
+func BenchmarkExport(b *testing.B) {
+	tools := fixtureTools()
+	for _, f := range Formats() {
+		b.Run(string(f), func(b *testing.B) {
+			for b.Loop() {
+				if _, _, err := Export(f, tools, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,108 @@
+package dialect_test
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/cobramcp/cobramcp/dialect"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func ExampleExport() {
+	tools := []*mcp.Tool{{
+		Name:        "mycli_greet",
+		Description: "Greet someone.",
+		InputSchema: json.RawMessage(`{
+			"type": "object",
+			"properties": {
+				"flags": {
+					"type": "object",
+					"properties": {
+						"name": {"type": "string"},
+						"times": {"type": "integer", "minimum": 1, "default": 1}
+					},
+					"required": ["name"],
+					"additionalProperties": false
+				}
+			},
+			"required": ["flags"],
+			"additionalProperties": false
+		}`),
+	}}
+	out, warns, err := dialect.Export(dialect.OpenAI, tools, dialect.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, w := range warns {
+		fmt.Println(w)
+	}
+	fmt.Println(string(out))
+	// Output:
+	// mycli_greet: /inputSchema/properties/flags/properties/times/default: openai: dropped keyword "default": strict mode rejects it; the value is noted in the description
+	// [
+	//   {
+	//     "type": "function",
+	//     "function": {
+	//       "name": "mycli_greet",
+	//       "description": "Greet someone.",
+	//       "parameters": {
+	//         "type": "object",
+	//         "properties": {
+	//           "flags": {
+	//             "type": "object",
+	//             "properties": {
+	//               "name": {
+	//                 "type": "string"
+	//               },
+	//               "times": {
+	//                 "type": [
+	//                   "integer",
+	//                   "null"
+	//                 ],
+	//                 "minimum": 1,
+	//                 "description": "Default: 1."
+	//               }
+	//             },
+	//             "required": [
+	//               "name",
+	//               "times"
+	//             ],
+	//             "additionalProperties": false
+	//           }
+	//         },
+	//         "required": [
+	//           "flags"
+	//         ],
+	//         "additionalProperties": false
+	//       },
+	//       "strict": true
+	//     }
+	//   }
+	// ]
+}
+
+func ExampleExport_strict() {
+	tools := []*mcp.Tool{{
+		Name:        "mycli_label",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"labels":{"type":"object","additionalProperties":{"type":"string"}}}}`),
+	}}
+	_, _, err := dialect.Export(dialect.Gemini, tools, dialect.Options{Strict: true})
+	fmt.Println(err)
+	// Output:
+	// gemini: 1 loss(es) in strict mode
+	// 	mycli_label: /inputSchema/properties/labels/additionalProperties: gemini: dropped keyword "additionalProperties": Gemini cannot describe an object's extra keys; the value schema is noted in the description
+}
+
+func ExampleNormalizeTags() {
+	fmt.Printf("%q\n", dialect.NormalizeTags([]string{" Read Only ", "k8s!", "read-only", ""}))
+	// Output: ["read-only" "k8s"]
+}
+
+func ExampleToolID() {
+	fmt.Println(dialect.ToolID("mycli", "get_pods"))
+	fmt.Println(dialect.ToolID("", "get_pods"))
+	// Output:
+	// mycli:get_pods
+	// get_pods
+}
