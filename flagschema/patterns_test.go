@@ -72,6 +72,22 @@ func TestIPMaskPatternAcceptsWhatPflagAccepts(t *testing.T) {
 	}
 }
 
+func TestIPPatternAcceptsWhatParseIPAccepts(t *testing.T) {
+	re := regexp.MustCompile(ipPattern)
+	inputs := []string{"1.2.3.4", "0.0.0.0", "255.255.255.255", "::", "::1", "fe80::1", "2001:DB8::8:800:200C:417A",
+		"::ffff:192.0.2.1", "1.2.3", "1.2.3.4.5", "localhost", "fe80::1%eth0", "", "256.1.1.1", ":::"}
+	for _, in := range inputs {
+		if net.ParseIP(in) != nil && !re.MatchString(in) {
+			t.Errorf("%q: accepted by ParseIP, refused by the pattern", in)
+		}
+	}
+	for _, in := range []string{"localhost", "fe80::1%eth0", "", "10.0.0.0/8"} {
+		if re.MatchString(in) {
+			t.Errorf("%q: matched by the pattern", in)
+		}
+	}
+}
+
 func TestCIDRPatternAcceptsWhatParseCIDRAccepts(t *testing.T) {
 	re := regexp.MustCompile(cidrPattern)
 	inputs := []string{"10.0.0.0/8", "192.168.1.1/32", "0.0.0.0/0", "::/0", "2001:db8::/32",

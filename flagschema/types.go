@@ -18,6 +18,9 @@ const (
 	// ipMaskPattern matches an IPv4 mask as pflag's ParseIPv4Mask reads it:
 	// dotted decimal or eight hex digits.
 	ipMaskPattern = `^([0-9]{1,3}(\.[0-9]{1,3}){3}|[0-9A-Fa-f]{8})$`
+	// ipPattern matches the characters of an IPv4 or IPv6 address, for
+	// validators that do not assert "format" (jsonschema-go does not).
+	ipPattern = `^[0-9A-Fa-f:.]+$`
 	// cidrPattern matches an IPv4 or IPv6 network in CIDR notation as
 	// net.ParseCIDR reads it.
 	cidrPattern = `^[0-9A-Fa-f:.]+/[0-9]{1,3}$`
@@ -100,7 +103,7 @@ func typeSchema(kind string) (*jsonschema.Schema, string) {
 	case "duration":
 		return &jsonschema.Schema{Type: "string", Pattern: durationPattern}, durationNote
 	case "ip":
-		return &jsonschema.Schema{Type: "string", AnyOf: []*jsonschema.Schema{
+		return &jsonschema.Schema{Type: "string", Pattern: ipPattern, AnyOf: []*jsonschema.Schema{
 			{Type: "string", Format: "ipv4"},
 			{Type: "string", Format: "ipv6"},
 		}}, ipNote

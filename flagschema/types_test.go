@@ -129,7 +129,7 @@ func uintWant() string {
 
 const (
 	durPat  = `"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"`
-	ipAny   = `"anyOf":[{"type":"string","format":"ipv4"},{"type":"string","format":"ipv6"}]`
+	ipAny   = `"pattern":"^[0-9A-Fa-f:.]+$","anyOf":[{"type":"string","format":"ipv4"},{"type":"string","format":"ipv6"}]`
 	cidrPat = `"^[0-9A-Fa-f:.]+/[0-9]{1,3}$"`
 )
 
@@ -352,6 +352,7 @@ func TestValuesValidate(t *testing.T) {
 		{"bool", []any{true, false}, []any{"true", 1}},
 		{"float64", []any{1.5, 2}, []any{"1.5"}},
 		{"duration", []any{"0", "1h30m", "-1.5s", "300ms", "2µs"}, []any{"1", "1 h", "", "h", 30}},
+		{"ip", []any{"1.2.3.4", "::1", "::ffff:1.2.3.4", "fe80::1"}, []any{"localhost", "", "1.2.3.4/8", 4}},
 		{"bytesHex", []any{"", "cafe", "CAFE00"}, []any{"caf", "zz"}},
 		{"bytesBase64", []any{"", "aGk=", "aGkh", "aA=="}, []any{"aGk", "a===", "!!!!"}},
 		{"ipMask", []any{"255.255.255.0", "ffffff00"}, []any{"/24", "ffff"}},
