@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 )
 
@@ -242,6 +243,22 @@ func readFile(path string) ([]byte, fs.FileMode, bool, error) {
 	return src, fi.Mode(), true, nil
 }
 
+// bom is the UTF-8 byte order mark some Windows editors put first.
+var bom = []byte("\xef\xbb\xbf")
+
+// withoutBOM runs edit on src less a leading byte order mark and puts the
+// mark back on the result.
+func withoutBOM(src []byte, edit func([]byte) ([]byte, bool, error)) ([]byte, bool, error) {
+	if !bytes.HasPrefix(src, bom) {
+		return edit(src)
+	}
+	out, found, err := edit(src[len(bom):])
+	if err != nil || out == nil {
+		return out, found, err
+	}
+	return append(slices.Clone(bom), out...), found, nil
+}
+
 // Set returns src with the server name set to s in the object (JSON) or
 // table (TOML) at key, and whether a server of that name was replaced.
 // Every other byte is kept. src may be nil or empty (a new file).
@@ -249,23 +266,28 @@ func Set(format Format, src []byte, key []string, name string, s Server) ([]byte
 	if name == "" {
 		return nil, false, errors.New("empty server name")
 	}
-	if format == TOML {
-		return tomlSet(src, key, name, s)
-	}
-	return jsonSet(src, key, name, s)
+	return withoutBOM(src, func(src []byte) ([]byte, bool, error) {
+		if format == TOML {
+			return tomlSet(src, key, name, s)
+		}
+		return jsonSet(src, key, name, s)
+	})
 }
 
 // Remove returns src without the server name, and whether it was there.
 // When it was not, src is returned unchanged.
 func Remove(format Format, src []byte, key []string, name string) ([]byte, bool, error) {
-	if format == TOML {
-		return tomlRemove(src, key, name)
-	}
-	return jsonRemove(src, key, name)
+	return withoutBOM(src, func(src []byte) ([]byte, bool, error) {
+		if format == TOML {
+			return tomlRemove(src, key, name)
+		}
+		return jsonRemove(src, key, name)
+	})
 }
 
 // List returns the servers at key in src, in file order.
 func List(format Format, src []byte, key []string) ([]Entry, error) {
+	src = bytes.TrimPrefix(src, bom)
 	if format == TOML {
 		return tomlList(src, key)
 	}

@@ -462,3 +462,73 @@ func TestClientPaths(t *testing.T) {
 		t.Errorf("CODEX_HOME ignored: %s", got)
 	}
 }
+
+func TestByteOrderMarkKept(t *testing.T) {
+	for _, tt := range []struct {
+		format Format
+		src    string
+		key    []string
+	}{
+		{JSON, "\xef\xbb\xbf{\r\n  \"mcpServers\": {\r\n    \"x\": {\"command\": \"y\"}\r\n  }\r\n}\r\n", []string{"mcpServers"}},
+		{TOML, "\xef\xbb\xbfmodel = \"m\"\n", []string{"mcp_servers"}},
+	} {
+		out, _, err := Set(tt.format, []byte(tt.src), tt.key, "mycli", testServer)
+		if err != nil {
+			t.Fatalf("%v: %v", tt.format, err)
+		}
+		if !bytes.HasPrefix(out, bom) || bytes.Count(out, bom) != 1 {
+			t.Errorf("%v: byte order mark not kept once: %q", tt.format, out[:8])
+		}
+		if entries, err := List(tt.format, out, tt.key); err != nil || len(entries) == 0 || entries[len(entries)-1].Name != "mycli" {
+			t.Errorf("%v: List = %v %v", tt.format, entries, err)
+		}
+		back, _, err := Remove(tt.format, out, tt.key, "mycli")
+		if err != nil || string(back) != tt.src {
+			t.Errorf("%v: round trip %q %v", tt.format, back, err)
+		}
+	}
+}
+
+func TestJSONRemoveKeepsComments(t *testing.T) {
+	key := []string{"mcpServers"}
+	tests := []struct{ name, src, want string }{
+		{"middle member", "{\"mcpServers\": {\n  \"a\": 1, // about a\n  \"mycli\": 2,\n  \"b\": 3\n}}",
+			"{\"mcpServers\": {\n  \"a\": 1, // about a\n  \"b\": 3\n}}"},
+		{"own-line comment goes with the entry", "{\"mcpServers\": {\n  \"a\": 1,\n  // mycli's server\n  \"mycli\": 2\n}}",
+			"{\"mcpServers\": {\n  \"a\": 1\n}}"},
+		{"line comment before a compact close", "{\"mcpServers\":{\"a\":1, // c\n\"mycli\":2}}",
+			"{\"mcpServers\":{\"a\":1 // c\n}}"},
+		{"line comment before a compact next", "{\"mcpServers\":{\"a\":1, // c\n\"mycli\":2,\"b\":3}}",
+			"{\"mcpServers\":{\"a\":1, // c\n\"b\":3}}"},
+		{"only member under a comment", "{\"mcpServers\": { // none yet\n  \"mycli\": 2\n}}",
+			"{\"mcpServers\": { // none yet\n}}"},
+		{"empty container removed", "{\"theme\": 1, \"mcpServers\": {\"mycli\": 2}}", "{\"theme\": 1}"},
+		{"duplicate keys all removed", "{\"mcpServers\": {\"mycli\": 1, \"a\": 0, \"mycli\": 2}}", "{\"mcpServers\": { \"a\": 0}}"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, found, err := Remove(JSON, []byte(tt.src), key, "mycli")
+			if err != nil || !found {
+				t.Fatalf("Remove: %v %v", found, err)
+			}
+			if string(out) != tt.want {
+				t.Errorf("got\n%q\nwant\n%q", out, tt.want)
+			}
+		})
+	}
+	// An empty container holding a comment: add, then remove, gives it back.
+	src := "{\n  \"mcpServers\": { // none yet\n  }\n}\n"
+	out, _, err := Set(JSON, []byte(src), key, "mycli", testServer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, _, err := Remove(JSON, out, key, "mycli")
+	if err != nil || string(back) != src {
+		t.Errorf("round trip through a commented empty container:\n%s\n%q %v", out, back, err)
+	}
+	// Duplicate keys: Set keeps one.
+	out, found, err := Set(JSON, []byte(`{"mcpServers": {"mycli": 1, "mycli": 2}}`), key, "mycli", testServer)
+	if err != nil || !found || bytes.Count(out, []byte(`"mycli"`)) != 1 {
+		t.Errorf("Set on duplicates: %s %v %v", out, found, err)
+	}
+}

@@ -116,6 +116,40 @@ func splitSameLine(extra []byte) (same, rest []byte) {
 	return nil, extra
 }
 
+// endsInLineComment reports whether extra ends inside a // comment, so
+// that whatever follows must start on a new line.
+func endsInLineComment(extra []byte) bool {
+	for n := 0; n < len(extra); {
+		switch {
+		case bytes.HasPrefix(extra[n:], []byte("//")):
+			i := bytes.IndexByte(extra[n:], '\n')
+			if i < 0 {
+				return true
+			}
+			n += i + 1
+		case bytes.HasPrefix(extra[n:], []byte("/*")):
+			i := bytes.Index(extra[n+2:], []byte("*/"))
+			if i < 0 {
+				return false
+			}
+			n += 2 + i + 2
+		default:
+			n++
+		}
+	}
+	return false
+}
+
+// afterComment joins a same-line comment and the extra that follows it,
+// with a line break between when the comment would otherwise swallow
+// what follows.
+func afterComment(same, rest []byte, nl string) []byte {
+	if endsInLineComment(same) && !bytes.HasPrefix(bytes.TrimLeft(rest, " \t"), []byte("\n")) && !bytes.HasPrefix(bytes.TrimLeft(rest, " \t"), []byte("\r\n")) {
+		return cat(same, []byte(nl), rest)
+	}
+	return cat(same, rest)
+}
+
 func hasComment(b []byte) bool {
 	return bytes.Contains(b, []byte("//")) || bytes.Contains(b, []byte("/*"))
 }
@@ -209,31 +243,31 @@ func appendMember(obj *hujson.Object, name string, val hujson.Value, indent, clo
 // removeMember removes member i of obj, the inverse of appendMember for
 // the last member. A comment on the previous member's line is kept; the
 // comments before the member (on lines of its own) go with it.
-func removeMember(obj *hujson.Object, i int) {
+func removeMember(obj *hujson.Object, i int, nl string) {
 	m := obj.Members[i]
 	same, _ := splitSameLine(m.Name.BeforeExtra)
 	last := i == len(obj.Members)-1
 	switch {
 	case !last:
 		next := &obj.Members[i+1]
-		next.Name.BeforeExtra = cat(same, next.Name.BeforeExtra)
+		next.Name.BeforeExtra = afterComment(same, next.Name.BeforeExtra, nl)
 	case i > 0:
 		prev := &obj.Members[i-1]
 		if m.Value.AfterExtra == nil { // no trailing comma
-			obj.AfterExtra = cat(prev.Value.AfterExtra, same, obj.AfterExtra)
+			obj.AfterExtra = afterComment(cat(prev.Value.AfterExtra, same), obj.AfterExtra, nl)
 			prev.Value.AfterExtra = nil
 		} else {
-			obj.AfterExtra = cat(same, obj.AfterExtra)
+			obj.AfterExtra = afterComment(same, obj.AfterExtra, nl)
 			if prev.Value.AfterExtra == nil {
 				prev.Value.AfterExtra = []byte{}
 			}
 		}
-	default: // the only member
-		rest := cat(m.Name.BeforeExtra[len(same):], obj.AfterExtra)
-		if isSpace(rest) {
+	default: // the only member; comments on lines of their own go with it
+		rest := obj.AfterExtra
+		if len(same) == 0 && isSpace(rest) {
 			rest = nil
 		}
-		obj.AfterExtra = cat(same, rest)
+		obj.AfterExtra = afterComment(same, rest, nl)
 	}
 	obj.Members = append(obj.Members[:i:i], obj.Members[i+1:]...)
 }
@@ -312,7 +346,7 @@ func jsonSet(src []byte, key []string, name string, s Server) ([]byte, bool, err
 		}
 		m.Value.Value = rv.Value
 		for j := len(idx) - 1; j > 0; j-- { // a duplicate key: keep one
-			removeMember(obj, idx[j])
+			removeMember(obj, idx[j], st.nl)
 		}
 	}
 	out := v.Pack()
@@ -327,6 +361,7 @@ func jsonRemove(src []byte, key []string, name string) ([]byte, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
+	st := detectStyle(src, root)
 	path := []*hujson.Object{root}
 	obj := root
 	for i, k := range key {
@@ -346,7 +381,7 @@ func jsonRemove(src []byte, key []string, name string) ([]byte, bool, error) {
 		return src, false, nil
 	}
 	for j := len(idx) - 1; j >= 0; j-- {
-		removeMember(obj, idx[j])
+		removeMember(obj, idx[j], st.nl)
 	}
 	// A container left empty (and holding no comment) is removed too, so
 	// that enable then disable gives back the file as it was.
@@ -357,7 +392,7 @@ func jsonRemove(src []byte, key []string, name string) ([]byte, bool, error) {
 		}
 		parent := path[i]
 		idx := findMembers(parent, key[i])
-		removeMember(parent, idx[len(idx)-1])
+		removeMember(parent, idx[len(idx)-1], st.nl)
 	}
 	out := v.Pack()
 	return out, true, checkJSON(src, out, key, name, nil)
