@@ -12,13 +12,15 @@ type canonicalEntry struct {
 // canonicalTypes are the property types the canonical format knows.
 var canonicalTypes = []string{"string", "integer", "number", "boolean", "array", "object"}
 
-// canonicalTool passes the input schema through and checks it against the
-// canonical format's discovery rules (valid JSON, name, description,
-// parameters of type object with properties, every property typed,
-// required naming only defined properties). A consumer skips a tool that
-// breaks one, so each break is reported.
+// canonicalTool writes the input schema with its local references inlined
+// (the canonical format has no $ref or $defs) and checks it against the
+// format's discovery rules (name, description, parameters of type object
+// with properties, every property typed, required naming only defined
+// properties). A consumer skips a tool that breaks one, so each break is
+// reported. Other keywords pass through: the format does not use them, and
+// a consumer ignores them.
 func canonicalTool(name string, t *tool, r *report) any {
-	p := clone(t.input).(*object)
+	p := prepare(t.input, "/inputSchema", r)
 	if t.desc == "" {
 		r.add("/description", "the canonical format requires a description")
 	}
