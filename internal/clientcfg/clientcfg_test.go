@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -530,5 +531,62 @@ func TestJSONRemoveKeepsComments(t *testing.T) {
 	out, found, err := Set(JSON, []byte(`{"mcpServers": {"mycli": 1, "mycli": 2}}`), key, "mycli", testServer)
 	if err != nil || !found || bytes.Count(out, []byte(`"mycli"`)) != 1 {
 		t.Errorf("Set on duplicates: %s %v %v", out, found, err)
+	}
+}
+
+// TestAwkwardNames round-trips names that need quoting in TOML keys or
+// escaping in JSON, in every fixture, and in a CRLF TOML file.
+func TestAwkwardNames(t *testing.T) {
+	crlf := strings.ReplaceAll(string(readFixture(t, "codex-config.toml")), "\n", "\r\n")
+	type doc struct {
+		name   string
+		src    []byte
+		format Format
+		key    []string
+	}
+	docs := []doc{{"codex crlf", []byte(crlf), TOML, []string{"mcp_servers"}}}
+	for _, fx := range fixtures {
+		docs = append(docs, doc{fx.file, readFixture(t, fx.file), fx.format, fx.key})
+	}
+	for _, d := range docs {
+		for _, name := range []string{"my server", "a.b", `q"uote`, "ünï-cødé", "back\\slash", "github"} {
+			t.Run(d.name+"/"+name, func(t *testing.T) {
+				before, _ := List(d.format, d.src, d.key)
+				out, _, err := Set(d.format, d.src, d.key, name, testServer)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d.format == TOML && d.name == "codex crlf" && strings.Contains(strings.ReplaceAll(string(out), "\r\n", ""), "\n") {
+					t.Error("a bare \\n in a CRLF file")
+				}
+				entries, err := List(d.format, out, d.key)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got *Entry
+				for i := range entries {
+					if entries[i].Name == name {
+						got = &entries[i]
+					}
+				}
+				if got == nil || got.Command != testServer.Command || !reflect.DeepEqual(got.Env, testServer.Env) {
+					t.Fatalf("entry %q = %+v", name, got)
+				}
+				back, found, err := Remove(d.format, out, d.key, name)
+				if err != nil || !found {
+					t.Fatalf("Remove: %v %v", found, err)
+				}
+				after, _ := List(d.format, back, d.key)
+				if slices.Contains(names(before), name) { // replaced, then removed
+					if len(after) != len(before)-1 {
+						t.Errorf("servers: %d, want %d", len(after), len(before)-1)
+					}
+					return
+				}
+				if !bytes.Equal(back, d.src) {
+					t.Errorf("round trip changed the file:\n%s", Diff(d.name, d.src, back))
+				}
+			})
+		}
 	}
 }
