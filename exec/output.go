@@ -205,6 +205,9 @@ func (c *capture) emitPieces(line []byte, all bool) []byte {
 		c.emit(rest)
 		return line[:0]
 	}
+	if len(rest) == len(line) {
+		return line
+	}
 	n := copy(line, rest)
 	return line[:n]
 }
