@@ -56,7 +56,8 @@
 //	stringArray                               run                 --env (repeatable; commas kept)
 //	stringToString                            run, apply          --labels
 //	ip                                        port-forward        --bind-address
-//	shorthand-only use                        logs                -f, -p
+//	shorthands                                get pods, logs,     -A, -l, -L; -f, -p; -c;
+//	                                          echo, (root)        -n, -o, -v
 //	required flag                             apply, scale dep.   -f/--filename, --replicas
 //	mutually exclusive flags                  delete pod          --all vs --selector
 //	                                          logs                --follow vs --previous,

@@ -174,7 +174,7 @@ func writeLogs(cmd *cobra.Command, pod string, o logOptions) error {
 	}
 }
 
-func newExecCmd(a *app) *cobra.Command {
+func newExecCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "exec POD -- COMMAND [ARGS...]",
 		Short: "Run a command in a pod (prints the raw arguments it received)",
