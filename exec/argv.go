@@ -161,9 +161,9 @@ func encodeFlag(f *pflag.Flag, v any) ([]string, error) {
 		}
 		out := make([]string, len(elems))
 		for i, e := range elems {
-			s, ok := e.(string)
-			if !ok {
-				return nil, elemErr(i, typeErr("a string", e))
+			s, err := str(e, "a string")
+			if err != nil {
+				return nil, elemErr(i, err)
 			}
 			out[i] = s
 		}
@@ -580,9 +580,9 @@ func encodeStringSlice(v any) (string, error) {
 	}
 	fields := make([]string, len(elems))
 	for i, e := range elems {
-		s, ok := e.(string)
-		if !ok {
-			return "", elemErr(i, typeErr("a string", e))
+		s, err := str(e, "a string")
+		if err != nil {
+			return "", elemErr(i, err)
 		}
 		fields[i] = s
 	}
@@ -640,9 +640,9 @@ func encodeStringToString(v any) (string, error) {
 	pairs := make([]string, 0, len(m))
 	want := make(map[string]string, len(m))
 	for _, k := range sortedKeys(m) {
-		s, ok := m[k].(string)
-		if !ok {
-			return "", fmt.Errorf("key %q: %w", k, typeErr("a string", m[k]))
+		s, err := str(m[k], "a string")
+		if err != nil {
+			return "", fmt.Errorf("key %q: %w", k, err)
 		}
 		if strings.Contains(k, "=") {
 			return "", fmt.Errorf("key %q holds \"=\", which ends a key: %w", k, ErrUnrepresentable)
