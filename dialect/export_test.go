@@ -1,4 +1,4 @@
-package dialect
+package dialect_test
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cobramcp/cobramcp/dialect"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/dialect")
@@ -20,9 +22,9 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 const goldenDir = "../testdata/dialect"
 
 func TestExportGolden(t *testing.T) {
-	for _, f := range Formats() {
+	for _, f := range dialect.Formats() {
 		t.Run(string(f), func(t *testing.T) {
-			out, warns, err := Export(f, fixtureTools(), Options{Envelope: Envelope{Name: "mycli", Version: "1.2.3", Description: "A demo CLI."}})
+			out, warns, err := dialect.Export(f, fixtureTools(), dialect.Options{Envelope: dialect.Envelope{Name: "mycli", Version: "1.2.3", Description: "A demo CLI."}})
 			if err != nil {
 				t.Fatalf("Export: %v", err)
 			}
@@ -62,9 +64,9 @@ func golden(t *testing.T, name string, got []byte) {
 }
 
 // exportJSON exports the fixtures in f and decodes the result.
-func exportJSON(t *testing.T, f Format, tools []*mcp.Tool) (any, []Warning) {
+func exportJSON(t *testing.T, f dialect.Format, tools []*mcp.Tool) (any, []dialect.Warning) {
 	t.Helper()
-	out, warns, err := Export(f, tools, Options{})
+	out, warns, err := dialect.Export(f, tools, dialect.Options{})
 	if err != nil {
 		t.Fatalf("Export(%s): %v", f, err)
 	}
@@ -77,7 +79,7 @@ func exportJSON(t *testing.T, f Format, tools []*mcp.Tool) (any, []Warning) {
 
 func TestMCPIsUnchanged(t *testing.T) {
 	tools := fixtureTools()
-	got, warns := exportJSON(t, MCP, tools)
+	got, warns := exportJSON(t, dialect.MCP, tools)
 	if len(warns) != 0 {
 		t.Errorf("mcp export warned: %v", warns)
 	}
@@ -116,7 +118,7 @@ func jsonEqual(a, b any) bool {
 }
 
 func TestNamesFollowEachRule(t *testing.T) {
-	for _, f := range []Format{Canonical, OpenAI, Anthropic, Gemini, ToolVault} {
+	for _, f := range []dialect.Format{dialect.Canonical, dialect.OpenAI, dialect.Anthropic, dialect.Gemini, dialect.ToolVault} {
 		t.Run(string(f), func(t *testing.T) {
 			v, warns := exportJSON(t, f, fixtureTools())
 			names := dialectNames(t, f, v)
@@ -142,13 +144,13 @@ func TestNamesFollowEachRule(t *testing.T) {
 }
 
 // dialectNames pulls the tool names out of an export.
-func dialectNames(t *testing.T, f Format, v any) []string {
+func dialectNames(t *testing.T, f dialect.Format, v any) []string {
 	t.Helper()
 	var list []any
 	switch f {
-	case Gemini:
+	case dialect.Gemini:
 		list = v.(map[string]any)["tools"].([]any)[0].(map[string]any)["functionDeclarations"].([]any)
-	case ToolVault:
+	case dialect.ToolVault:
 		list = v.(map[string]any)["tools"].([]any)
 	default:
 		list = v.([]any)
@@ -156,7 +158,7 @@ func dialectNames(t *testing.T, f Format, v any) []string {
 	var names []string
 	for _, e := range list {
 		m := e.(map[string]any)
-		if f == OpenAI {
+		if f == dialect.OpenAI {
 			m = m["function"].(map[string]any)
 		}
 		names = append(names, m["name"].(string))
@@ -164,7 +166,7 @@ func dialectNames(t *testing.T, f Format, v any) []string {
 	return names
 }
 
-func hasWarning(warns []Warning, tool, pathPrefix, msg string) bool {
+func hasWarning(warns []dialect.Warning, tool, pathPrefix, msg string) bool {
 	for _, w := range warns {
 		if w.Tool == tool && strings.HasPrefix(w.Path, pathPrefix) && strings.Contains(w.Message, msg) {
 			return true
@@ -177,20 +179,20 @@ func TestExportErrors(t *testing.T) {
 	good := &mcp.Tool{Name: "a", InputSchema: json.RawMessage(version)}
 	tests := []struct {
 		name   string
-		format Format
+		format dialect.Format
 		tools  []*mcp.Tool
 		want   string
 	}{
 		{"unknown format", "yaml", []*mcp.Tool{good}, "unknown format"},
-		{"nil tool", OpenAI, []*mcp.Tool{good, nil}, "nil"},
-		{"duplicate", Anthropic, []*mcp.Tool{good, {Name: "a", InputSchema: json.RawMessage(version)}}, "two tools"},
-		{"schema not an object", Gemini, []*mcp.Tool{{Name: "b", InputSchema: json.RawMessage(`[1]`)}}, "not an object"},
-		{"no input schema", Canonical, []*mcp.Tool{{Name: "b"}}, "no inputSchema"},
-		{"collision", OpenAI, []*mcp.Tool{{Name: "a.b", InputSchema: json.RawMessage(version)}, {Name: "a_b", InputSchema: json.RawMessage(version)}}, "both become"},
+		{"nil tool", dialect.OpenAI, []*mcp.Tool{good, nil}, "nil"},
+		{"duplicate", dialect.Anthropic, []*mcp.Tool{good, {Name: "a", InputSchema: json.RawMessage(version)}}, "two tools"},
+		{"schema not an object", dialect.Gemini, []*mcp.Tool{{Name: "b", InputSchema: json.RawMessage(`[1]`)}}, "not an object"},
+		{"no input schema", dialect.Canonical, []*mcp.Tool{{Name: "b"}}, "no inputSchema"},
+		{"collision", dialect.OpenAI, []*mcp.Tool{{Name: "a.b", InputSchema: json.RawMessage(version)}, {Name: "a_b", InputSchema: json.RawMessage(version)}}, "both become"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := Export(tt.format, tt.tools, Options{})
+			_, _, err := dialect.Export(tt.format, tt.tools, dialect.Options{})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want one containing %q", err, tt.want)
 			}
@@ -200,14 +202,14 @@ func TestExportErrors(t *testing.T) {
 
 func TestStrictOption(t *testing.T) {
 	// The fixtures lose something in every translating format.
-	for _, f := range []Format{Canonical, OpenAI, Anthropic, Gemini, ToolVault} {
+	for _, f := range []dialect.Format{dialect.Canonical, dialect.OpenAI, dialect.Anthropic, dialect.Gemini, dialect.ToolVault} {
 		t.Run(string(f), func(t *testing.T) {
-			_, lossy, err := Export(f, fixtureTools(), Options{})
+			_, lossy, err := dialect.Export(f, fixtureTools(), dialect.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, warns, err := Export(f, fixtureTools(), Options{Strict: true})
-			var le *LossError
+			out, warns, err := dialect.Export(f, fixtureTools(), dialect.Options{Strict: true})
+			var le *dialect.LossError
 			if !errors.As(err, &le) {
 				t.Fatalf("err = %v, want a *LossError", err)
 			}
@@ -227,20 +229,20 @@ func TestStrictOption(t *testing.T) {
 	// A tool every format carries whole passes strict mode.
 	plain := []*mcp.Tool{{Name: "plain", Description: "d", InputSchema: json.RawMessage(
 		`{"type":"object","properties":{"flags":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"],"additionalProperties":false}},"required":["flags"],"additionalProperties":false}`)}}
-	for _, f := range Formats() {
-		if _, warns, err := Export(f, plain, Options{Strict: true}); err != nil || len(warns) != 0 {
+	for _, f := range dialect.Formats() {
+		if _, warns, err := dialect.Export(f, plain, dialect.Options{Strict: true}); err != nil || len(warns) != 0 {
 			t.Errorf("%s: strict export of a plain tool: %v %v", f, warns, err)
 		}
 	}
 }
 
 func TestToolVaultEnvelope(t *testing.T) {
-	v, _ := exportJSON(t, ToolVault, fixtureTools())
+	v, _ := exportJSON(t, dialect.ToolVault, fixtureTools())
 	m := v.(map[string]any)
 	if m["version"] != nil || m["description"] != nil {
 		t.Errorf("empty envelope fields written: %v %v", m["version"], m["description"])
 	}
-	out, _, err := Export(ToolVault, fixtureTools(), Options{Envelope: Envelope{Version: "v2", Description: "demo"}})
+	out, _, err := dialect.Export(dialect.ToolVault, fixtureTools(), dialect.Options{Envelope: dialect.Envelope{Version: "v2", Description: "demo"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,12 +262,12 @@ func TestToolVaultEnvelope(t *testing.T) {
 
 func TestWarningString(t *testing.T) {
 	tests := []struct {
-		w    Warning
+		w    dialect.Warning
 		want string
 	}{
-		{Warning{Tool: "mycli_get_pods", Path: "/inputSchema/properties/flags/properties/since/default", Format: OpenAI, Message: `dropped keyword "default"`},
+		{dialect.Warning{Tool: "mycli_get_pods", Path: "/inputSchema/properties/flags/properties/since/default", Format: dialect.OpenAI, Message: `dropped keyword "default"`},
 			`mycli_get_pods: /inputSchema/properties/flags/properties/since/default: openai: dropped keyword "default"`},
-		{Warning{Tool: "t", Format: Gemini, Message: "m"}, "t: gemini: m"},
+		{dialect.Warning{Tool: "t", Format: dialect.Gemini, Message: "m"}, "t: gemini: m"},
 	}
 	for _, tt := range tests {
 		if got := tt.w.String(); got != tt.want {
@@ -277,17 +279,17 @@ func TestWarningString(t *testing.T) {
 func TestParseFormat(t *testing.T) {
 	tests := []struct {
 		in   string
-		want Format
+		want dialect.Format
 		ok   bool
 	}{
-		{"", MCP, true},
-		{"openai", OpenAI, true},
-		{" Gemini ", Gemini, true},
-		{"ToolVault", ToolVault, true},
+		{"", dialect.MCP, true},
+		{"openai", dialect.OpenAI, true},
+		{" Gemini ", dialect.Gemini, true},
+		{"ToolVault", dialect.ToolVault, true},
 		{"claude", "", false},
 	}
 	for _, tt := range tests {
-		got, err := ParseFormat(tt.in)
+		got, err := dialect.ParseFormat(tt.in)
 		if got != tt.want || (err == nil) != tt.ok {
 			t.Errorf("ParseFormat(%q) = %q, %v; want %q, ok=%v", tt.in, got, err, tt.want, tt.ok)
 		}
@@ -297,8 +299,8 @@ func TestParseFormat(t *testing.T) {
 func TestExportLeavesToolsAlone(t *testing.T) {
 	tools := fixtureTools()
 	before, _ := json.Marshal(tools)
-	for _, f := range Formats() {
-		if _, _, err := Export(f, tools, Options{}); err != nil {
+	for _, f := range dialect.Formats() {
+		if _, _, err := dialect.Export(f, tools, dialect.Options{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -312,13 +314,13 @@ func TestExportLeavesToolsAlone(t *testing.T) {
 }
 
 func TestExportIsDeterministic(t *testing.T) {
-	for _, f := range Formats() {
-		a, _, _ := Export(f, fixtureTools(), Options{})
+	for _, f := range dialect.Formats() {
+		a, _, _ := dialect.Export(f, fixtureTools(), dialect.Options{})
 		rev := fixtureTools()
 		for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
 			rev[i], rev[j] = rev[j], rev[i]
 		}
-		b, _, _ := Export(f, rev, Options{})
+		b, _, _ := dialect.Export(f, rev, dialect.Options{})
 		if !bytes.Equal(a, b) {
 			t.Errorf("%s: output depends on the order of the tools", f)
 		}
@@ -327,10 +329,10 @@ func TestExportIsDeterministic(t *testing.T) {
 
 func BenchmarkExport(b *testing.B) {
 	tools := fixtureTools()
-	for _, f := range Formats() {
+	for _, f := range dialect.Formats() {
 		b.Run(string(f), func(b *testing.B) {
 			for b.Loop() {
-				if _, _, err := Export(f, tools, Options{}); err != nil {
+				if _, _, err := dialect.Export(f, tools, dialect.Options{}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,4 +1,4 @@
-package dialect
+package dialect_test
 
 import (
 	"encoding/json"

@@ -173,8 +173,23 @@ func (g *geminizer) schema(v any, path string) *object {
 				continue
 			}
 			var alts []any
+			seen := map[string]bool{}
 			for i, b := range branches {
-				alts = append(alts, g.schema(b, ptrIndex(at, i)))
+				a := g.schema(b, ptrIndex(at, i))
+				// Dropped formats can leave equal branches; one is enough.
+				if key := jsonText(a); !seen[key] {
+					seen[key] = true
+					alts = append(alts, a)
+				}
+			}
+			if len(alts) == 1 {
+				// One branch that only restates the type adds nothing.
+				if a := alts[0].(*object); len(a.keys) == 1 && a.has("type") && (!out.has("type") || jsonText(out.m["type"]) == jsonText(a.m["type"])) {
+					if !out.has("type") {
+						out.set("type", a.m["type"])
+					}
+					continue
+				}
 			}
 			out.set("anyOf", alts)
 		case k == "exclusiveMinimum" || k == "exclusiveMaximum":

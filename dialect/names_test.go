@@ -1,6 +1,7 @@
 package dialect
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -35,10 +36,19 @@ func TestNameRules(t *testing.T) {
 		if (len(r.warns) > 0) != tt.renamed {
 			t.Errorf("%s: apply(%q) warnings %v, renamed=%v", tt.format, tt.in, r.warns, tt.renamed)
 		}
-		if !nameRE[tt.format].MatchString(got) {
+		if !ruleRE[tt.format].MatchString(got) {
 			t.Errorf("%s: %q breaks the rule", tt.format, got)
 		}
 	}
+}
+
+// ruleRE restates each format's documented name rule (see rules_test.go).
+var ruleRE = map[Format]*regexp.Regexp{
+	Canonical: regexp.MustCompile(`^[a-zA-Z0-9_]{1,64}$`),
+	OpenAI:    regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`),
+	Anthropic: regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`),
+	Gemini:    regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`),
+	ToolVault: regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`),
 }
 
 // hash8 restates the suffix rule: 8 hex digits of FNV-1a 32 of the name.

@@ -1,4 +1,4 @@
-package dialect
+package dialect_test
 
 import (
 	"encoding/json"
@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cobramcp/cobramcp/dialect"
 )
 
 // The checks in this file restate each provider's documented rules,
@@ -17,20 +19,20 @@ import (
 // exported tool.
 
 // nameRE holds each format's documented tool-name rule.
-var nameRE = map[Format]*regexp.Regexp{
+var nameRE = map[dialect.Format]*regexp.Regexp{
 	// Canonical tool schema: "Alphanumeric and underscore only".
-	Canonical: regexp.MustCompile(`^[a-zA-Z0-9_]{1,64}$`),
+	dialect.Canonical: regexp.MustCompile(`^[a-zA-Z0-9_]{1,64}$`),
 	// https://platform.openai.com/docs/api-reference/chat/create: "Must be
 	// a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum
 	// length of 64."
-	OpenAI: regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`),
+	dialect.OpenAI: regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`),
 	// https://docs.anthropic.com/en/api/messages: "^[a-zA-Z0-9_-]{1,64}$".
-	Anthropic: regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`),
+	dialect.Anthropic: regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`),
 	// https://ai.google.dev/api/caching#FunctionDeclaration: "Must start
 	// with a letter or an underscore", at most 64 (intersected with the
 	// common rule).
-	Gemini:    regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`),
-	ToolVault: regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`),
+	dialect.Gemini:    regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`),
+	dialect.ToolVault: regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`),
 }
 
 // walkSchemas calls fn on s and every subschema reachable through the
@@ -205,7 +207,7 @@ func lookup(m map[string]any, pointer string) (map[string]any, bool) {
 
 func TestOpenAIStrictRules(t *testing.T) {
 	tools := fixtureTools()
-	v, warns := exportJSON(t, OpenAI, tools)
+	v, warns := exportJSON(t, dialect.OpenAI, tools)
 	strict := 0
 	for _, e := range v.([]any) {
 		entry := e.(map[string]any)
@@ -324,7 +326,7 @@ func checkGemini(t *testing.T, tool string, schema map[string]any) {
 
 func TestGeminiRules(t *testing.T) {
 	tools := fixtureTools()
-	v, warns := exportJSON(t, Gemini, tools)
+	v, warns := exportJSON(t, dialect.Gemini, tools)
 	decls := v.(map[string]any)["tools"].([]any)[0].(map[string]any)["functionDeclarations"].([]any)
 	if len(decls) != len(tools) {
 		t.Fatalf("%d declarations, want %d", len(decls), len(tools))
@@ -394,7 +396,7 @@ func geminiProp(t *testing.T, decls []any, tool string, path ...string) map[stri
 
 func TestAnthropicRules(t *testing.T) {
 	tools := fixtureTools()
-	v, warns := exportJSON(t, Anthropic, tools)
+	v, warns := exportJSON(t, dialect.Anthropic, tools)
 	for _, e := range v.([]any) {
 		m := e.(map[string]any)
 		if got := keys(m); fmt.Sprint(got) != "[description input_schema name]" {
@@ -418,7 +420,7 @@ func TestAnthropicRules(t *testing.T) {
 }
 
 func TestCanonicalRules(t *testing.T) {
-	v, _ := exportJSON(t, Canonical, fixtureTools())
+	v, _ := exportJSON(t, dialect.Canonical, fixtureTools())
 	for _, e := range v.([]any) {
 		m := e.(map[string]any)
 		// "Required fields: name, description, parameters present".

@@ -1,4 +1,4 @@
-package dialect
+package dialect_test
 
 import (
 	"encoding/json"
@@ -7,13 +7,15 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cobramcp/cobramcp/dialect"
 )
 
 // one exports a single tool whose input schema is schema and returns the
 // translated schema as compact JSON and the warning messages (path: msg).
-func one(t *testing.T, f Format, schema string) (map[string]any, []string) {
+func one(t *testing.T, f dialect.Format, schema string) (map[string]any, []string) {
 	t.Helper()
-	out, warns, err := Export(f, []*mcp.Tool{{Name: "t", InputSchema: json.RawMessage(schema)}}, Options{})
+	out, warns, err := dialect.Export(f, []*mcp.Tool{{Name: "t", InputSchema: json.RawMessage(schema)}}, dialect.Options{})
 	if err != nil {
 		t.Fatalf("Export: %v", err)
 	}
@@ -23,7 +25,7 @@ func one(t *testing.T, f Format, schema string) (map[string]any, []string) {
 	}
 	var entry map[string]any
 	switch f {
-	case Gemini:
+	case dialect.Gemini:
 		entry = v.(map[string]any)["tools"].([]any)[0].(map[string]any)["functionDeclarations"].([]any)[0].(map[string]any)
 	default:
 		entry = v.([]any)[0].(map[string]any)
@@ -101,7 +103,7 @@ func TestOpenAIStrictRewrite(t *testing.T) {
 			if strings.Contains(tt.prop, "$defs") {
 				schema = strings.TrimSuffix(schema, "}") + `,"$defs":{"x":{"type":"string"}}}`
 			}
-			e, warns := one(t, OpenAI, schema)
+			e, warns := one(t, dialect.OpenAI, schema)
 			fn := e["function"].(map[string]any)
 			if fn["strict"] != tt.strict {
 				t.Errorf("strict = %v, want %v (warnings %q)", fn["strict"], tt.strict, warns)
@@ -179,7 +181,7 @@ func TestOpenAILimits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e, warns := one(t, OpenAI, tt.schema)
+			e, warns := one(t, dialect.OpenAI, tt.schema)
 			fn := e["function"].(map[string]any)
 			if fn["strict"] != tt.strict {
 				t.Errorf("strict = %v, want %v (%q)", fn["strict"], tt.strict, warns)
@@ -211,6 +213,7 @@ func TestGeminiRewrite(t *testing.T) {
 			`{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}`, `dropped "b" from required`},
 		{"map", `{"type":"object","additionalProperties":{"type":"string"}}`, `{"type":"object","description":"Keys are free-form; each value must match {\"type\":\"string\"}."}`, "extra keys"},
 		{"oneOf", `{"oneOf":[{"type":"string"},{"type":"number"}]}`, `{"anyOf":[{"type":"string"},{"type":"number"}]}`, "oneOf became anyOf"},
+		{"ip flag: branches equal once formats go", `{"type":"string","anyOf":[{"type":"string","format":"ipv4"},{"type":"string","format":"ipv6"}]}`, `{"type":"string"}`, `dropped keyword "format"`},
 		{"properties without type", `{"properties":{"a":{"type":"string"}}}`, `{"type":"object","properties":{"a":{"type":"string"}}}`, ""},
 		{"properties on a string", `{"type":"string","properties":{"a":{"type":"string"}}}`, `{"type":"string"}`, "objects only"},
 		{"allOf merged", `{"allOf":[{"type":"string"},{"maxLength":3}]}`, `{"type":"string","maxLength":3}`, ""},
@@ -218,7 +221,7 @@ func TestGeminiRewrite(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e, warns := one(t, Gemini, wrap(tt.prop, true))
+			e, warns := one(t, dialect.Gemini, wrap(tt.prop, true))
 			params := e["parameters"].(map[string]any)
 			got := compact(params["properties"].(map[string]any)["p"])
 			if got != norm(tt.want) {
@@ -231,7 +234,7 @@ func TestGeminiRewrite(t *testing.T) {
 }
 
 func TestGeminiNoParameters(t *testing.T) {
-	e, warns := one(t, Gemini, version)
+	e, warns := one(t, dialect.Gemini, version)
 	if _, ok := e["parameters"]; ok {
 		t.Errorf("a tool without parameters got %v", e["parameters"])
 	}
@@ -261,7 +264,7 @@ func TestReferences(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e, warns := one(t, Gemini, tt.schema)
+			e, warns := one(t, dialect.Gemini, tt.schema)
 			got := compact(e["parameters"].(map[string]any)["properties"].(map[string]any)["p"])
 			if got != norm(tt.want) {
 				t.Errorf("p = %s\nwant %s", got, tt.want)

@@ -1,9 +1,11 @@
-package dialect
+package dialect_test
 
 import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/cobramcp/cobramcp/dialect"
 )
 
 func TestNormalizeTags(t *testing.T) {
@@ -28,7 +30,7 @@ func TestNormalizeTags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := NormalizeTags(tt.in)
+			got := dialect.NormalizeTags(tt.in)
 			if fmt.Sprint(got) != fmt.Sprint(tt.want) || got == nil {
 				t.Errorf("NormalizeTags(%q) = %q, want %q", tt.in, got, tt.want)
 			}
@@ -44,10 +46,10 @@ func TestToolID(t *testing.T) {
 		{"mycli", "get_pods", "mycli:get_pods"},
 	}
 	for _, tt := range tests {
-		if got := ToolID(tt.ns, tt.name); got != tt.want {
+		if got := dialect.ToolID(tt.ns, tt.name); got != tt.want {
 			t.Errorf("ToolID(%q, %q) = %q, want %q", tt.ns, tt.name, got, tt.want)
 		}
-		ns, name, err := ParseToolID(tt.want)
+		ns, name, err := dialect.ParseToolID(tt.want)
 		if err != nil || ns != tt.ns || name != tt.name {
 			t.Errorf("ParseToolID(%q) = %q, %q, %v", tt.want, ns, name, err)
 		}
@@ -56,7 +58,7 @@ func TestToolID(t *testing.T) {
 
 func TestParseToolIDErrors(t *testing.T) {
 	for _, id := range []string{"", ":x", "x:", "a:b:c", ":"} {
-		if _, _, err := ParseToolID(id); err == nil {
+		if _, _, err := dialect.ParseToolID(id); err == nil {
 			t.Errorf("ParseToolID(%q) accepted", id)
 		}
 	}
