@@ -186,6 +186,7 @@ func (s *strictifier) schema(v any, path string, nullable bool) any {
 	if !out.has("type") && !out.has("enum") && !out.has("const") && !out.has("anyOf") {
 		s.block(path, "a schema without a type has no strict form")
 	}
+	distribute(out)
 	if nullable {
 		makeNullable(out)
 	}
@@ -243,6 +244,53 @@ func (s *strictifier) object(o, out *object, path string) {
 	out.set("properties", newProps)
 	out.set("required", all)
 	out.set("additionalProperties", false)
+}
+
+// distribute moves the keywords beside an anyOf into its branches, so that
+// the schema has the documented shape (a description and the anyOf):
+// A and (B or C) is (A and B) or (A and C), so this is exact. A keyword a
+// branch already holds with another value stays where it is, and so does
+// the type when a branch's type is not among it.
+func distribute(out *object) {
+	branches, ok := out.m["anyOf"].([]any)
+	if !ok {
+		return
+	}
+	for _, k := range out.list() {
+		if k == "anyOf" || k == "description" || k == "type" {
+			continue
+		}
+		movable := true
+		for _, b := range branches {
+			bo, ok := b.(*object)
+			if !ok || bo.has(k) && jsonText(bo.m[k]) != jsonText(out.m[k]) {
+				movable = false
+			}
+		}
+		if !movable {
+			continue
+		}
+		for _, b := range branches {
+			if bo := b.(*object); !bo.has(k) {
+				bo.set(k, clone(out.m[k]))
+			}
+		}
+		out.del(k)
+	}
+	if !out.has("type") {
+		return
+	}
+	for _, b := range branches {
+		bo, ok := b.(*object)
+		if !ok {
+			return
+		}
+		bt, ok := bo.m["type"].(string)
+		if !ok || !typeHas(out, bt) {
+			return
+		}
+	}
+	out.del("type")
 }
 
 // makeNullable lets out also accept null.

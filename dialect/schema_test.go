@@ -76,6 +76,8 @@ func TestOpenAIStrictRewrite(t *testing.T) {
 		{"optional enum gets null", `{"type":"string","enum":["a","b"]}`, false, `{"type":["string","null"],"enum":["a","b",null]}`, true, ""},
 		{"optional const becomes enum", `{"type":"string","const":"a"}`, false, `{"type":["string","null"],"enum":["a",null]}`, true, ""},
 		{"optional anyOf gets a null branch", `{"anyOf":[{"type":"string"},{"type":"integer"}]}`, false, `{"anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]}`, true, ""},
+		{"keywords beside anyOf move into the branches", `{"type":"string","pattern":"^[0-9a-f:.]+$","description":"ip","anyOf":[{"type":"string","format":"ipv4"},{"type":"string","format":"ipv6"}]}`, false,
+			`{"description":"ip","anyOf":[{"type":"string","format":"ipv4","pattern":"^[0-9a-f:.]+$"},{"type":"string","format":"ipv6","pattern":"^[0-9a-f:.]+$"},{"type":"null"}]}`, true, ""},
 		{"type list keeps null once", `{"type":["string","null"]}`, false, `{"type":["string","null"]}`, true, ""},
 		{"default into description", `{"type":"integer","description":"count","default":3}`, true, `{"type":"integer","description":"count. Default: 3."}`, true, `dropped keyword "default"`},
 		{"unsupported format dropped", `{"type":"string","format":"uri"}`, true, `{"type":"string"}`, true, `"uri" is not among the formats`},
