@@ -32,7 +32,7 @@ var fixtures = []struct {
 	{"windsurf-mcp_config.json", JSON, []string{"mcpServers"}, ""},
 }
 
-func readFixture(t *testing.T, name string) []byte {
+func readFixture(t testing.TB, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "clients", name))
 	if err != nil {

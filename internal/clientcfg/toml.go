@@ -323,8 +323,8 @@ func tomlEdit(src []byte, key []string, name, block string) ([]byte, bool, error
 		if len(out) > 0 && out[len(out)-1] != '\n' {
 			out = append(out, nl...)
 		}
-		if len(lines) > 0 && !isSpace(src[lines[len(lines)-1].start:]) {
-			out = append(out, nl...)
+		if len(lines) > 0 {
+			out = append(out, nl...) // one blank line, which Remove takes away again
 		}
 		out = append(out, block...)
 	} else {

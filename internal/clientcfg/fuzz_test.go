@@ -1,0 +1,77 @@
+package clientcfg
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// FuzzJSONRoundTrip: on any file that parses, Set never produces a file
+// the safety check rejects, and when the servers object already has other
+// members, Remove after Set gives back the same bytes.
+func FuzzJSONRoundTrip(f *testing.F) {
+	for _, fx := range fixtures {
+		if fx.format == JSON {
+			f.Add(readFixture(f, fx.file))
+		}
+	}
+	f.Add([]byte(`{"mcpServers":{"a":1 /* x */ , // y
+}}`))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		key := []string{"mcpServers"}
+		before, err := List(JSON, src, key)
+		if err != nil {
+			return
+		}
+		out, _, err := Set(JSON, src, key, "mycli", testServer)
+		if err != nil {
+			if strings.Contains(err.Error(), "internal error") {
+				t.Fatalf("Set: %v\n%q", err, src)
+			}
+			return
+		}
+		back, _, err := Remove(JSON, out, key, "mycli")
+		if err != nil {
+			t.Fatalf("Remove: %v\n%q", err, out)
+		}
+		if len(before) > 0 && !hasName(before, "mycli") && !bytes.Equal(back, src) {
+			t.Fatalf("round trip:\n%q\n%q", src, back)
+		}
+	})
+}
+
+// FuzzTOMLRoundTrip is FuzzJSONRoundTrip for TOML files.
+func FuzzTOMLRoundTrip(f *testing.F) {
+	f.Add(readFixture(f, "codex-config.toml"))
+	f.Add([]byte("a = '''\n[mcp_servers.x]\n'''\n[mcp_servers.y]\ncommand = \"z\"\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		key := []string{"mcp_servers"}
+		before, err := List(TOML, src, key)
+		if err != nil {
+			return
+		}
+		out, _, err := Set(TOML, src, key, "mycli", testServer)
+		if err != nil {
+			if strings.Contains(err.Error(), "internal error") {
+				t.Fatalf("Set: %v\n%q", err, src)
+			}
+			return
+		}
+		back, _, err := Remove(TOML, out, key, "mycli")
+		if err != nil {
+			t.Fatalf("Remove: %v\n%q", err, out)
+		}
+		if !hasName(before, "mycli") && len(src) > 0 && src[len(src)-1] == '\n' && !bytes.Equal(back, src) {
+			t.Fatalf("round trip:\n%q\n%q", src, back)
+		}
+	})
+}
+
+func hasName(entries []Entry, name string) bool {
+	for _, e := range entries {
+		if e.Name == name {
+			return true
+		}
+	}
+	return false
+}
