@@ -91,7 +91,7 @@ func (w Warning) String() string {
 // Envelope describes the tool set as a whole, from the root command. Only
 // the toolvault format uses it.
 type Envelope struct {
-	Name        string // the CLI's name
+	Name        string // the CLI's name (no format writes it today)
 	Version     string // the CLI's version; left out when empty
 	Description string // the CLI's description; left out when empty
 }

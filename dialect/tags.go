@@ -10,7 +10,7 @@ import (
 // Tag limits.
 const (
 	MaxTagLen  = 64 // bytes in one normalised tag
-	MaxTagsLen = 20 // tags kept by NormalizeTags
+	MaxTags = 20 // tags kept by NormalizeTags
 )
 
 // NormalizeTags returns tags in a stable, searchable form: each tag
@@ -47,7 +47,7 @@ func NormalizeTags(raw []string) []string {
 		}
 		seen[t] = true
 		out = append(out, t)
-		if len(out) == MaxTagsLen {
+		if len(out) == MaxTags {
 			break
 		}
 	}
