@@ -58,13 +58,15 @@ var (
 //     float (strconv.FormatFloat 'g', -1).
 //   - string, func and custom types: a JSON string, verbatim.
 //   - duration, ip, ipMask, ipNet, bytesHex, bytesBase64: a JSON string
-//     that the type's parser accepts; written in canonical form.
+//     that the type's parser accepts (a Go time.Duration or []byte too),
+//     written in canonical form (ipMask as given).
 //   - stringSlice: one CSV record, quoted the way pflag's CSV reader reads
 //     it back, so elements may hold commas, quotes, spaces and newlines.
 //   - stringArray: "--name=element" once per element.
 //   - other slices: the elements comma-joined; boolSlice, ipSlice and
 //     ipNetSlice take an empty list as "--name=".
-//   - stringToString: the pairs, keys sorted, as one CSV record.
+//   - stringToString: a lone pair "k=v" as is where pflag reads it so,
+//     otherwise the pairs, keys sorted, as one CSV record.
 //   - stringToInt, stringToInt64: "k1=1,k2=2", keys sorted.
 //
 // A flag annotated with [flagschema.Annotation] whose type is string, func
@@ -83,8 +85,10 @@ var (
 // and names the flag. Known unrepresentable values: a NUL byte anywhere;
 // an empty list for stringArray and for the int, uint, float and duration
 // slices; an empty map; a stringSlice element or stringToString key or
-// value holding "\r\n" (pflag's CSV reader turns it into "\n"); a
-// stringToString key holding "="; a stringToInt(64) key holding "," or "=".
+// value holding "\r\n" where the CSV form is needed (pflag's CSV reader
+// turns it into "\n"); a stringToString key holding "="; a
+// stringToInt(64) key holding "," or "=". Two names in flags that the flag
+// set normalizes to the same flag are refused too.
 func Argv(fs *pflag.FlagSet, flags map[string]any, args []string) ([]string, error) {
 	names := make([]string, 0, len(flags))
 	for name, v := range flags {
