@@ -9,8 +9,8 @@ import (
 
 // Tag limits.
 const (
-	MaxTagLen  = 64 // bytes in one normalised tag
-	MaxTags = 20 // tags kept by NormalizeTags
+	MaxTagLen = 64 // bytes in one normalised tag
+	MaxTags   = 20 // tags kept by NormalizeTags
 )
 
 // NormalizeTags returns tags in a stable, searchable form: each tag
