@@ -252,11 +252,51 @@ func result(r *exec.Result, timeout time.Duration) *mcp.CallToolResult {
 		out.Stderr += why + "\n"
 	}
 	isErr := out.ExitCode != 0 || why != ""
-	return &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: resultText(out, isErr)}},
-		StructuredContent: out,
-		IsError:           isErr,
+	res := &mcp.CallToolResult{StructuredContent: out, IsError: isErr}
+	if mime := imageType(r.Stdout); mime != "" && r.StdoutOmitted == 0 && !isErr {
+		// An image is sent as image content; the structured stdout keeps
+		// the bytes for clients that read only structured content.
+		res.Content = []mcp.Content{&mcp.ImageContent{Data: []byte(r.Stdout), MIMEType: mime}}
+		if out.Stderr != "" {
+			res.Content = append(res.Content, &mcp.TextContent{Text: out.Stderr})
+		}
+		return res
 	}
+	res.Content = []mcp.Content{&mcp.TextContent{Text: resultText(out, isErr)}}
+	return res
+}
+
+// imageType returns the MIME type of an image in one of the formats MCP
+// clients show (PNG, JPEG, GIF, WebP or SVG), judged by content, or "".
+func imageType(s string) string {
+	switch {
+	case strings.HasPrefix(s, "\x89PNG\r\n\x1a\n"):
+		return "image/png"
+	case strings.HasPrefix(s, "\xff\xd8\xff"):
+		return "image/jpeg"
+	case strings.HasPrefix(s, "GIF87a"), strings.HasPrefix(s, "GIF89a"):
+		return "image/gif"
+	case len(s) >= 12 && s[:4] == "RIFF" && s[8:12] == "WEBP":
+		return "image/webp"
+	}
+	head := strings.TrimSpace(s[:min(len(s), 1024)])
+	head = strings.TrimPrefix(head, "\ufeff")
+	if strings.HasPrefix(head, "<?xml") {
+		if i := strings.Index(head, "?>"); i >= 0 {
+			head = strings.TrimSpace(head[i+2:])
+		}
+	}
+	for strings.HasPrefix(head, "<!--") {
+		i := strings.Index(head, "-->")
+		if i < 0 {
+			return ""
+		}
+		head = strings.TrimSpace(head[i+3:])
+	}
+	if strings.HasPrefix(head, "<!DOCTYPE svg") || strings.HasPrefix(head, "<svg") {
+		return "image/svg+xml"
+	}
+	return ""
 }
 
 // resultText is the text block for clients that do not read structured

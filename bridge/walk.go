@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/cobramcp/cobramcp/dialect"
 	"github.com/cobramcp/cobramcp/flagschema"
 )
 
@@ -301,7 +302,35 @@ func (w *walker) tool(c *cobra.Command, sel Selector) (*Tool, error) {
 	if t.MCP.Annotations != nil {
 		t.MCP.Title = t.MCP.Annotations.Title
 	}
+	t.MCP.Meta = w.meta(c, name)
 	return t, nil
+}
+
+// meta is the tool record of a tool (seed 003): its id "namespace:name",
+// the namespace, the CLI's version and the tags from the command's cobra
+// group (its own or its nearest ancestor's) and its AnnotationTags.
+func (w *walker) meta(c *cobra.Command, name string) mcp.Meta {
+	m := mcp.Meta{"id": dialect.ToolID(w.cfg.Namespace, name)}
+	if w.cfg.Namespace != "" {
+		m["namespace"] = w.cfg.Namespace
+	}
+	if v := w.root.Version; v != "" {
+		m["version"] = v
+	}
+	var raw []string
+	for p := c; p != nil; p = p.Parent() {
+		if p.GroupID != "" {
+			raw = append(raw, p.GroupID)
+			break
+		}
+	}
+	if v := c.Annotations[AnnotationTags]; v != "" {
+		raw = append(raw, strings.Split(v, ",")...)
+	}
+	if tags := dialect.NormalizeTags(raw); len(tags) > 0 {
+		m["tags"] = tags
+	}
+	return m
 }
 
 func isRequired(f *pflag.Flag) bool {

@@ -1,0 +1,74 @@
+package bridge_test
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/cobramcp/cobramcp/bridge"
+)
+
+func TestToolRecordMeta(t *testing.T) {
+	root := &cobra.Command{Use: "tt", Version: "2.0.1"}
+	root.AddGroup(&cobra.Group{ID: "Basic Commands", Title: "Basic"})
+	get := &cobra.Command{Use: "get", GroupID: "Basic Commands"}
+	pods := &cobra.Command{Use: "pods", RunE: noop, Annotations: map[string]string{bridge.AnnotationTags: " K8s ,read only, k8s,,Ünïcode!"}}
+	get.AddCommand(pods)
+	plain := &cobra.Command{Use: "plain", RunE: noop}
+	root.AddCommand(get, plain)
+
+	ts := mustTools(t, root, &bridge.Config{Namespace: "acme"})
+	tool, _ := ts.Lookup("tt_get_pods")
+	m := tool.MCP.Meta
+	if m["id"] != "acme:tt_get_pods" || m["namespace"] != "acme" || m["version"] != "2.0.1" {
+		t.Errorf("meta = %v", m)
+	}
+	if tags := m["tags"].([]string); !slices.Equal(tags, []string{"basic-commands", "k8s", "read-only", "ncode"}) {
+		t.Errorf("tags = %q", tags)
+	}
+	plainTool, _ := ts.Lookup("tt_plain")
+	if _, ok := plainTool.MCP.Meta["tags"]; ok {
+		t.Errorf("plain has tags: %v", plainTool.MCP.Meta)
+	}
+	if ts := mustTools(t, root, nil); func() any { tl, _ := ts.Lookup("tt_plain"); return tl.MCP.Meta["id"] }() != "tt_plain" {
+		t.Error("id without namespace is not the name")
+	}
+}
+
+func TestImageOutputBecomesImageContent(t *testing.T) {
+	png := "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
+	tests := []struct {
+		stdout string
+		mime   string
+	}{
+		{png, "image/png"},
+		{"\xff\xd8\xff\xe0JFIF", "image/jpeg"},
+		{"GIF89a....", "image/gif"},
+		{"RIFF\x00\x00\x00\x00WEBPVP8 ", "image/webp"},
+		{"<?xml version=\"1.0\"?>\n<!-- c -->\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>", "image/svg+xml"},
+		{"plain text", ""},
+		{"<html><svg/></html>", ""},
+	}
+	for _, tt := range tests {
+		stdout := tt.stdout
+		cfg := &bridge.Config{Middleware: []bridge.Middleware{func(bridge.RunFunc) bridge.RunFunc {
+			return func(context.Context, *bridge.Call) (*execResult, error) { return &execResult{Stdout: stdout}, nil }
+		}}}
+		ts := mustTools(t, testTree(), cfg)
+		res, err := ts.Call(context.Background(), "tt_version", json.RawMessage(`{}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, isImg := res.Content[0].(*mcp.ImageContent)
+		if isImg != (tt.mime != "") || (isImg && (img.MIMEType != tt.mime || string(img.Data) != stdout)) {
+			t.Errorf("%q: content %#v, want mime %q", stdout, res.Content[0], tt.mime)
+		}
+		if out := res.StructuredContent.(bridge.Output); out.Stdout != stdout {
+			t.Errorf("structured stdout %q", out.Stdout)
+		}
+	}
+}
