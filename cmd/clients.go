@@ -100,9 +100,18 @@ func newEnableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 			"Environment variables captured by the CLI (such as PATH) and --env KEY=VALUE are written\n" +
 			"into the entry, since clients start servers with a minimal environment.",
 		Example: "  " + "enable\n  enable --scope project -- --tools 'NAME_get_*'\n  enable --env KUBECONFIG=$HOME/.kube/config --dry-run",
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) > 0 && c.ArgsLenAtDash() != 0 {
+				return fmt.Errorf("unexpected argument %q: arguments for `mcp start` go after --", args[0])
+			}
+			return nil
+		},
 		RunE: func(c *cobra.Command, extra []string) error {
 			file, scope, err := loc.file(cl)
 			if err != nil {
+				return err
+			}
+			if err := checkStartArgs(o, c, extra); err != nil {
 				return err
 			}
 			if name == "" {
@@ -282,6 +291,42 @@ func startArgs(c *cobra.Command) []string {
 	}
 	path := strings.Fields(group.CommandPath())
 	return append(slices.Clone(path[1:]), "start")
+}
+
+// checkStartArgs makes sure the arguments written for `mcp start` are
+// ones it accepts, and that --tools patterns match tools, so that a typo
+// fails now rather than when the client starts the server.
+func checkStartArgs(o *Options, c *cobra.Command, extra []string) error {
+	if len(extra) == 0 || c.Parent() == nil || c.Parent().Parent() == nil {
+		return nil
+	}
+	var start *cobra.Command
+	for _, s := range c.Parent().Parent().Commands() {
+		if s.Name() == "start" {
+			start = s
+		}
+	}
+	if start == nil {
+		return nil
+	}
+	if err := start.ParseFlags(extra); err != nil {
+		return fmt.Errorf("arguments for mcp start %q: %w", extra, err)
+	}
+	if err := start.ValidateArgs(start.Flags().Args()); err != nil {
+		return fmt.Errorf("arguments for mcp start %q: %w", extra, err)
+	}
+	tools, err := start.Flags().GetStringSlice("tools")
+	if err != nil || len(tools) == 0 || o.Load == nil {
+		return nil
+	}
+	ts, err := o.Load(c)
+	if err != nil {
+		return err
+	}
+	if _, err := ts.NewServer(ServerOptions{Tools: tools}); err != nil {
+		return fmt.Errorf("--tools %s: %w", strings.Join(tools, ","), err)
+	}
+	return nil
 }
 
 // entryEnv merges the CLI author's captured variables with --env values;

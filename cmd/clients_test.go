@@ -314,6 +314,29 @@ func TestClientsE2E(t *testing.T) {
 		entryNamed(t, "windsurf", s.path(t, "windsurf", clientcfg.User), "mycli")
 	})
 
+	// A typo in the arguments for mcp start fails at enable, not when the
+	// client starts the server.
+	t.Run("start arguments checked", func(t *testing.T) {
+		s := newSandbox(t, bin)
+		for _, tt := range []struct {
+			args []string
+			want string
+		}{
+			{[]string{"--", "--tools", "nomatch_*"}, "no tool matches nomatch_*"},
+			{[]string{"--", "--toolz", "x"}, "unknown flag: --toolz"},
+			{[]string{"--", "extra"}, `unknown command "extra"`},
+			{[]string{"stray"}, "go after --"},
+		} {
+			r := s.run(append([]string{"mcp", "cursor", "enable"}, tt.args...)...)
+			if r.err == nil || !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("enable %v: err %v, stderr %q, want %q", tt.args, r.err, r.stderr, tt.want)
+			}
+		}
+		if _, err := os.Stat(s.path(t, "cursor", clientcfg.User)); !errors.Is(err, os.ErrNotExist) {
+			t.Error("a refused enable wrote the file")
+		}
+	})
+
 	t.Run("files left untouched", func(t *testing.T) {
 		tests := []struct {
 			name, client, fixture string
