@@ -286,6 +286,7 @@ func TestBadInput(t *testing.T) {
 				// A JSON-RPC error is acceptable only for arguments that
 				// are not an object, and it must name the problem too.
 				if !strings.HasPrefix(tc.args, "{") && strings.Contains(err.Error(), "object") {
+					t.Logf("JSON-RPC error: %v", err)
 					return
 				}
 				t.Fatalf("protocol error %v, want a result with isError", err)
@@ -294,6 +295,7 @@ func TestBadInput(t *testing.T) {
 				t.Fatalf("isError false for %s; result: %+v", tc.args, res.StructuredContent)
 			}
 			msg := resultText(t, res)
+			t.Logf("message: %s", msg)
 			for _, w := range tc.want {
 				if !strings.Contains(msg, w) {
 					t.Errorf("message %q does not name %q", msg, w)
