@@ -91,7 +91,7 @@ func ExampleExport_strict() {
 	fmt.Println(err)
 	// Output:
 	// gemini: 1 loss(es) in strict mode
-	// 	mycli_label: /inputSchema/properties/labels/additionalProperties: gemini: dropped keyword "additionalProperties": Gemini cannot describe an object's extra keys; the value schema is noted in the description
+	// 	mycli_label: /inputSchema/properties/labels: gemini: left out: Gemini has no form for an object without properties (such as a map flag), so the model cannot set this property
 }
 
 func ExampleNormalizeTags() {

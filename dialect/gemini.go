@@ -55,20 +55,24 @@ func geminiTool(name string, t *tool, r *report) any {
 	g := &geminizer{r: r}
 	const base = "/inputSchema"
 	params := g.schema(prepare(t.input, base, r), base)
-	if props := params.obj("properties"); props != nil {
+	if props := params.obj("properties"); props == nil || len(props.keys) == 0 {
+		// "For function with no parameters, this can be left unset."
+		params = nil
+	} else {
 		for _, n := range props.keys {
 			if !geminiParamName.MatchString(n) {
 				r.add(ptr(ptr(base, "properties"), n), "parameter name %q breaks Gemini's rule %s; kept, since renaming it would break the call", n, geminiParamName)
 			}
 		}
-		if len(props.keys) == 0 {
-			// "For function with no parameters, this can be left unset."
-			params = nil
-		}
 	}
 	d := geminiDecl{Name: name, Description: t.desc, Parameters: params}
 	if t.output != nil {
-		d.Response = g.schema(prepare(t.output, "/outputSchema", r), "/outputSchema")
+		resp := g.schema(prepare(t.output, "/outputSchema", r), "/outputSchema")
+		if why := unfit(resp); why != "" {
+			r.add("/outputSchema", "left out the response schema: Gemini has no form for %s", why)
+		} else {
+			d.Response = resp
+		}
 	}
 	return d
 }
@@ -79,7 +83,7 @@ type geminizer struct{ r *report }
 func (g *geminizer) schema(v any, path string) *object {
 	o, ok := v.(*object)
 	if !ok {
-		g.r.add(path, "the boolean schema %s has no Gemini form: left as an empty schema", jsonText(v))
+		// true or false: no type, so unfit; the parent leaves it out.
 		return newObject()
 	}
 	out := newObject()
@@ -148,8 +152,11 @@ func (g *geminizer) schema(v any, path string) *object {
 			}
 			out.set(k, g.schema(val, at))
 		case k == "additionalProperties":
-			if vo, ok := val.(*object); ok && len(vo.keys) > 0 {
-				notes = append(notes, "Keys are free-form; each value must match "+jsonText(vo)+".")
+			if vo, ok := val.(*object); ok && len(vo.keys) > 0 && o.obj("properties") != nil && len(o.obj("properties").keys) > 0 {
+				// An object without properties is left out whole (see
+				// unfit); one with properties keeps them and loses its
+				// extra keys.
+				notes = append(notes, "Other keys are free-form; each value must match "+jsonText(vo)+".")
 				g.r.add(at, "dropped keyword \"additionalProperties\": Gemini cannot describe an object's extra keys; the value schema is noted in the description")
 			}
 			// false and true have no Gemini form and change nothing the
@@ -176,6 +183,10 @@ func (g *geminizer) schema(v any, path string) *object {
 			seen := map[string]bool{}
 			for i, b := range branches {
 				a := g.schema(b, ptrIndex(at, i))
+				if why := unfit(a); why != "" {
+					g.r.add(ptrIndex(at, i), "left out this branch: Gemini has no form for %s", why)
+					continue
+				}
 				// Dropped formats can leave equal branches; one is enough.
 				if key := jsonText(a); !seen[key] {
 					seen[key] = true
@@ -204,19 +215,33 @@ func (g *geminizer) schema(v any, path string) *object {
 		out.set("type", "object")
 	}
 	if props != nil && prim == "object" {
+		req := asList(o.m["required"])
 		np := newObject()
 		for _, n := range props.keys {
-			np.set(n, g.schema(props.m[n], ptr(ptr(path, "properties"), n)))
+			at := ptr(ptr(path, "properties"), n)
+			ps := g.schema(props.m[n], at)
+			if why := unfit(ps); why != "" {
+				msg := "left out: Gemini has no form for " + why + ", so the model cannot set this property"
+				if slices.Contains(req, any(n)) {
+					msg += "; it is required, so a call without it is refused"
+				}
+				g.r.add(at, "%s", msg)
+				continue
+			}
+			np.set(n, ps)
 		}
 		out.m["properties"] = np
-		var req []any
-		for _, q := range asList(o.m["required"]) {
-			if n, _ := q.(string); props.has(n) {
-				req = append(req, n)
-			} else {
+		var newReq []any
+		for _, q := range req {
+			n, _ := q.(string)
+			switch {
+			case np.has(n):
+				newReq = append(newReq, n)
+			case !props.has(n):
 				g.r.add(ptr(path, "required"), "dropped %s from required: it is not a property", jsonText(q))
 			}
 		}
+		req = newReq
 		if len(req) > 0 {
 			out.m["required"] = req
 		} else {
@@ -232,17 +257,45 @@ func (g *geminizer) schema(v any, path string) *object {
 		out.del("properties")
 		out.del("required")
 	}
-	if !out.has("type") && !out.has("anyOf") {
-		if out.has("items") {
-			out.set("type", "array")
-		} else if !out.has("nullable") {
-			g.r.add(path, "a schema without a type (any JSON value) has no Gemini form: left untyped, which Gemini may reject")
-		}
+	if !out.has("type") && !out.has("anyOf") && out.has("items") {
+		out.set("type", "array")
 	}
 	if len(notes) > 0 {
 		out.set("description", withNotes(out.str("description"), notes))
 	}
 	return out
+}
+
+// unfit says why Gemini would refuse s, or returns "". Gemini needs a type
+// on every schema, properties on every object ("should be non-empty for
+// OBJECT type", a 400 error) and items on every array.
+func unfit(s *object) string {
+	one, _ := unfitReason(s)
+	return one
+}
+
+// unfitReason returns the reason of unfit in the singular and the plural.
+func unfitReason(s *object) (string, string) {
+	if a, ok := s.m["anyOf"].([]any); ok && len(a) > 0 {
+		return "", ""
+	}
+	switch s.m["type"] {
+	case nil:
+		return "an untyped value", "untyped values"
+	case "object":
+		if p := s.obj("properties"); p == nil || len(p.keys) == 0 {
+			return "an object without properties (such as a map flag)", "objects without properties"
+		}
+	case "array":
+		it := s.obj("items")
+		if it == nil {
+			return "an array without items", "arrays without items"
+		}
+		if _, many := unfitReason(it); many != "" {
+			return "an array of " + many, "arrays of " + many
+		}
+	}
+	return "", ""
 }
 
 // enum writes an enum (or a const as a one-value enum). Gemini enums hold

@@ -316,6 +316,18 @@ func checkGemini(t *testing.T, tool string, schema map[string]any) {
 			t.Errorf("%s %s: properties/required on type %q", tool, p, typ)
 		}
 		pr, _ := m["properties"].(map[string]any)
+		// "Required. Data type." Gemini answers 400 "should be non-empty
+		// for OBJECT type" to an object without properties; an array
+		// needs "Schema of the elements of Type.ARRAY".
+		if m["type"] == nil && m["anyOf"] == nil {
+			t.Errorf("%s %s: schema without a type", tool, p)
+		}
+		if typ == "object" && len(pr) == 0 {
+			t.Errorf("%s %s: object without properties", tool, p)
+		}
+		if typ == "array" && m["items"] == nil {
+			t.Errorf("%s %s: array without items", tool, p)
+		}
 		for _, r := range asAnyList(m["required"]) {
 			if _, ok := pr[r.(string)]; !ok {
 				t.Errorf("%s %s: required %v is not a property", tool, p, r)
