@@ -24,9 +24,9 @@
 //   - Export is pure: it reads the tools, never changes them, and does no
 //     I/O. The same tools give the same bytes, sorted by tool name.
 //   - Every change a dialect forces on a tool (a keyword dropped, a
-//     constraint weakened, a limit exceeded, a name changed, strict mode
-//     given up) is returned as a [Warning] naming the tool and the JSON
-//     Pointer of the change. Rewrites that lose nothing are not reported:
+//     constraint weakened, a property left out, a limit exceeded, a name
+//     changed, strict mode given up) is returned as a [Warning] naming the
+//     tool and the JSON Pointer of the change. Rewrites that lose nothing are not reported:
 //     a local $ref inlined, const written as a one-value enum, ["T","null"]
 //     written as T plus nullable, an integer's exclusive bound made
 //     inclusive, additionalProperties: false added (OpenAI) or dropped
