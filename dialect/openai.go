@@ -63,20 +63,20 @@ func (s *strictifier) block(path, msg string) { s.blockers = append(s.blockers, 
 func openaiTool(name string, t *tool, r *report) any {
 	const base = "/inputSchema"
 	s := &strictifier{r: &report{format: r.format, tool: r.tool}}
-	prepared := prepare(t.input, base, s.r)
-	if !typeHas(prepared, "object") {
+	out := s.schema(prepare(t.input, base, s.r), base, false).(*object)
+	// "Root objects must not be anyOf and must be an object."
+	if out.m["type"] != "object" {
 		s.block(base, "the root must have type \"object\"")
 	}
-	if prepared.has("anyOf") || prepared.has("oneOf") {
+	if out.has("anyOf") {
 		s.block(base, "the root must not be anyOf")
 	}
-	out := s.schema(prepared, base, false)
 	if len(s.blockers) == 0 {
 		s.limits(out, base)
 	}
 	if len(s.blockers) == 0 {
 		r.warns = append(r.warns, s.r.warns...)
-		return openaiEntry{Type: "function", Function: openaiFunction{Name: name, Description: t.desc, Parameters: out.(*object), Strict: true}}
+		return openaiEntry{Type: "function", Function: openaiFunction{Name: name, Description: t.desc, Parameters: out, Strict: true}}
 	}
 	for _, b := range s.blockers {
 		r.add(b.path, "strict mode off for this tool: %s", b.msg)

@@ -331,3 +331,30 @@ func TestReferences(t *testing.T) {
 		})
 	}
 }
+
+func TestOpenAIRoot(t *testing.T) {
+	tests := []struct {
+		name   string
+		schema string
+		strict bool
+		warn   string
+	}{
+		{"untyped root with properties becomes an object", `{"properties":{"a":{"type":"string"}}}`, true, ""},
+		{"string root", `{"type":"string"}`, false, `the root must have type "object"`},
+		{"anyOf root", `{"type":"object","properties":{},"additionalProperties":false,"anyOf":[{"type":"object","properties":{},"additionalProperties":false}]}`, false, "must not be anyOf"},
+		{"flag-group anyOf at the root is dropped, not fatal", `{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false,"anyOf":[{"required":["a"]}]}`, true, "only assert which properties"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, warns := one(t, dialect.OpenAI, tt.schema)
+			fn := e["function"].(map[string]any)
+			if fn["strict"] != tt.strict {
+				t.Errorf("strict = %v, want %v (%q)", fn["strict"], tt.strict, warns)
+			}
+			checkWarn(t, warns, tt.warn)
+			if tt.strict {
+				checkOpenAIStrict(t, tt.name, fn["parameters"].(map[string]any))
+			}
+		})
+	}
+}
