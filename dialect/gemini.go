@@ -127,9 +127,6 @@ func (g *geminizer) schema(v any, path string) *object {
 			}
 			if null {
 				out.set("nullable", true)
-				if len(types) == 0 {
-					g.r.add(at, "a value that can only be null has no Gemini type: left untyped and nullable")
-				}
 			}
 		case slices.Contains(geminiKept, k):
 			out.set(k, clone(val))
@@ -182,6 +179,10 @@ func (g *geminizer) schema(v any, path string) *object {
 			var alts []any
 			seen := map[string]bool{}
 			for i, b := range branches {
+				if bo, ok := b.(*object); ok && len(bo.keys) == 1 && bo.m["type"] == "null" {
+					out.set("nullable", true) // {"type":"null"} as a branch: exact
+					continue
+				}
 				a := g.schema(b, ptrIndex(at, i))
 				if why := unfit(a); why != "" {
 					g.r.add(ptrIndex(at, i), "left out this branch: Gemini has no form for %s", why)

@@ -215,6 +215,7 @@ func TestGeminiRewrite(t *testing.T) {
 			`{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}`, `dropped "b" from required`},
 		{"object with properties and extra keys", `{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":{"type":"integer"}}`,
 			`{"type":"object","properties":{"a":{"type":"string"}},"description":"Other keys are free-form; each value must match {\"type\":\"integer\"}."}`, "extra keys"},
+		{"null branch becomes nullable", `{"anyOf":[{"type":"string"},{"type":"null"}]}`, `{"type":"string","nullable":true}`, ""},
 		{"anyOf branch without a form", `{"anyOf":[{"type":"string"},{"type":"object"}]}`, `{"type":"string"}`, "left out this branch"},
 		{"oneOf", `{"oneOf":[{"type":"string"},{"type":"number"}]}`, `{"anyOf":[{"type":"string"},{"type":"number"}]}`, "oneOf became anyOf"},
 		{"ip flag: branches equal once formats go", `{"type":"string","anyOf":[{"type":"string","format":"ipv4"},{"type":"string","format":"ipv6"}]}`, `{"type":"string"}`, `dropped keyword "format"`},
