@@ -590,3 +590,21 @@ func TestAwkwardNames(t *testing.T) {
 		}
 	}
 }
+
+func TestTOMLHeadersOnlyAtTopLevel(t *testing.T) {
+	src := "[mcp_servers.mycli]\ncommand = \"x\"\nmatrix = [\n  [1],\n  [2]\n]\nnote = '''\n[tui]\n'''\n\n[tui]\nx = 1 # [not.a.header]\n"
+	lines := scanTOML([]byte(src))
+	var headers []string
+	for _, l := range lines {
+		if l.header != nil {
+			headers = append(headers, strings.Join(l.header, "."))
+		}
+	}
+	if want := []string{"mcp_servers.mycli", "tui"}; !reflect.DeepEqual(headers, want) {
+		t.Errorf("headers = %q, want %q", headers, want)
+	}
+	out, found, err := Remove(TOML, []byte(src), []string{"mcp_servers"}, "mycli")
+	if err != nil || !found || string(out) != "[tui]\nx = 1 # [not.a.header]\n" {
+		t.Errorf("Remove = %q %v %v", out, found, err)
+	}
+}

@@ -42,10 +42,13 @@ func parseTOML(src []byte) (map[string]any, error) {
 }
 
 // scanTOML splits src into lines and finds the table headers, skipping
-// lines inside multi-line strings.
+// lines inside multi-line strings and multi-line arrays.
 func scanTOML(src []byte) []tomlLine {
 	var lines []tomlLine
-	var inML string // the closing delimiter of an open multi-line string
+	var (
+		inML  string // the closing delimiter of an open multi-line string
+		depth int    // open [ and { of a value
+	)
 	for start := 0; start < len(src); {
 		end := bytes.IndexByte(src[start:], '\n')
 		if end < 0 {
@@ -55,17 +58,15 @@ func scanTOML(src []byte) []tomlLine {
 		}
 		text := string(src[start:end])
 		l := tomlLine{start: start, end: end}
-		if inML != "" {
-			inML = scanLine(text, inML)
-		} else {
+		if inML == "" && depth == 0 {
 			trim := strings.TrimSpace(text)
 			l.blank = trim == "" || strings.HasPrefix(trim, "#")
 			if strings.HasPrefix(trim, "[") {
 				l.header = parseHeader(trim)
 			}
-			if l.header == nil {
-				inML = scanLine(text, "")
-			}
+		}
+		if l.header == nil {
+			inML, depth = scanLine(text, inML, depth)
 		}
 		lines = append(lines, l)
 		start = end
@@ -73,26 +74,27 @@ func scanTOML(src []byte) []tomlLine {
 	return lines
 }
 
-// scanLine reads one line from state inML ("" or the delimiter of an open
-// multi-line string) and returns the state at its end.
-func scanLine(s, inML string) string {
+// scanLine reads one line from state (inML: "" or the delimiter of an
+// open multi-line string; depth: open brackets and braces of a value) and
+// returns the state at its end.
+func scanLine(s, inML string, depth int) (string, int) {
 	i := 0
 	if inML != "" {
 		j := closeML(s, 0, inML)
 		if j < 0 {
-			return inML
+			return inML, depth
 		}
 		i = j
 	}
 	for i < len(s) {
 		switch {
 		case s[i] == '#':
-			return ""
+			return "", depth
 		case strings.HasPrefix(s[i:], `"""`) || strings.HasPrefix(s[i:], `'''`):
 			d := s[i : i+3]
 			j := closeML(s, i+3, d)
 			if j < 0 {
-				return d
+				return d, depth
 			}
 			i = j
 		case s[i] == '"':
@@ -110,11 +112,17 @@ func scanLine(s, inML string) string {
 				i++
 			}
 			i++
+		case s[i] == '[' || s[i] == '{':
+			depth++
+			i++
+		case s[i] == ']' || s[i] == '}':
+			depth = max(depth-1, 0)
+			i++
 		default:
 			i++
 		}
 	}
-	return ""
+	return "", depth
 }
 
 // closeML returns the index after the delimiter d closing a multi-line
@@ -187,11 +195,14 @@ func parseHeader(line string) []string {
 			s = s[1:]
 			continue
 		}
+		closing := "]"
 		if array {
-			if !strings.HasPrefix(s, "]]") {
-				return nil
-			}
-		} else if !strings.HasPrefix(s, "]") {
+			closing = "]]"
+		}
+		if !strings.HasPrefix(s, closing) {
+			return nil
+		}
+		if rest := strings.TrimSpace(s[len(closing):]); rest != "" && !strings.HasPrefix(rest, "#") {
 			return nil
 		}
 		return keys
@@ -342,6 +353,10 @@ func tomlEdit(src []byte, key []string, name, block string) ([]byte, bool, error
 				if b[0] > 0 && isSpace(src[lines[b[0]-1].start:lines[b[0]-1].end]) && keep[b[0]-1] &&
 					(b[1] == len(lines) || isSpace(src[lines[b[1]].start:lines[b[1]].end])) {
 					keep[b[0]-1] = false
+				}
+				// A table that opened the file leaves no blank first line.
+				if b[0] == 0 && b[1] < len(lines) && isSpace(src[lines[b[1]].start:lines[b[1]].end]) {
+					keep[b[1]] = false
 				}
 			}
 		}
