@@ -57,6 +57,12 @@ func typeSchema(kind string) (*jsonschema.Schema, string) {
 	if elem, ok := sliceElem(kind); ok {
 		items, _ := typeSchema(elem)
 		s := &jsonschema.Schema{Type: "array", Items: items}
+		if !emptyListExpressible(kind) {
+			// No command line sets these to an empty list (pflag splits
+			// "" into one empty, invalid element, and stringArray has no
+			// form for it): say so rather than have the call refused.
+			s.MinItems = jsonschema.Ptr(1)
+		}
 		switch kind {
 		case "durationSlice":
 			return s, durationSliceNote
@@ -116,12 +122,12 @@ func typeSchema(kind string) (*jsonschema.Schema, string) {
 	case "bytesBase64":
 		return &jsonschema.Schema{Type: "string", Pattern: base64Pattern, ContentEncoding: "base64"}, base64Note
 	case "stringToString":
-		return &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{Type: "string"}}, ""
+		return mapSchema(&jsonschema.Schema{Type: "string"}, `^[^=]*$`), ""
 	case "stringToInt":
 		v, _ := typeSchema("int")
-		return &jsonschema.Schema{Type: "object", AdditionalProperties: v}, ""
+		return mapSchema(v, `^[^,=]*$`), ""
 	case "stringToInt64":
-		return &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{Type: "integer"}}, ""
+		return mapSchema(&jsonschema.Schema{Type: "integer"}, `^[^,=]*$`), ""
 	}
 	// A custom pflag.Value (or a pflag type read as text, such as "time"):
 	// the command line gives it a string; its type name tells the model what
@@ -130,6 +136,27 @@ func typeSchema(kind string) (*jsonschema.Schema, string) {
 		return &jsonschema.Schema{Type: "string"}, ""
 	}
 	return &jsonschema.Schema{Type: "string"}, "type: " + kind
+}
+
+// mapSchema is the schema of a pflag map type: at least one entry (pflag
+// has no command line for an empty map) and keys that its syntax can carry.
+func mapSchema(values *jsonschema.Schema, keyPattern string) *jsonschema.Schema {
+	return &jsonschema.Schema{
+		Type:                 "object",
+		AdditionalProperties: values,
+		MinProperties:        jsonschema.Ptr(1),
+		PropertyNames:        &jsonschema.Schema{Pattern: keyPattern},
+	}
+}
+
+// emptyListExpressible reports whether a command line can set a slice
+// flag of this kind to an empty list ("--x=" works for these).
+func emptyListExpressible(kind string) bool {
+	switch kind {
+	case "stringSlice", "boolSlice", "ipSlice", "ipNetSlice":
+		return true
+	}
+	return false
 }
 
 // intSchema returns an integer schema with exact bounds.

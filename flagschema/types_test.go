@@ -188,25 +188,25 @@ func typeCases() []typeCase {
 		{"stringSlice", func(_ testing.TB, fs *pflag.FlagSet) { fs.StringSlice("x", []string{"a", "b,c", `d"e`}, "u") },
 			`{"type":"array","items":{"type":"string"},"description":"u","default":["a","b,c","d\"e"]}`},
 		{"stringArray", func(_ testing.TB, fs *pflag.FlagSet) { fs.StringArray("x", []string{"a b", "c,d"}, "u") },
-			`{"type":"array","items":{"type":"string"},"description":"u","default":["a b","c,d"]}`},
+			`{"type":"array","items":{"type":"string"},"description":"u","default":["a b","c,d"],"minItems":1}`},
 		{"intSlice", func(_ testing.TB, fs *pflag.FlagSet) { fs.IntSlice("x", []int{1, -2}, "u") },
-			`{"type":"array","items":{` + intWant() + `},"description":"u","default":[1,-2]}`},
+			`{"type":"array","items":{` + intWant() + `},"description":"u","default":[1,-2],"minItems":1}`},
 		{"int32Slice", func(_ testing.TB, fs *pflag.FlagSet) { fs.Int32Slice("x", []int32{3}, "u") },
-			`{"type":"array","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"description":"u","default":[3]}`},
+			`{"type":"array","items":{"type":"integer","minimum":-2147483648,"maximum":2147483647},"description":"u","default":[3],"minItems":1}`},
 		{"int64Slice", func(_ testing.TB, fs *pflag.FlagSet) { fs.Int64Slice("x", []int64{1 << 40}, "u") },
-			`{"type":"array","items":{"type":"integer"},"description":"u","default":[1099511627776]}`},
+			`{"type":"array","items":{"type":"integer"},"description":"u","default":[1099511627776],"minItems":1}`},
 		{"uintSlice", func(_ testing.TB, fs *pflag.FlagSet) { fs.UintSlice("x", []uint{0, 9}, "u") },
-			`{"type":"array","items":{` + uintWant() + `},"description":"u","default":[0,9]}`},
+			`{"type":"array","items":{` + uintWant() + `},"description":"u","default":[0,9],"minItems":1}`},
 		{"float32Slice", func(_ testing.TB, fs *pflag.FlagSet) { fs.Float32Slice("x", []float32{0.5, 1}, "u") },
-			`{"type":"array","items":{"type":"number"},"description":"u","default":[0.5,1]}`},
+			`{"type":"array","items":{"type":"number"},"description":"u","default":[0.5,1],"minItems":1}`},
 		{"float64Slice", func(_ testing.TB, fs *pflag.FlagSet) { fs.Float64Slice("x", []float64{1e-3}, "u") },
-			`{"type":"array","items":{"type":"number"},"description":"u","default":[0.001]}`},
+			`{"type":"array","items":{"type":"number"},"description":"u","default":[0.001],"minItems":1}`},
 		{"boolSlice", func(_ testing.TB, fs *pflag.FlagSet) { fs.BoolSlice("x", []bool{true, false}, "u") },
 			`{"type":"array","items":{"type":"boolean"},"description":"u","default":[true,false]}`},
 		{"durationSlice", func(_ testing.TB, fs *pflag.FlagSet) {
 			fs.DurationSlice("x", []time.Duration{time.Second, 0, 90 * time.Minute}, "u")
 		},
-			`{"type":"array","items":{"type":"string","pattern":` + durPat + `},"description":"u (each a Go duration such as 30s, 5m, 1h30m)","default":["1s","0s","1h30m0s"]}`},
+			`{"type":"array","items":{"type":"string","pattern":` + durPat + `},"description":"u (each a Go duration such as 30s, 5m, 1h30m)","default":["1s","0s","1h30m0s"],"minItems":1}`},
 		{"ipSlice", func(_ testing.TB, fs *pflag.FlagSet) {
 			fs.IPSlice("x", []net.IP{net.ParseIP("1.2.3.4"), net.ParseIP("fe80::1")}, "u")
 		},
@@ -218,13 +218,13 @@ func typeCases() []typeCase {
 		{"stringToString", func(_ testing.TB, fs *pflag.FlagSet) {
 			fs.StringToString("x", map[string]string{"a": "1", "b": "x,y", "c": `q"`}, "u")
 		},
-			`{"type":"object","additionalProperties":{"type":"string"},"description":"u","default":{"a":"1","b":"x,y","c":"q\""}}`},
+			`{"type":"object","additionalProperties":{"type":"string"},"description":"u","default":{"a":"1","b":"x,y","c":"q\""},"minProperties":1,"propertyNames":{"pattern":"^[^=]*$"}}`},
 		{"stringToInt", func(_ testing.TB, fs *pflag.FlagSet) { fs.StringToInt("x", map[string]int{"a": 1, "b": -2}, "u") },
-			`{"type":"object","additionalProperties":{` + intWant() + `},"description":"u","default":{"a":1,"b":-2}}`},
+			`{"type":"object","additionalProperties":{` + intWant() + `},"description":"u","default":{"a":1,"b":-2},"minProperties":1,"propertyNames":{"pattern":"^[^,=]*$"}}`},
 		{"stringToInt64", func(_ testing.TB, fs *pflag.FlagSet) {
 			fs.StringToInt64("x", map[string]int64{"big": 1 << 40}, "u")
 		},
-			`{"type":"object","additionalProperties":{"type":"integer"},"description":"u","default":{"big":1099511627776}}`},
+			`{"type":"object","additionalProperties":{"type":"integer"},"description":"u","default":{"big":1099511627776},"minProperties":1,"propertyNames":{"pattern":"^[^,=]*$"}}`},
 		{"func", func(_ testing.TB, fs *pflag.FlagSet) { fs.Func("x", "u", func(string) error { return nil }) },
 			`{"type":"string","description":"u"}`},
 		{"boolfunc", func(_ testing.TB, fs *pflag.FlagSet) { fs.BoolFunc("x", "u", func(string) error { return nil }) },
