@@ -19,11 +19,8 @@ var (
 // what fn returns in its place. "items" may be a schema or (draft-07) an
 // array of schemas; "dependencies" values may be string arrays, which are
 // not schemas and are skipped.
-func eachSub(o *object, path string, skip func(key string) bool, fn func(v any, path string) any) {
+func eachSub(o *object, path string, fn func(v any, path string) any) {
 	for _, k := range o.list() {
-		if skip != nil && skip(k) {
-			continue
-		}
 		v := o.m[k]
 		switch {
 		case slices.Contains(singleSubs, k):
@@ -94,7 +91,7 @@ func (in *inliner) embedded(v any, path string, isRoot bool) any {
 	if !ok {
 		return v
 	}
-	eachSub(o, path, nil, func(sub any, p string) any { return in.embedded(sub, p, false) })
+	eachSub(o, path, func(sub any, p string) any { return in.embedded(sub, p, false) })
 	if !isRoot && (o.has("$id") || o.has("$schema")) {
 		sub := &inliner{root: clone(o).(*object), parent: in, r: in.r}
 		return sub.walk(o, path, nil)
@@ -116,7 +113,7 @@ func (in *inliner) walk(v any, path string, stack []string) any {
 	}
 	o.del("$defs")
 	o.del("definitions")
-	eachSub(o, path, nil, func(sub any, p string) any { return in.walk(sub, p, stack) })
+	eachSub(o, path, func(sub any, p string) any { return in.walk(sub, p, stack) })
 	return o
 }
 
@@ -222,7 +219,7 @@ func mergeAllOf(v any) any {
 	if !ok {
 		return v
 	}
-	eachSub(o, "", nil, func(sub any, _ string) any { return mergeAllOf(sub) })
+	eachSub(o, "", func(sub any, _ string) any { return mergeAllOf(sub) })
 	branches, ok := o.m["allOf"].([]any)
 	if !ok {
 		return o
