@@ -3,38 +3,153 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
+
+	"github.com/cobramcp/cobramcp/dialect"
 )
 
 // DefaultToolsFile is where `mcp tools` writes by default (Ophis-compatible).
+// Another --format writes FORMAT-tools.json.
 const DefaultToolsFile = "mcp-tools.json"
 
+// FormatExternal is the --format of `mcp tools` that writes one executable
+// per tool into a directory instead of one JSON document.
+const FormatExternal = "external"
+
+// ExternalMarker begins the second line of every script written by
+// `mcp tools --format external`. A file without it is not overwritten
+// unless --force is given.
+const ExternalMarker = "# cobramcp external tool"
+
 func newToolsCmd(o *Options) *cobra.Command {
-	var output string
+	var output, format, dir string
+	var strict, force bool
+	names := make([]string, 0, len(dialect.Formats())+1)
+	for _, f := range dialect.Formats() {
+		names = append(names, string(f))
+	}
+	names = append(names, FormatExternal)
 	c := &cobra.Command{
 		Use:   "tools",
-		Short: "Export the tool definitions as JSON",
-		Long: "Write the tools exactly as tools/list returns them, sorted by name, to " + DefaultToolsFile + "\n" +
-			"(or --output FILE; '-' for stdout). The output is deterministic, so a diff shows what changed.",
+		Short: "Export the tool definitions as JSON, in MCP or another dialect",
+		Long: "Write the tools, sorted by name, in one of these formats (--format):\n\n" +
+			"  mcp        exactly as tools/list returns them (the default)\n" +
+			"  canonical  [{name, description, parameters}], what an external tool's --schema prints\n" +
+			"  openai     the Chat Completions \"tools\" array, functions in strict mode\n" +
+			"  anthropic  the Messages API \"tools\" array of {name, description, input_schema}\n" +
+			"  gemini     {\"tools\":[{\"functionDeclarations\":[...]}]}, Gemini's OpenAPI schema subset\n" +
+			"  toolvault  {\"tools\":[...], \"version\", \"description\"}, the toolvault list envelope\n" +
+			"  external   one executable per tool in --dir: TOOL --schema prints its canonical schema,\n" +
+			"             TOOL alone reads the arguments as JSON on stdin and runs the call\n\n" +
+			"The document goes to FORMAT-tools.json (" + DefaultToolsFile + " for mcp), or --output FILE\n" +
+			"('-' for stdout); the output is deterministic, so a diff shows what changed.\n\n" +
+			"Every change a dialect forces on a tool (a keyword dropped, a name changed...) is\n" +
+			"printed on stderr, one warning per line, as \"tool: /json/pointer: format: message\".\n" +
+			"With --strict any such change is an error and nothing is written.\n\n" +
+			"--format external writes each script atomically. A file in --dir that was not written\n" +
+			"by this command (its second line does not start with '" + ExternalMarker + "') is\n" +
+			"not replaced unless --force is given; nothing is written when one is in the way.",
+		Example: "  mycli mcp tools -o -\n" +
+			"  mycli mcp tools --format openai --strict -o openai-tools.json\n" +
+			"  mycli mcp tools --format external --dir ~/.agent/tools",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if format == FormatExternal {
+				if dir == "" {
+					return errors.New("--format external needs --dir DIR, the directory to write the tools into")
+				}
+				if c.Flags().Changed("output") {
+					return errors.New("--output is not used with --format external: the tools go to --dir")
+				}
+			} else if c.Flags().Changed("dir") || c.Flags().Changed("force") {
+				return fmt.Errorf("--dir and --force are for --format external, not %s", format)
+			}
+			var f dialect.Format
+			if format != FormatExternal {
+				var err error
+				if f, err = dialect.ParseFormat(format); err != nil {
+					return fmt.Errorf("--format: %w, or %s", err, FormatExternal)
+				}
+			}
 			ts, err := o.Load(c)
 			if err != nil {
 				return err
 			}
-			b, err := MarshalJSON(ts.Tools())
-			if err != nil {
-				return fmt.Errorf("encoding tools: %w", err)
+			if format == FormatExternal {
+				return writeExternal(c, ts, dir, strict, force)
 			}
-			return writeOutput(c, output, b)
+			b, err := exportTools(c.ErrOrStderr(), ts, f, strict)
+			if err != nil {
+				return err
+			}
+			out := output
+			if out == "" {
+				out = string(f) + "-tools.json"
+			}
+			return writeOutput(c, out, b)
 		},
 	}
-	c.Flags().StringVarP(&output, "output", "o", DefaultToolsFile, "file to write, '-' for stdout")
+	c.Flags().StringVarP(&output, "output", "o", "", "file to write, '-' for stdout (default FORMAT-tools.json)")
+	c.Flags().StringVar(&format, "format", string(dialect.MCP), "format: "+strings.Join(names, ", "))
+	c.Flags().BoolVar(&strict, "strict", false, "fail, writing nothing, when the format cannot carry the tools without loss")
+	c.Flags().StringVar(&dir, "dir", "", "with --format external: the directory to write one executable per tool into")
+	c.Flags().BoolVar(&force, "force", false, "with --format external: replace files in --dir that this command did not write")
 	return c
+}
+
+// exportTools renders ts's tools in format f, ending in a newline, and
+// prints the warnings of the translation on w, one per line. In strict
+// mode any warning is an error that lists them all.
+func exportTools(w io.Writer, ts Toolset, f dialect.Format, strict bool) ([]byte, error) {
+	if f == dialect.MCP {
+		b, err := MarshalJSON(ts.Tools())
+		if err != nil {
+			return nil, fmt.Errorf("encoding tools: %w", err)
+		}
+		return b, nil
+	}
+	doc, err := exportDialect(w, ts.Tools(), ts.Info(), f, strict)
+	if err != nil {
+		return nil, err
+	}
+	return append(doc, '\n'), nil
+}
+
+// exportDialect runs dialect.Export with the envelope of info and prints
+// its warnings on w. A *dialect.LossError already lists the warnings, so
+// they are not printed twice.
+func exportDialect(w io.Writer, tools []*mcp.Tool, info Info, f dialect.Format, strict bool) (json.RawMessage, error) {
+	doc, warns, err := dialect.Export(f, tools, dialect.Options{Envelope: envelope(info), Strict: strict})
+	var loss *dialect.LossError
+	if errors.As(err, &loss) {
+		return nil, err
+	}
+	for _, wn := range warns {
+		fmt.Fprintln(w, wn.String())
+	}
+	if err != nil {
+		return nil, fmt.Errorf("exporting the tools as %s: %w", f, err)
+	}
+	return doc, nil
+}
+
+// envelope describes the tool set for the toolvault list envelope: the
+// root's version, and its long description or else its short one.
+func envelope(info Info) dialect.Envelope {
+	desc := strings.TrimSpace(info.Long)
+	if desc == "" {
+		desc = strings.TrimSpace(info.Short)
+	}
+	return dialect.Envelope{Name: info.Name, Version: info.Version, Description: desc}
 }
 
 // MarshalJSON renders v as the exports do: indented, without HTML
@@ -57,26 +172,194 @@ func writeOutput(c *cobra.Command, out string, b []byte) error {
 		_, err := c.OutOrStdout().Write(b)
 		return err
 	}
-	dir := filepath.Dir(out)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(out)+".*")
+	if err := writeFileAtomic(out, b, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.ErrOrStderr(), "wrote %s\n", out)
+	return nil
+}
+
+// writeFileAtomic replaces the file named name by one holding b with the
+// given mode: a temporary file in the same directory renamed over it, so
+// that a reader sees the old file or the new one, never a part.
+func writeFileAtomic(name string, b []byte, mode os.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", out, err)
+		return fmt.Errorf("writing %s: %w", name, err)
 	}
 	defer os.Remove(tmp.Name())
 	if _, err := tmp.Write(b); err != nil {
 		tmp.Close()
-		return fmt.Errorf("writing %s: %w", out, err)
+		return fmt.Errorf("writing %s: %w", name, err)
 	}
-	if err := tmp.Chmod(0o644); err != nil {
+	if err := tmp.Chmod(mode); err != nil {
 		tmp.Close()
-		return fmt.Errorf("writing %s: %w", out, err)
+		return fmt.Errorf("writing %s: %w", name, err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", out, err)
+		return fmt.Errorf("writing %s: %w", name, err)
 	}
-	if err := os.Rename(tmp.Name(), out); err != nil {
-		return fmt.Errorf("writing %s: %w", out, err)
+	if err := os.Rename(tmp.Name(), name); err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
 	}
-	fmt.Fprintf(c.ErrOrStderr(), "wrote %s\n", out)
 	return nil
+}
+
+// externalScript is one executable of `--format external`.
+type externalScript struct {
+	file string // the file name in the directory, in kebab-case
+	body []byte
+}
+
+// writeExternal writes one executable per tool of ts into dir. Each runs
+// `mcp tool NAME` of this binary with the script's own arguments, so that
+// `SCRIPT --schema` prints the tool's canonical schema and `SCRIPT` runs a
+// call with the arguments read on stdin.
+func writeExternal(c *cobra.Command, ts Toolset, dir string, strict, force bool) error {
+	// The canonical export checks the names and schemas that the scripts'
+	// --schema will print, and reports what it changed.
+	tools := sortedTools(ts.Tools())
+	doc, err := exportDialect(c.ErrOrStderr(), tools, ts.Info(), dialect.Canonical, strict)
+	if err != nil {
+		return err
+	}
+	var entries []struct {
+		Name string `json:"name"`
+	}
+	if err := json.Unmarshal(doc, &entries); err != nil {
+		return fmt.Errorf("reading the canonical export: %w", err)
+	}
+	if len(entries) != len(tools) {
+		return fmt.Errorf("the canonical export has %d tools, want %d", len(entries), len(tools))
+	}
+	exe, err := executable()
+	if err != nil {
+		return err
+	}
+	// The words between the root and this command's group: `mcp` for
+	// `mycli mcp tools`.
+	var group []string
+	if p := c.Parent(); p != nil {
+		group = strings.Fields(p.CommandPath())[1:]
+	}
+	scripts := make([]externalScript, 0, len(tools))
+	byFile := map[string]string{}
+	for i, t := range tools {
+		file := kebabCase(entries[i].Name)
+		if file == "" {
+			return fmt.Errorf("tool %q: no file name can be made from its name", t.Name)
+		}
+		if prev, ok := byFile[file]; ok {
+			return fmt.Errorf("tools %q and %q would both be written to %s", prev, t.Name, filepath.Join(dir, file))
+		}
+		byFile[file] = t.Name
+		scripts = append(scripts, externalScript{file: file, body: scriptBody(exe, group, t.Name, c.Root().Name())})
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--dir: %w", err)
+	}
+	// Check every target before writing any, so that a refusal leaves the
+	// directory as it was.
+	var blocked []string
+	for _, s := range scripts {
+		name := filepath.Join(dir, s.file)
+		ours, err := isOurScript(name)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+		case err != nil:
+			return err
+		case !ours && !force:
+			blocked = append(blocked, name)
+		}
+	}
+	if len(blocked) > 0 {
+		return fmt.Errorf("not replacing %d file(s) that this command did not write (use --force to replace them): %s",
+			len(blocked), strings.Join(blocked, ", "))
+	}
+	for _, s := range scripts {
+		if err := writeFileAtomic(filepath.Join(dir, s.file), s.body, 0o755); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(c.ErrOrStderr(), "wrote %d tools to %s\n", len(scripts), dir)
+	return nil
+}
+
+// scriptBody is the shell script that runs `EXE GROUP... tool NAME "$@"`.
+func scriptBody(exe string, group []string, name, cli string) []byte {
+	argv := []string{shQuote(exe)}
+	for _, g := range group {
+		argv = append(argv, shQuote(g))
+	}
+	argv = append(argv, "tool", shQuote(name), `"$@"`)
+	var b strings.Builder
+	b.WriteString("#!/bin/sh\n")
+	fmt.Fprintf(&b, "%s: %s\n", ExternalMarker, oneLine(name))
+	fmt.Fprintf(&b, "# Written by `%s`; the next export replaces it.\n", oneLine(strings.Join(append(append([]string{cli}, group...), "tools", "--format", FormatExternal), " ")))
+	b.WriteString("# --schema prints the tool's schema; otherwise the arguments are read as JSON on stdin.\n")
+	b.WriteString("exec " + strings.Join(argv, " ") + "\n")
+	return []byte(b.String())
+}
+
+// isOurScript reports whether the file name was written by
+// writeExternal: a regular file whose second line starts with
+// ExternalMarker. The error wraps os.ErrNotExist when there is no file.
+func isOurScript(name string) (bool, error) {
+	fi, err := os.Lstat(name)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return false, err
+		}
+		return false, fmt.Errorf("checking %s: %w", name, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return false, nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return false, fmt.Errorf("checking %s: %w", name, err)
+	}
+	defer f.Close()
+	head := make([]byte, 512)
+	n, _ := io.ReadFull(f, head)
+	lines := strings.SplitN(string(head[:n]), "\n", 3)
+	return len(lines) >= 2 && strings.HasPrefix(lines[0], "#!") && strings.HasPrefix(lines[1], ExternalMarker), nil
+}
+
+// sortedTools returns the tools sorted by name, as dialect.Export sorts
+// them.
+func sortedTools(tools []*mcp.Tool) []*mcp.Tool {
+	s := slices.Clone(tools)
+	slices.SortStableFunc(s, func(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) })
+	return s
+}
+
+// kebabCase turns a tool name into a file name: lower case, every run of
+// characters other than letters and digits turned into one '-', no '-' at
+// either end. mycli_get_pods becomes mycli-get-pods.
+func kebabCase(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			continue
+		}
+		dash = true
+	}
+	return b.String()
+}
+
+// shQuote quotes s as one word of a POSIX shell command line.
+func shQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// oneLine keeps s on one line of a shell comment.
+func oneLine(s string) string {
+	return strings.NewReplacer("\n", " ", "\r", " ").Replace(s)
 }
