@@ -99,7 +99,6 @@ func newEnableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 			"arguments after --, e.g. `-- --tools 'mycli_get_*'` to serve only some tools.\n" +
 			"Environment variables captured by the CLI (such as PATH) and --env KEY=VALUE are written\n" +
 			"into the entry, since clients start servers with a minimal environment.",
-		Example: "  " + "enable\n  enable --scope project -- --tools 'NAME_get_*'\n  enable --env KUBECONFIG=$HOME/.kube/config --dry-run",
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) > 0 && c.ArgsLenAtDash() != 0 {
 				return fmt.Errorf("unexpected argument %q: arguments for `mcp start` go after --", args[0])
@@ -152,6 +151,13 @@ func newEnableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 			return nil
 		},
 	}
+	withExamples(c, func(path, root string) string {
+		ex := []string{path, path + " --dry-run", path + " --env KEY=VALUE -- --tools '" + root + "_get_*'"}
+		if len(cl.Scopes()) > 1 {
+			ex[1] = path + " --scope project --dry-run"
+		}
+		return "  " + strings.Join(ex, "\n  ")
+	})
 	addLocationFlags(c, cl, &loc)
 	c.Flags().StringVar(&name, "server-name", "", "name of the server entry (default: the CLI's name)")
 	c.Flags().StringArrayVar(&envs, "env", nil, "environment variable for the server, KEY=VALUE (repeatable; wins over captured ones)")
@@ -242,6 +248,17 @@ func newListCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 	}
 	addLocationFlags(c, cl, &loc)
 	return c
+}
+
+// withExamples fills c's examples when its help is shown, from its full
+// command path and the root's name (neither is known when c is built).
+func withExamples(c *cobra.Command, examples func(path, root string) string) {
+	c.SetHelpFunc(func(cc *cobra.Command, args []string) {
+		cc.Example = examples(cc.CommandPath(), cc.Root().Name())
+		if p := cc.Parent(); p != nil {
+			p.HelpFunc()(cc, args)
+		}
+	})
 }
 
 // describe names a configuration file for messages.

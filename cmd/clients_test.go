@@ -523,6 +523,13 @@ func TestEnableInProcess(t *testing.T) {
 		t.Errorf("entry = %+v\nwant %+v", e.Server, want)
 	}
 
+	out.Reset()
+	root.SetArgs([]string{"serve-mcp", "gemini", "enable", "--help"})
+	if err := root.Execute(); err != nil || !strings.Contains(out.String(), "  kubectl2 serve-mcp gemini enable --scope project --dry-run\n") ||
+		!strings.Contains(out.String(), "-- --tools 'kubectl2_get_*'") {
+		t.Errorf("help examples: %v\n%s", err, out.String())
+	}
+
 	root.SetArgs([]string{"serve-mcp", "windsurf", "enable", "--scope", "project"})
 	if err := root.Execute(); err == nil || !strings.Contains(err.Error(), "unknown flag: --scope") {
 		t.Errorf("--scope on a client without project scope: %v", err)
