@@ -79,7 +79,7 @@ const label = `{
     "flags": {
       "type": "object",
       "properties": {
-        "labels": {"type": "object", "additionalProperties": {"type": "string"}, "description": "labels to set"},
+        "labels": {"type": "object", "description": "labels to set", "minProperties": 1, "additionalProperties": {"type": "string"}, "propertyNames": {"pattern": "^[^=]*$"}},
         "limits": {"type": "object", "additionalProperties": {"type": "integer", "minimum": -2147483648, "maximum": 2147483647}},
         "overwrite": {"type": "boolean", "default": false}
       },

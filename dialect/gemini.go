@@ -183,8 +183,10 @@ func (g *geminizer) schema(v any, path string) *object {
 					out.set("nullable", true) // {"type":"null"} as a branch: exact
 					continue
 				}
+				mark := len(g.r.warns)
 				a := g.schema(b, ptrIndex(at, i))
 				if why := unfit(a); why != "" {
+					g.r.warns = g.r.warns[:mark] // what was lost inside goes with it
 					g.r.add(ptrIndex(at, i), "left out this branch: Gemini has no form for %s", why)
 					continue
 				}
@@ -220,8 +222,10 @@ func (g *geminizer) schema(v any, path string) *object {
 		np := newObject()
 		for _, n := range props.keys {
 			at := ptr(ptr(path, "properties"), n)
+			mark := len(g.r.warns)
 			ps := g.schema(props.m[n], at)
 			if why := unfit(ps); why != "" {
+				g.r.warns = g.r.warns[:mark] // what was lost inside goes with it
 				msg := "left out: Gemini has no form for " + why + ", so the model cannot set this property"
 				if slices.Contains(req, any(n)) {
 					msg += "; it is required, so a call without it is refused"

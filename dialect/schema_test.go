@@ -249,7 +249,7 @@ func TestGeminiLeavesOutWhatItRefuses(t *testing.T) {
 		req  bool
 		warn string
 	}{
-		{"map", `{"type":"object","additionalProperties":{"type":"string"}}`, false, "an object without properties"},
+		{"map", `{"type":"object","minProperties":1,"additionalProperties":{"type":"string"},"propertyNames":{"pattern":"^[^=]*$"}}`, false, "an object without properties"},
 		{"required map", `{"type":"object","additionalProperties":{"type":"string"}}`, true, "it is required"},
 		{"free object", `{"type":"object"}`, false, "an object without properties"},
 		{"array of maps", `{"type":"array","items":{"type":"object","additionalProperties":true}}`, false, "an array of objects without properties"},
@@ -272,6 +272,9 @@ func TestGeminiLeavesOutWhatItRefuses(t *testing.T) {
 				t.Errorf("required = %s, want [\"keep\"]", compact(params["required"]))
 			}
 			checkWarn(t, warns, tt.warn)
+			if len(warns) != 1 {
+				t.Errorf("want one warning for the property left out, got %q", warns)
+			}
 			checkGemini(t, tt.name, params)
 		})
 	}
