@@ -48,7 +48,7 @@ func newStartCmd(o *Options) *cobra.Command {
 				return err
 			}
 			log.Info("serving MCP on stdio", "tools", len(ts.Tools()))
-			err = srv.Run(ctx, &mcp.IOTransport{Reader: os.Stdin, Writer: proto})
+			err = srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(newParseErrorReader(os.Stdin, proto)), Writer: proto})
 			endCalls()
 			ts.Wait()
 			if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) && ctx.Err() == nil {

@@ -1,0 +1,130 @@
+package cmd
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+)
+
+// parseErrorMessage answers a line that is not JSON, as JSON-RPC 2.0 asks
+// (error -32700 with a null id).
+const parseErrorMessage = `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the message is not valid JSON"}}` + "\n"
+
+// maxMessage bounds one incoming stdio message, as the go-sdk's own reader
+// does by default.
+const maxMessage = 64 << 20
+
+// check returns the error response for a line that is not a JSON-RPC 2.0
+// message, or "" for one that is. The go-sdk ends the session on either.
+func check(line []byte) string {
+	if !json.Valid(line) {
+		return parseErrorMessage
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(line, &m) != nil {
+		return invalidRequest(nil, "a message must be a JSON object (batches are not supported)")
+	}
+	id, hasID := m["id"]
+	if hasID && !validID(id) {
+		id = nil
+	}
+	if string(m["jsonrpc"]) != `"2.0"` {
+		return invalidRequest(id, `"jsonrpc" must be "2.0"`)
+	}
+	if hasID && id == nil {
+		return invalidRequest(nil, `"id" must be a string or a number`)
+	}
+	if method, ok := m["method"]; ok {
+		var s string
+		if json.Unmarshal(method, &s) != nil || s == "" {
+			return invalidRequest(id, `"method" must be a non-empty string`)
+		}
+		if params, ok := m["params"]; ok && !isObjectOrArray(params) {
+			return invalidRequest(id, `"params" must be an object or an array`)
+		}
+		return ""
+	}
+	_, hasResult := m["result"]
+	errObj, hasError := m["error"]
+	if !hasID || hasResult == hasError || (hasError && !isObjectOrArray(errObj)) {
+		return invalidRequest(id, `a message needs a "method", or an "id" with one "result" or "error"`)
+	}
+	return ""
+}
+
+func validID(id json.RawMessage) bool {
+	id = bytes.TrimSpace(id)
+	if len(id) == 0 || bytes.Equal(id, []byte("null")) {
+		return false
+	}
+	var v any
+	if json.Unmarshal(id, &v) != nil {
+		return false
+	}
+	switch v.(type) {
+	case string, float64:
+		return true
+	}
+	return false
+}
+
+func isObjectOrArray(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && (raw[0] == '{' || raw[0] == '[')
+}
+
+// invalidRequest is the JSON-RPC "Invalid Request" error (-32600).
+func invalidRequest(id json.RawMessage, why string) string {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	msg, _ := json.Marshal("Invalid Request: " + why)
+	return `{"jsonrpc":"2.0","id":` + string(bytes.TrimSpace(id)) + `,"error":{"code":-32600,"message":` + string(msg) + "}}\n"
+}
+
+// parseErrorReader passes the JSON-RPC lines of r through and answers every
+// other line with a JSON-RPC error on out: -32700 for a line that is not
+// JSON, -32600 for JSON that is not a JSON-RPC 2.0 message. The go-sdk's stdio reader
+// ends the session at the first byte that is not JSON; with this in front
+// of it, one bad message costs one error response and the server keeps
+// serving.
+//
+// out must serialise whole writes with the SDK's own (an *os.File does: a
+// Write holds the descriptor's write lock until every byte is written).
+type parseErrorReader struct {
+	sc   *bufio.Scanner
+	out  io.Writer
+	rest []byte
+}
+
+func newParseErrorReader(r io.Reader, out io.Writer) *parseErrorReader {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxMessage)
+	return &parseErrorReader{sc: sc, out: out}
+}
+
+func (p *parseErrorReader) Read(b []byte) (int, error) {
+	for len(p.rest) == 0 {
+		if !p.sc.Scan() {
+			if err := p.sc.Err(); err != nil {
+				return 0, err
+			}
+			return 0, io.EOF
+		}
+		line := bytes.TrimSpace(p.sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		if reply := check(line); reply != "" {
+			if _, err := io.WriteString(p.out, reply); err != nil {
+				return 0, err
+			}
+			continue
+		}
+		p.rest = append(append(p.rest[:0], line...), '\n')
+	}
+	n := copy(b, p.rest)
+	p.rest = p.rest[n:]
+	return n, nil
+}
