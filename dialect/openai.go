@@ -24,8 +24,13 @@ var openaiFormats = []string{"date-time", "time", "date", "duration", "email", "
 // openaiKept are the keywords strict mode documents, besides the ones the
 // rewrite handles itself (properties, required, additionalProperties,
 // items, anyOf, format).
+//
+// minLength and maxLength are not among them: the docs name only pattern
+// and format for strings (they mention the two among the keywords
+// fine-tuned models lack, which hints at support elsewhere, but a keyword
+// strict mode refuses fails the whole request, so they are dropped and
+// reported).
 var openaiKept = []string{"type", "description", "enum", "const", "pattern",
-	"minLength", "maxLength", // the fine-tuned-model exceptions imply support elsewhere
 	"multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
 	"minItems", "maxItems"}
 

@@ -104,7 +104,7 @@ func checkOpenAIStrict(t *testing.T, tool string, params map[string]any) {
 	// "Supported types", "Supported properties", anyOf, definitions.
 	allowed := []string{"type", "description", "enum", "const", "anyOf", "$ref", "$defs",
 		"properties", "required", "additionalProperties", "items",
-		"pattern", "format", "minLength", "maxLength",
+		"pattern", "format",
 		"multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
 		"minItems", "maxItems"}
 	// "Currently supported" formats.

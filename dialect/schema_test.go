@@ -96,7 +96,8 @@ func TestOpenAIStrictRewrite(t *testing.T) {
 		{"bare object is not strict", `{"type":"object"}`, true, `{"type":"object"}`, false, "without properties"},
 		{"untyped is not strict", `{"description":"anything"}`, true, `{"description":"anything"}`, false, "without a type"},
 		{"patternProperties is not strict", `{"type":"object","patternProperties":{"^x":{"type":"string"}}}`, true, `{"type":"object","patternProperties":{"^x":{"type":"string"}}}`, false, "patternProperties"},
-		{"allOf of plain schemas merges exactly", `{"allOf":[{"type":"string"},{"minLength":2}]}`, true, `{"type":"string","minLength":2}`, true, ""},
+		{"allOf of plain schemas merges exactly", `{"allOf":[{"type":"string"},{"pattern":"^a"}]}`, true, `{"type":"string","pattern":"^a"}`, true, ""},
+		{"string lengths dropped", `{"type":"string","minLength":1,"maxLength":9}`, true, `{"type":"string"}`, true, `dropped keyword "maxLength"`},
 		{"$defs reference inlined", `{"$ref":"#/$defs/x"}`, true, `{"type":"string"}`, true, ""},
 	}
 	for _, tt := range tests {
