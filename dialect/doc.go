@@ -1,15 +1,19 @@
 // Package dialect writes MCP tool definitions in the dialects other tool
 // systems speak, and reports everything a dialect cannot carry.
 //
-//	tools := toolset.Tools() // []*mcp.Tool, as tools/list returns them
+//	tools := []*mcp.Tool{{ // as tools/list returns them, e.g. from bridge.Tools
+//		Name:        "mycli_greet",
+//		InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","default":"you"}}}`),
+//	}}
 //	out, warns, err := dialect.Export(dialect.OpenAI, tools, dialect.Options{})
 //	if err != nil {
 //		return err
 //	}
 //	for _, w := range warns {
-//		fmt.Fprintln(os.Stderr, w) // mycli_get_pods: /inputSchema/...: openai: dropped keyword "default": ...
+//		fmt.Fprintln(os.Stderr, w)
+//		// mycli_greet: /inputSchema/properties/name/default: openai: dropped keyword "default": ...
 //	}
-//	os.Stdout.Write(out)
+//	os.Stdout.Write(out) // [{"type":"function","function":{"name":"mycli_greet",...,"strict":true}}]
 //
 // The formats are [MCP] (the tools unchanged), [Canonical]
 // ({name, description, parameters}), [OpenAI] (function tools in strict
