@@ -328,6 +328,9 @@ func TestInputErrors(t *testing.T) {
 		{"tt_apply", `{}`, `invalid arguments`},
 		{"tt_version", `{"args":["x"]}`, `takes no positional args`},
 		{"tt_describe", `{}`, `invalid arguments`},
+		{"tt_delete", `{"flags":{"now":true,"all":true,"selector":"x"},"args":["a"]}`, `flags --all, --selector cannot be used together`},
+		{"tt_delete", `{"flags":{"now":true,"user":"u"},"args":["a"]}`, `flags --user, --password must be set together (--user set)`},
+		{"tt_delete", `{"args":["a"]}`, `at least one of the flags --now, --force must be set`},
 	}
 	for _, tt := range tests {
 		res, err := ts.Call(context.Background(), tt.tool, json.RawMessage(tt.args))

@@ -94,6 +94,10 @@ func (t *Tool) decodeInput(arguments json.RawMessage) (*input, error) {
 		}
 	}
 
+	if err := t.checkGroups(in.flags); err != nil {
+		return nil, err
+	}
+
 	// Validate what is left against the schema, with plain JSON numbers.
 	doc := map[string]any{}
 	if len(in.flags) > 0 {
@@ -123,6 +127,36 @@ func (t *Tool) decodeInput(arguments json.RawMessage) (*input, error) {
 		return nil, fmt.Errorf("invalid arguments: %v", err)
 	}
 	return in, nil
+}
+
+// checkGroups checks cobra's flag groups with messages that name the
+// flags; the schema expresses the same rules, in words a model reads less
+// easily.
+func (t *Tool) checkGroups(flags map[string]any) error {
+	set := func(g []string) (on []string) {
+		for _, n := range g {
+			if _, ok := flags[n]; ok {
+				on = append(on, n)
+			}
+		}
+		return on
+	}
+	for _, g := range flagGroups(t.Flags, annMutuallyExclusive) {
+		if on := set(g); len(on) > 1 {
+			return fmt.Errorf("flags %s cannot be used together (at most one of %s)", flagList(on), flagList(g))
+		}
+	}
+	for _, g := range flagGroups(t.Flags, annRequiredTogether) {
+		if on := set(g); len(on) > 0 && len(on) < len(g) {
+			return fmt.Errorf("flags %s must be set together (%s set)", flagList(g), flagList(on))
+		}
+	}
+	for _, g := range flagGroups(t.Flags, annOneRequired) {
+		if len(set(g)) == 0 {
+			return fmt.Errorf("at least one of the flags %s must be set", flagList(g))
+		}
+	}
+	return nil
 }
 
 func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
