@@ -133,7 +133,7 @@ func TestLargeTree(t *testing.T) {
 		// group too.
 		for args, want := range map[string]string{
 			`{"flags":{"opt-01":"x"}}`:                 "invalid arguments",
-			`{"flags":{"opt-00":"a","opt-01":1}}`:      "invalid arguments",
+			`{"flags":{"opt-00":"a","opt-01":1}}`:      "cannot be used together",
 			`{"flags":{"global-00":"a","opt-01":1}}`:   "could not start",
 			`{"flags":{"global-02":"1m","opt-00":""}}`: "could not start",
 		} {
