@@ -30,15 +30,19 @@ node-deps:
 	@if [ -f $(NODEDIR)/package-lock.json ]; then cd $(NODEDIR) && npm ci --no-audit --no-fund --loglevel=error; fi
 
 unit:
-	$(GO) test -race -count=1 ./...
+	MYCLI_BIN=$(CURDIR)/$(BIN)/mycli $(GO) test -race -count=1 ./...
 
 test: vet build node-deps unit
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
 
+# Fuzzers (their seed corpora run in `make test`); FUZZTIME per target.
+FUZZTIME ?= 60s
 fuzz:
-	$(GO) test -run='^$$' -fuzz=FuzzArgvRoundTrip -fuzztime=60s ./exec/
+	$(GO) test -run='^$$' -fuzz=FuzzArgvRoundTrip -fuzztime=$(FUZZTIME) ./exec/
+	$(GO) test -run='^$$' -fuzz=FuzzJSONRoundTrip -fuzztime=$(FUZZTIME) ./internal/clientcfg/
+	$(GO) test -run='^$$' -fuzz=FuzzTOMLRoundTrip -fuzztime=$(FUZZTIME) ./internal/clientcfg/
 
 clean:
 	rm -rf $(BIN) mcp-tools.json
