@@ -102,6 +102,7 @@ const apply = `{
       "type": "object",
       "properties": {
         "config": {
+          "$id": "https://example.com/schemas/config.json",
           "$schema": "https://json-schema.org/draft/2020-12/schema",
           "type": "object",
           "title": "Config",
