@@ -111,7 +111,7 @@ func newToolsCmd(o *Options) *cobra.Command {
 // mode any warning is an error that lists them all.
 func exportTools(w io.Writer, ts Toolset, f dialect.Format, strict bool) ([]byte, error) {
 	if f == dialect.MCP {
-		b, err := MarshalJSON(ts.Tools())
+		b, err := MarshalJSON(sortedTools(ts.Tools()))
 		if err != nil {
 			return nil, fmt.Errorf("encoding tools: %w", err)
 		}
