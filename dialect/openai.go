@@ -192,11 +192,11 @@ func (s *strictifier) schema(v any, path string, nullable bool) any {
 		s.block(path, "a schema without a type has no strict form")
 	}
 	distribute(out)
-	if nullable {
-		makeNullable(out)
-	}
 	if len(notes) > 0 {
 		out.set("description", withNotes(out.str("description"), notes))
+	}
+	if nullable {
+		return makeNullable(out)
 	}
 	return out
 }
@@ -298,10 +298,20 @@ func distribute(out *object) {
 	out.del("type")
 }
 
-// makeNullable lets out also accept null.
-func makeNullable(out *object) {
+// makeNullable returns out made to accept null too. An object or an array
+// goes into an anyOf beside {"type":"null"}, the shape the docs show for
+// an optional subschema; a scalar type becomes ["T","null"], the shape
+// the docs show for an optional field.
+func makeNullable(out *object) *object {
 	switch t := out.m["type"].(type) {
 	case string:
+		if t == "object" || t == "array" {
+			n := newObject()
+			n.set("type", "null")
+			w := newObject()
+			w.set("anyOf", []any{out, n})
+			return w
+		}
 		if t != "null" {
 			out.m["type"] = []any{t, "null"}
 		}
@@ -330,6 +340,7 @@ func makeNullable(out *object) {
 			out.m["anyOf"] = append(a, n)
 		}
 	}
+	return out
 }
 
 // limits checks the size limits strict mode documents on the rewritten

@@ -193,9 +193,12 @@ func optionalProps(schema map[string]any) []string {
 	return out
 }
 
+// lookup follows a pointer written for the MCP schema through a strict
+// schema, where an optional object may sit in an anyOf beside null.
 func lookup(m map[string]any, pointer string) (map[string]any, bool) {
 	cur := m
 	for _, tok := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
+		cur = nonNull(cur)
 		next, ok := cur[tok].(map[string]any)
 		if !ok {
 			return nil, false
@@ -203,6 +206,26 @@ func lookup(m map[string]any, pointer string) (map[string]any, bool) {
 		cur = next
 	}
 	return cur, true
+}
+
+// nonNull returns the one branch of an {"anyOf": [S, {"type":"null"}]},
+// or m itself.
+func nonNull(m map[string]any) map[string]any {
+	var found map[string]any
+	for _, b := range asAnyList(m["anyOf"]) {
+		bm, _ := b.(map[string]any)
+		if bm == nil || bm["type"] == "null" {
+			continue
+		}
+		if found != nil {
+			return m
+		}
+		found = bm
+	}
+	if found == nil || len(m) != 1 {
+		return m
+	}
+	return found
 }
 
 func TestOpenAIStrictRules(t *testing.T) {

@@ -33,6 +33,7 @@ func resolved(t *testing.T, v any) *jsonschema.Resolved {
 // fillNulls adds every property the strict schema lists and inst leaves
 // out as null: what a model in strict mode sends for "not set".
 func fillNulls(schema map[string]any, inst any) any {
+	schema = nonNull(schema)
 	if list, ok := inst.([]any); ok {
 		items, _ := schema["items"].(map[string]any)
 		out := make([]any, len(list))
