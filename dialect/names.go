@@ -81,3 +81,15 @@ func (r nameRule) apply(name string, rep *report) string {
 	}
 	return s
 }
+
+// NameFor returns the name Export gives, in format f, to the tool named
+// name: the name itself for MCP, else the name mapped to f's rule. A
+// caller that receives a call under a dialect name finds the MCP tool by
+// comparing NameFor of each tool's name.
+func NameFor(f Format, name string) string {
+	rule, ok := nameRules[f]
+	if !ok {
+		return name
+	}
+	return rule.apply(name, &report{})
+}

@@ -76,3 +76,22 @@ func TestLongNamesStayApart(t *testing.T) {
 		t.Errorf("long names mapped to %q and %q", na, nb)
 	}
 }
+
+func TestNameFor(t *testing.T) {
+	tests := []struct {
+		f    Format
+		in   string
+		want string
+	}{
+		{MCP, "mycli.version", "mycli.version"},
+		{OpenAI, "mycli.version", "mycli_version"},
+		{Canonical, "mycli_port-forward", "mycli_port_forward"},
+		{Gemini, "9lives", "_9lives"},
+		{"unknown", "a.b", "a.b"},
+	}
+	for _, tt := range tests {
+		if got := NameFor(tt.f, tt.in); got != tt.want {
+			t.Errorf("NameFor(%s, %q) = %q, want %q", tt.f, tt.in, got, tt.want)
+		}
+	}
+}
