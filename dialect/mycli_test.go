@@ -52,7 +52,7 @@ func TestMycliExport(t *testing.T) {
 					fn := e.(map[string]any)["function"].(map[string]any)
 					name := fn["name"].(string)
 					if fn["strict"] != true {
-						if !hasWarning(warns, name, "/inputSchema", "strict mode off") {
+						if !hasWarning(warns, mcpTool(t, tools, dialect.OpenAI, name).Name, "/inputSchema", "strict mode off") {
 							t.Errorf("%s is not strict and no warning says why", name)
 						}
 						continue
@@ -60,7 +60,7 @@ func TestMycliExport(t *testing.T) {
 					strict++
 					params := fn["parameters"].(map[string]any)
 					checkOpenAIStrict(t, name, params)
-					for _, p := range optionalProps(originalInput(t, tools, name)) {
+					for _, p := range optionalProps(originalInput(t, tools, dialect.OpenAI, name)) {
 						if s, ok := lookup(params, p); ok && !acceptsNull(s) {
 							t.Errorf("%s %s: optional property does not accept null", name, p)
 						}

@@ -240,10 +240,10 @@ func TestOpenAIStrictRules(t *testing.T) {
 		fn := entry["function"].(map[string]any)
 		name := fn["name"].(string)
 		params := fn["parameters"].(map[string]any)
-		orig := originalInput(t, tools, name)
+		orig := originalInput(t, tools, dialect.OpenAI, name)
 		if fn["strict"] != true {
 			// A function left non-strict says why.
-			if !hasWarning(warns, mcpName(tools, name), "/inputSchema", "strict mode off") {
+			if !hasWarning(warns, mcpTool(t, tools, dialect.OpenAI, name).Name, "/inputSchema", "strict mode off") {
 				t.Errorf("%s is not strict and no warning says why", name)
 			}
 			if !jsonEqual(params, orig) {
@@ -274,31 +274,31 @@ func TestOpenAIStrictRules(t *testing.T) {
 	}
 }
 
-// originalInput returns the input schema (as JSON) of the tool exported as name.
-func originalInput(t *testing.T, tools []*mcp.Tool, name string) map[string]any {
+// originalInput returns the input schema (as JSON) of the tool exported
+// in f as name.
+func originalInput(t *testing.T, tools []*mcp.Tool, f dialect.Format, name string) map[string]any {
 	t.Helper()
-	for _, tl := range tools {
-		if tl.Name == name || strings.ReplaceAll(tl.Name, ".", "_") == name || "_"+tl.Name == name {
-			b, err := json.Marshal(tl.InputSchema)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var m map[string]any
-			json.Unmarshal(b, &m)
-			return m
-		}
+	b, err := json.Marshal(mcpTool(t, tools, f, name).InputSchema)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatalf("no tool exported as %q", name)
-	return nil
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
-func mcpName(tools []*mcp.Tool, name string) string {
+// mcpTool returns the tool exported in f as name.
+func mcpTool(t *testing.T, tools []*mcp.Tool, f dialect.Format, name string) *mcp.Tool {
+	t.Helper()
 	for _, tl := range tools {
-		if tl.Name == name || strings.ReplaceAll(tl.Name, ".", "_") == name || "_"+tl.Name == name {
-			return tl.Name
+		if dialect.NameFor(f, tl.Name) == name {
+			return tl
 		}
 	}
-	return name
+	t.Fatalf("no tool exported in %s as %q", f, name)
+	return nil
 }
 
 // checkGemini asserts the Schema rules of
@@ -443,7 +443,7 @@ func TestAnthropicRules(t *testing.T) {
 			t.Errorf("%v: input_schema type %v", m["name"], in["type"])
 		}
 		// Optional stays optional: the schema is the one given.
-		if orig := originalInput(t, tools, m["name"].(string)); !jsonEqual(orig, in) {
+		if orig := originalInput(t, tools, dialect.Anthropic, m["name"].(string)); !jsonEqual(orig, in) {
 			t.Errorf("%v: input_schema changed", m["name"])
 		}
 	}

@@ -2,7 +2,6 @@ package dialect_test
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -118,7 +117,7 @@ func TestStrictArgumentsRoundTrip(t *testing.T) {
 			var strict map[string]any
 			for _, f := range fns {
 				fn := f["function"].(map[string]any)
-				if fn["name"] == strings.ReplaceAll(tt.tool, ".", "_") {
+				if fn["name"] == dialect.NameFor(dialect.OpenAI, tt.tool) {
 					strict = fn["parameters"].(map[string]any)
 					if fn["strict"] != true {
 						t.Fatalf("%s is not strict", tt.tool)
