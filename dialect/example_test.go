@@ -39,7 +39,6 @@ func ExampleExport() {
 	}
 	fmt.Println(string(out))
 	// Output:
-	// mycli_greet: /inputSchema/properties/flags/properties/times/default: openai: dropped keyword "default": strict mode rejects it; the value is noted in the description
 	// [
 	//   {
 	//     "type": "function",

@@ -147,8 +147,9 @@ func (s *strictifier) schema(v any, path string, nullable bool) any {
 				s.r.add(at, "dropped keyword \"format\": %s is not among the formats strict mode supports (%s)", jsonText(val), strings.Join(openaiFormats, ", "))
 			}
 		case k == "default":
+			// Nothing is lost: the value moves into the description, and a
+			// flag left unset (null) keeps the command's own default.
 			notes = append(notes, "Default: "+jsonText(val)+".")
-			s.r.add(at, "dropped keyword \"default\": strict mode rejects it; the value is noted in the description")
 		case k == "properties" || k == "required":
 			out.set(k, nil) // filled below, keeping the key's place
 		case k == "additionalProperties" || k == "patternProperties":

@@ -79,7 +79,7 @@ func TestOpenAIStrictRewrite(t *testing.T) {
 		{"keywords beside anyOf move into the branches", `{"type":"string","pattern":"^[0-9a-f:.]+$","description":"ip","anyOf":[{"type":"string","format":"ipv4"},{"type":"string","format":"ipv6"}]}`, false,
 			`{"description":"ip","anyOf":[{"type":"string","format":"ipv4","pattern":"^[0-9a-f:.]+$"},{"type":"string","format":"ipv6","pattern":"^[0-9a-f:.]+$"},{"type":"null"}]}`, true, ""},
 		{"type list keeps null once", `{"type":["string","null"]}`, false, `{"type":["string","null"]}`, true, ""},
-		{"default into description", `{"type":"integer","description":"count","default":3}`, true, `{"type":"integer","description":"count. Default: 3."}`, true, `dropped keyword "default"`},
+		{"default into description", `{"type":"integer","description":"count","default":3}`, true, `{"type":"integer","description":"count. Default: 3."}`, true, ""},
 		{"unsupported format dropped", `{"type":"string","format":"uri"}`, true, `{"type":"string"}`, true, `"uri" is not among the formats`},
 		{"supported format kept", `{"type":"string","format":"uuid"}`, true, `{"type":"string","format":"uuid"}`, true, ""},
 		{"numeric bounds kept", `{"type":"number","minimum":1,"exclusiveMaximum":9,"multipleOf":0.5}`, true, `{"type":"number","minimum":1,"exclusiveMaximum":9,"multipleOf":0.5}`, true, ""},
