@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"reflect"
 	"strings"
 	"sync"
@@ -416,4 +417,42 @@ func TestCallResultRoundTrips(t *testing.T) {
 	if err := json.Unmarshal(b, &out); err != nil || !reflect.DeepEqual(out, want.StructuredContent) {
 		t.Errorf("structured content %s, want %+v", b, want.StructuredContent)
 	}
+}
+
+// The toolvault response of a call whose command printed JSON: showData.
+func ExampleNew_callToolVault() {
+	ts := newFake()
+	ts.result = func(string, json.RawMessage) *mcp.CallToolResult {
+		return ranResult(`{"kind": "PodList", "items": []}`+"\n", "", 0)
+	}
+	root := &cobra.Command{Use: "fakecli"}
+	root.AddCommand(cmd.New(cmd.Options{Load: func(*cobra.Command) (cmd.Toolset, error) { return ts, nil }}))
+	root.SetOut(os.Stdout)
+	root.SetArgs([]string{"mcp", "call", "fake_get", `[{"name": "output", "value": "json"}]`, "--format", "toolvault"})
+	if err := root.Execute(); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println("arguments:", ts.lastCallArgs())
+	// Output:
+	// {
+	//   "result": {
+	//     "command": "showData",
+	//     "payload": {
+	//       "kind": "PodList",
+	//       "items": []
+	//     }
+	//   },
+	//   "isError": false
+	// }
+	// arguments: {"flags":{"output":"json"}}
+}
+
+// lastCallArgs returns the arguments of the last call.
+func (f *fakeToolset) lastCallArgs() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.calls) == 0 {
+		return "(no call)"
+	}
+	return f.calls[len(f.calls)-1].Args
 }

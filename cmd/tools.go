@@ -57,7 +57,9 @@ func newToolsCmd(o *Options) *cobra.Command {
 			"With --strict any such change is an error and nothing is written.\n\n" +
 			"--format external writes each script atomically. A file in --dir that was not written\n" +
 			"by this command (its second line does not start with '" + ExternalMarker + "') is\n" +
-			"not replaced unless --force is given; nothing is written when one is in the way.",
+			"not replaced unless --force is given; nothing is written when one is in the way. The\n" +
+			"scripts this binary wrote earlier for tools it no longer has are removed; scripts of\n" +
+			"other programs in the same directory are left alone. The scripts are POSIX sh.",
 		Example: "  mycli mcp tools -o -\n" +
 			"  mycli mcp tools --format openai --strict -o openai-tools.json\n" +
 			"  mycli mcp tools --format external --dir ~/.agent/tools",
@@ -263,7 +265,7 @@ func writeExternal(c *cobra.Command, ts Toolset, dir string, strict, force bool)
 	var blocked []string
 	for _, s := range scripts {
 		name := filepath.Join(dir, s.file)
-		ours, err := isOurScript(name)
+		_, ours, err := readOurScript(name)
 		switch {
 		case errors.Is(err, os.ErrNotExist):
 		case err != nil:
@@ -282,48 +284,81 @@ func writeExternal(c *cobra.Command, ts Toolset, dir string, strict, force bool)
 		}
 	}
 	fmt.Fprintf(c.ErrOrStderr(), "wrote %d tools to %s\n", len(scripts), dir)
+	return removeStale(c.ErrOrStderr(), dir, byFile, execPrefix(exe, group))
+}
+
+// removeStale removes the scripts in dir that this binary wrote for tools
+// it no longer has: files not in keep, written by writeExternal, whose
+// exec line starts with prefix (this binary and group). Scripts of other
+// programs sharing the directory are left alone.
+func removeStale(w io.Writer, dir string, keep map[string]string, prefix string) error {
+	files, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("--dir: %w", err)
+	}
+	for _, f := range files {
+		if _, ok := keep[f.Name()]; ok || !f.Type().IsRegular() || strings.HasPrefix(f.Name(), ".") {
+			continue
+		}
+		name := filepath.Join(dir, f.Name())
+		body, ours, err := readOurScript(name)
+		if err != nil || !ours || !strings.Contains(string(body), "\n"+prefix) {
+			continue
+		}
+		if err := os.Remove(name); err != nil {
+			return fmt.Errorf("removing the stale tool %s: %w", name, err)
+		}
+		fmt.Fprintf(w, "removed %s: its tool is gone\n", name)
+	}
 	return nil
 }
 
 // scriptBody is the shell script that runs `EXE GROUP... tool NAME "$@"`.
 func scriptBody(exe string, group []string, name, cli string) []byte {
-	argv := []string{shQuote(exe)}
-	for _, g := range group {
-		argv = append(argv, shQuote(g))
-	}
-	argv = append(argv, "tool", shQuote(name), `"$@"`)
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n")
 	fmt.Fprintf(&b, "%s: %s\n", ExternalMarker, oneLine(name))
 	fmt.Fprintf(&b, "# Written by `%s`; the next export replaces it.\n", oneLine(strings.Join(append(append([]string{cli}, group...), "tools", "--format", FormatExternal), " ")))
 	b.WriteString("# --schema prints the tool's schema; otherwise the arguments are read as JSON on stdin.\n")
-	b.WriteString("exec " + strings.Join(argv, " ") + "\n")
+	b.WriteString(execPrefix(exe, group) + shQuote(name) + ` "$@"` + "\n")
 	return []byte(b.String())
 }
 
-// isOurScript reports whether the file name was written by
-// writeExternal: a regular file whose second line starts with
-// ExternalMarker. The error wraps os.ErrNotExist when there is no file.
-func isOurScript(name string) (bool, error) {
+// execPrefix is the start of a script's exec line, up to the tool name:
+// exec 'EXE' 'GROUP'... tool .
+func execPrefix(exe string, group []string) string {
+	argv := []string{"exec", shQuote(exe)}
+	for _, g := range group {
+		argv = append(argv, shQuote(g))
+	}
+	return strings.Join(append(argv, "tool", ""), " ")
+}
+
+// readOurScript reads the start of the file name (8 KiB, room for any
+// exec line) and reports whether writeExternal wrote it: a regular file
+// whose second line starts with ExternalMarker. The error wraps
+// os.ErrNotExist when there is no file.
+func readOurScript(name string) ([]byte, bool, error) {
 	fi, err := os.Lstat(name)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return false, err
+			return nil, false, err
 		}
-		return false, fmt.Errorf("checking %s: %w", name, err)
+		return nil, false, fmt.Errorf("checking %s: %w", name, err)
 	}
 	if !fi.Mode().IsRegular() {
-		return false, nil
+		return nil, false, nil
 	}
 	f, err := os.Open(name)
 	if err != nil {
-		return false, fmt.Errorf("checking %s: %w", name, err)
+		return nil, false, fmt.Errorf("checking %s: %w", name, err)
 	}
 	defer f.Close()
-	head := make([]byte, 512)
+	head := make([]byte, 8<<10)
 	n, _ := io.ReadFull(f, head)
-	lines := strings.SplitN(string(head[:n]), "\n", 3)
-	return len(lines) >= 2 && strings.HasPrefix(lines[0], "#!") && strings.HasPrefix(lines[1], ExternalMarker), nil
+	head = head[:n]
+	lines := strings.SplitN(string(head), "\n", 3)
+	return head, len(lines) >= 2 && strings.HasPrefix(lines[0], "#!") && strings.HasPrefix(lines[1], ExternalMarker), nil
 }
 
 // sortedTools returns the tools sorted by name, as dialect.Export sorts

@@ -3,6 +3,7 @@ package cmd_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
 
 	"github.com/cobramcp/cobramcp/cmd"
 	"github.com/cobramcp/cobramcp/dialect"
@@ -430,4 +432,76 @@ func TestToolsExternalStrict(t *testing.T) {
 	if files, _ := os.ReadDir(dir); len(files) != 0 {
 		t.Errorf("files were written: %v", files)
 	}
+}
+
+func TestToolsExternalStale(t *testing.T) {
+	ts := newFake()
+	dir := t.TempDir()
+	if r := runMCP(ts, "", "tools", "--format", "external", "--dir", dir); r.err != nil {
+		t.Fatal(r.err)
+	}
+	// Another program's script, with the marker, and a file of the user's.
+	other := filepath.Join(dir, "othercli-get")
+	otherBody := "#!/bin/sh\n" + cmd.ExternalMarker + ": othercli_get\nexec '/opt/othercli' 'mcp' tool 'othercli_get' \"$@\"\n"
+	mine := filepath.Join(dir, "notes.txt")
+	for name, body := range map[string]string{other: otherBody, mine: "my notes\n"} {
+		if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// fake_label is gone from the CLI.
+	ts.tools = slices.DeleteFunc(ts.tools, func(t *mcp.Tool) bool { return t.Name == "fake_label" })
+	r := runMCP(ts, "", "tools", "--format", "external", "--dir", dir)
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	var names []string
+	files, _ := os.ReadDir(dir)
+	for _, f := range files {
+		names = append(names, f.Name())
+	}
+	want := []string{"fake-argsflag", "fake-get", "fake-set-x", "notes.txt", "othercli-get"}
+	if !slices.Equal(names, want) {
+		t.Errorf("files %v, want %v", names, want)
+	}
+	if !strings.Contains(r.stderr, "removed "+filepath.Join(dir, "fake-label")) {
+		t.Errorf("stderr %q does not report the removal", r.stderr)
+	}
+}
+
+// The tools in the Anthropic dialect, on stdout. Warnings, when a dialect
+// has to change something, go to stderr.
+func ExampleNew_toolsFormat() {
+	ts := &fakeToolset{tools: []*mcp.Tool{{
+		Name:        "fakecli_get",
+		Description: "Get things.",
+		InputSchema: map[string]any{"type": "object", "properties": map[string]any{
+			"args": map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
+		}},
+	}}}
+	root := &cobra.Command{Use: "fakecli"}
+	root.AddCommand(cmd.New(cmd.Options{Load: func(*cobra.Command) (cmd.Toolset, error) { return ts, nil }}))
+	root.SetOut(os.Stdout)
+	root.SetArgs([]string{"mcp", "tools", "--format", "anthropic", "-o", "-"})
+	if err := root.Execute(); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// [
+	//   {
+	//     "name": "fakecli_get",
+	//     "description": "Get things.",
+	//     "input_schema": {
+	//       "properties": {
+	//         "args": {
+	//           "items": {
+	//             "type": "string"
+	//           },
+	//           "type": "array"
+	//         }
+	//       },
+	//       "type": "object"
+	//     }
+	//   }
+	// ]
 }
