@@ -77,7 +77,7 @@ func (t *Tool) decodeInput(arguments json.RawMessage) (*input, error) {
 				continue
 			}
 			if v != nil { // null: the flag is not set (OpenAI strict mode sends it)
-				in.flags[k] = v
+				in.flags[k] = dropNullMembers(v)
 			}
 		}
 		if len(unknown) > 0 {
@@ -157,6 +157,28 @@ func (t *Tool) checkGroups(flags map[string]any) error {
 		}
 	}
 	return nil
+}
+
+// dropNullMembers removes the object members whose value is null, at any
+// depth: OpenAI strict mode makes every optional member nullable and sends
+// null for the ones the model leaves out. Array elements are kept as they
+// are.
+func dropNullMembers(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, m := range v {
+			if m == nil {
+				delete(v, k)
+			} else {
+				v[k] = dropNullMembers(m)
+			}
+		}
+	case []any:
+		for i, e := range v {
+			v[i] = dropNullMembers(e)
+		}
+	}
+	return v
 }
 
 func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }

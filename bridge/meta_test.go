@@ -72,3 +72,31 @@ func TestImageOutputBecomesImageContent(t *testing.T) {
 		}
 	}
 }
+
+// A strict-mode client sends null for every optional member it leaves out,
+// inside annotated object flags too; they mean "not given".
+func TestNestedNullsAreNotGiven(t *testing.T) {
+	var got map[string]any
+	capture := func(bridge.RunFunc) bridge.RunFunc {
+		return func(_ context.Context, c *bridge.Call) (*execResult, error) {
+			got = c.Flags
+			return &execResult{}, nil
+		}
+	}
+	root := &cobra.Command{Use: "tt"}
+	run := &cobra.Command{Use: "run", RunE: noop}
+	run.Flags().String("overrides", "", "JSON overrides")
+	_ = run.Flags().SetAnnotation("overrides", "jsonschema", []string{
+		`{"type":"object","properties":{"image":{"type":"string"},"replicas":{"type":"integer"},"env":{"type":"array","items":{"type":"object","properties":{"k":{"type":"string"},"v":{"type":"string"}},"additionalProperties":false}}},"required":["image"],"additionalProperties":false}`})
+	root.AddCommand(run)
+	ts := mustTools(t, root, &bridge.Config{Middleware: []bridge.Middleware{capture}})
+	res, err := ts.Call(context.Background(), "tt_run", json.RawMessage(
+		`{"flags":{"overrides":{"image":"x","replicas":null,"env":[{"k":"a","v":null}]}},"args":null}`))
+	if err != nil || res.IsError {
+		t.Fatalf("refused: %v %s", err, resultText(res))
+	}
+	b, _ := json.Marshal(got)
+	if string(b) != `{"overrides":{"env":[{"k":"a"}],"image":"x"}}` {
+		t.Errorf("flags = %s", b)
+	}
+}
