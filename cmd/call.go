@@ -35,13 +35,14 @@ func newCallCmd(o *Options) *cobra.Command {
 			"limits) and print the result as JSON on stdout.\n\n" +
 			"ARGS is the MCP arguments object, {\"flags\": {...}, \"args\": [...]}, or the list form\n" +
 			"[{\"name\": ..., \"value\": ...}], where each name is a flag name, or \"args\" for the\n" +
-			"positional args. ARGS is read from stdin when it is absent or '-'; empty means {}.\n\n" +
+			"positional args. ARGS is read from stdin when it is absent or '-' (unless stdin is a\n" +
+			"terminal); empty means {}.\n\n" +
 			"--format mcp (the default) prints the MCP CallToolResult. --format toolvault prints the\n" +
 			"toolvault response {\"result\": {\"command\", \"payload\"}, \"isError\"}: showText for text\n" +
 			"output, showData for output that is a JSON object or array, showImage {mediaType, data}\n" +
 			"for an image, logMessage for what the command wrote on stderr, and composite (a list\n" +
 			"of commands) when there is more than one; a failed call is showText of its message.\n\n" +
-			"The exit status is 1 when the call failed (isError).",
+			"The exit status is non-zero when the call failed (isError).",
 		Example: "  mycli mcp call mycli_version\n" +
 			"  mycli mcp call mycli_get_pods '{\"flags\": {\"output\": \"json\"}}'\n" +
 			"  echo '[{\"name\": \"output\", \"value\": \"json\"}]' | mycli mcp call mycli_get_pods --format toolvault",
@@ -91,8 +92,14 @@ func newCallCmd(o *Options) *cobra.Command {
 }
 
 // readCallInput reads a call's arguments from r, at most maxCallInput
-// bytes.
+// bytes. A character device (a terminal, /dev/null) gives no arguments,
+// so that a call typed at a terminal does not wait for its input.
 func readCallInput(r io.Reader) ([]byte, error) {
+	if f, ok := r.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			return nil, nil
+		}
+	}
 	b, err := io.ReadAll(io.LimitReader(r, maxCallInput+1))
 	if err != nil {
 		return nil, fmt.Errorf("reading the arguments from stdin: %w", err)

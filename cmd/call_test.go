@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"reflect"
 	"strings"
@@ -455,4 +456,28 @@ func (f *fakeToolset) lastCallArgs() string {
 		return "(no call)"
 	}
 	return f.calls[len(f.calls)-1].Args
+}
+
+func TestCallStdinCharDevice(t *testing.T) {
+	// A character device (a terminal, here /dev/zero, which never ends)
+	// is not read: the call gets {} instead of waiting for input.
+	f, err := os.Open("/dev/zero")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, args := range [][]string{{"call", "fake_get"}, {"call", "fake_get", "-"}, {"tool", "fake_get"}} {
+		ts := newFake()
+		root := &cobra.Command{Use: "fakecli", SilenceErrors: true}
+		root.AddCommand(cmd.New(cmd.Options{Load: func(*cobra.Command) (cmd.Toolset, error) { return ts, nil }}))
+		root.SetIn(f)
+		root.SetOut(io.Discard)
+		root.SetArgs(append([]string{"mcp"}, args...))
+		if err := root.Execute(); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		if got := ts.lastCall(t).Args; got != "{}" {
+			t.Errorf("%v: arguments %s, want {}", args, got)
+		}
+	}
 }

@@ -21,12 +21,12 @@ func newToolCmd(o *Options) *cobra.Command {
 			"--schema prints the tool's canonical schema, {\"name\", \"description\", \"parameters\"}.\n\n" +
 			"Otherwise the arguments are read as JSON on stdin, the MCP arguments object\n" +
 			"{\"flags\": {...}, \"args\": [...]} or the list form [{\"name\": ..., \"value\": ...}]\n" +
-			"(empty stdin means {}), the call runs exactly as the server runs it, and the result is\n" +
-			"printed as JSON on stdout:\n\n" +
-			"  {\"stdout\": \"...\", \"stderr\": \"...\", \"exitCode\": 0}       the command ran\n" +
-			"  {\"stdout\": \"\", ..., \"image\": {\"mediaType\", \"data\"}}   it printed an image (base64)\n" +
-			"  {\"error\": \"...\"}                                  nothing ran (bad input, unknown tool)\n\n" +
-			"The exit status is 1 when the call failed: input refused, or the command failed.",
+			"(empty stdin, or a terminal, means {}), the call runs exactly as the server runs it,\n" +
+			"and the result is printed as JSON on stdout:\n\n" +
+			"  {\"stdout\": \"...\", \"stderr\": \"...\", \"exitCode\": 0}      the command ran\n" +
+			"  {\"stdout\": \"\", ..., \"image\": {\"mediaType\", \"data\"}}  it printed an image (base64)\n" +
+			"  {\"error\": \"...\"}                                   nothing ran (bad input, unknown tool)\n\n" +
+			"The exit status is non-zero when the call failed: input refused, or the command failed.",
 		Example: "  mycli mcp tool mycli_get_pods --schema\n" +
 			"  echo '{\"flags\": {\"output\": \"json\"}}' | mycli mcp tool mycli_get_pods",
 		Args: cobra.ExactArgs(1),
