@@ -124,7 +124,7 @@ func (t *Tool) decodeInput(arguments json.RawMessage) (*input, error) {
 		return nil, err
 	}
 	if err := v.Validate(doc); err != nil {
-		return nil, fmt.Errorf("invalid arguments: %v", err)
+		return nil, fmt.Errorf("invalid arguments: %s", schemaError(err))
 	}
 	return in, nil
 }
@@ -157,6 +157,36 @@ func (t *Tool) checkGroups(flags map[string]any) error {
 		}
 	}
 	return nil
+}
+
+// schemaError shortens a jsonschema-go validation error, which nests
+// "validating PATH:" once per level, to its innermost place and message,
+// with the place named as a flag or the args: `flag --replicas: type: three
+// has type "string", want "integer"`.
+func schemaError(err error) string {
+	msg := err.Error()
+	i := strings.LastIndex(msg, "validating /")
+	if i < 0 {
+		return strings.TrimPrefix(msg, "validating root: ")
+	}
+	place, rest, ok := strings.Cut(msg[i+len("validating "):], ": ")
+	if !ok {
+		return msg
+	}
+	parts := strings.Split(strings.TrimPrefix(place, "/"), "/")
+	switch {
+	case len(parts) >= 4 && parts[0] == "properties" && parts[1] == "flags" && parts[2] == "properties":
+		name := "flag --" + parts[3]
+		if len(parts) > 4 {
+			name += " at /" + strings.Join(parts[4:], "/")
+		}
+		return name + ": " + rest
+	case len(parts) == 2 && parts[0] == "properties":
+		return parts[1] + ": " + rest
+	case len(parts) >= 2 && parts[0] == "properties" && parts[1] == "args":
+		return "args at /" + strings.Join(parts[2:], "/") + ": " + rest
+	}
+	return place + ": " + rest
 }
 
 // dropNullMembers removes the object members whose value is null, at any

@@ -131,17 +131,19 @@ func runDemo(ctx context.Context, s *mcp.ClientSession, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "== %d tools\n", len(names))
 	prefix := init.ServerInfo.Name + "_"
-	calls := []struct{ tool, args string }{
-		{"version", `{}`},
-		{"get_pods", `{"flags":{"namespace":"kube-system"}}`},
-		{"get_pods", `{"flags":{"output":"json","namespace":"default"}}`},
-		{"describe_pod", `{"args":["--token=not-a-flag"]}`},
-		{"scale_deployment", `{"flags":{"replicas":"three"},"args":["web"]}`},
-		{"logs", `{"args":["web-0"],"flags":{"bytes":200000}}`},
+	calls := []struct{ what, tool, args string }{
+		{"a plain call", "version", `{}`},
+		{"flags by long name", "get_pods", `{"flags":{"namespace":"kube-system"}}`},
+		{"structured output", "get_services", `{"flags":{"output":"json","namespace":"kube-system"}}`},
+		{"a hostile arg stays an arg", "describe_pod", `{"args":["--namespace=kube-system"]}`},
+		{"false turns off a default-true flag", "get_pods", `{"flags":{"headers":false}}`},
+		{"bad input is refused, nothing runs", "scale_deployment", `{"flags":{"replicas":"three"},"args":["web"]}`},
+		{"an unknown flag is refused", "get_pods", `{"flags":{"token":"x"}}`},
+		{"large output keeps head and tail", "logs", `{"args":["web-7f9c4d-abc12"],"flags":{"bytes":3000000}}`},
 	}
 	for _, call := range calls {
 		name := prefix + call.tool
-		fmt.Fprintf(out, "\n== call %s %s\n", name, call.args)
+		fmt.Fprintf(out, "\n== %s: %s %s\n", call.what, name, call.args)
 		res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: json.RawMessage(call.args)})
 		if err != nil {
 			fmt.Fprintf(out, "   protocol error: %v\n", err)
@@ -153,12 +155,27 @@ func runDemo(ctx context.Context, s *mcp.ClientSession, out io.Writer) error {
 				text += t.Text
 			}
 		}
-		if len(text) > 600 {
-			text = text[:300] + fmt.Sprintf("\n   [... %d bytes ...]\n", len(text)-600) + text[len(text)-300:]
-		}
+		text = shorten(text)
 		fmt.Fprintf(out, "   isError=%v\n%s\n", res.IsError, indent(text))
 	}
 	return nil
+}
+
+// shorten keeps a long text readable: around the server's own marker of
+// left-out output if there is one, else its start and end.
+func shorten(text string) string {
+	const keep = 240
+	if len(text) <= 3*keep {
+		return text
+	}
+	if i := strings.Index(text, "[... cobramcp:"); i >= 0 {
+		j := i + strings.IndexByte(text[i:], '\n')
+		if j < i {
+			j = len(text)
+		}
+		return "[demo: " + fmt.Sprint(i-keep) + " bytes not shown]\n" + text[i-keep:j+keep] + "\n[demo: rest not shown]"
+	}
+	return text[:keep] + fmt.Sprintf("\n[demo: %d bytes not shown]\n", len(text)-2*keep) + text[len(text)-keep:]
 }
 
 func indent(s string) string {
