@@ -48,6 +48,7 @@ func newCallCmd(o *Options) *cobra.Command {
 			"  echo '[{\"name\": \"output\", \"value\": \"json\"}]' | mycli mcp call mycli_get_pods --format toolvault",
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(c *cobra.Command, args []string) error {
+			format = strings.ToLower(strings.TrimSpace(format))
 			if format != callFormatMCP && format != callFormatToolVault {
 				return fmt.Errorf("--format %q: want %s or %s", format, callFormatMCP, callFormatToolVault)
 			}

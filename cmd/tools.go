@@ -65,6 +65,7 @@ func newToolsCmd(o *Options) *cobra.Command {
 			"  mycli mcp tools --format external --dir ~/.agent/tools",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			format = strings.ToLower(strings.TrimSpace(format))
 			if format == FormatExternal {
 				if dir == "" {
 					return errors.New("--format external needs --dir DIR, the directory to write the tools into")

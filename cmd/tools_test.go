@@ -228,6 +228,7 @@ func TestToolsFlagErrors(t *testing.T) {
 	}{
 		{[]string{"--format", "xml"}, `unknown format "xml"`},
 		{[]string{"--format", "external"}, "needs --dir"},
+		{[]string{"--format", "External"}, "needs --dir"},
 		{[]string{"--format", "external", "--dir", "d", "-o", "x.json"}, "--output is not used"},
 		{[]string{"--format", "openai", "--dir", "d"}, "--dir and --force are for --format external"},
 		{[]string{"--force"}, "--dir and --force are for --format external"},
