@@ -41,7 +41,7 @@ func newStartCmd(o *Options) *cobra.Command {
 			}
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			calls, endCalls := context.WithCancel(context.Background())
+			calls, endCalls := context.WithCancel(ctx) // a signal ends the running calls too
 			defer endCalls()
 			srv, err := ts.NewServer(ServerOptions{Tools: tools, Logger: log, Context: calls})
 			if err != nil {

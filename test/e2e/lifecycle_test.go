@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -155,6 +156,49 @@ func TestStdinClosedMidCall(t *testing.T) {
 		}
 	case <-time.After(groupEnd):
 		t.Fatalf("server still running %s after stdin closed mid-call", groupEnd)
+	}
+	if err := <-done; err == nil || strings.Contains(err.Error(), "returned a result") {
+		t.Errorf("the interrupted call returned %v, want a closed-connection error", err)
+	}
+	// The server waits for its calls' groups before it exits.
+	if members := groupMembers(t, pgid); len(members) != 0 {
+		t.Errorf("process group %d outlived the server: %+v", pgid, members)
+	}
+	if p, ok := readProc(grandchild); ok && p.alive() {
+		t.Errorf("grandchild %d outlived the server", grandchild)
+	}
+	s.closed = true
+	_ = s.cs.Close()
+}
+
+// TestShutdownMidCall sends SIGTERM, then SIGINT, to a server with a call
+// running: the server ends the call's whole group, then exits 0.
+func TestShutdownMidCall(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			shutdownMidCall(t, sig)
+		})
+	}
+}
+
+func shutdownMidCall(t *testing.T, sig syscall.Signal) {
+	t.Parallel()
+	s := startServer(t, serverOptions{ownPipes: true})
+	grandchild, pgid, done := spawnCall(t, s, context.Background(), "orphan", true)
+	start := time.Now()
+	if err := s.cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- s.cmd.Wait() }()
+	select {
+	case err := <-exited:
+		t.Logf("server exited %s after the signal", time.Since(start).Round(time.Millisecond))
+		if err != nil {
+			t.Errorf("server exit after %v mid-call: %v, want exit code 0", sig, err)
+		}
+	case <-time.After(groupEnd):
+		t.Fatalf("server still running %s after %v mid-call", groupEnd, sig)
 	}
 	if err := <-done; err == nil || strings.Contains(err.Error(), "returned a result") {
 		t.Errorf("the interrupted call returned %v, want a closed-connection error", err)
