@@ -53,7 +53,7 @@ func ExampleTools() {
 	}
 	// Output:
 	// mycli_greet runs mycli greet
-	// {"type":"object","properties":{"flags":{"type":"object","properties":{"loud":{"type":"boolean","description":"shout"}},"description":"The command's flags by long name. A flag left out keeps its default.","additionalProperties":false},"args":{"type":"array","items":{"type":"string"},"description":"Positional arguments, in order: greet NAME. Exactly 1.","minItems":1,"maxItems":1}},"required":["args"],"additionalProperties":false}
+	// {"type":"object","properties":{"flags":{"type":"object","properties":{"loud":{"type":"boolean","description":"shout"}},"description":"The command's flags by long name. A flag left out keeps its default.","additionalProperties":false},"args":{"type":"array","items":{"type":"string"},"description":"Positional arguments, in order: NAME. Exactly 1.","minItems":1,"maxItems":1}},"required":["args"],"additionalProperties":false}
 }
 
 // Middleware sees every call on its way to a process, with the exact argv.

@@ -100,3 +100,20 @@ func TestNestedNullsAreNotGiven(t *testing.T) {
 		t.Errorf("flags = %s", b)
 	}
 }
+
+func TestArgsUsage(t *testing.T) {
+	tests := []struct{ use, want string }{
+		{"pods [NAME]", "[NAME]"},
+		{"deployment NAME --replicas N", "NAME"},
+		{"run NAME (--image IMAGE | --overrides JSON)", "NAME"},
+		{"apply -f FILE", "(none named in the usage line)"},
+		{"cp SRC [DST] [flags]", "SRC [DST]"},
+		{"label pod NAME [KEY=VALUE] [--overwrite]", "pod NAME [KEY=VALUE]"},
+		{"echo [ARGS...]", "[ARGS...]"},
+	}
+	for _, tt := range tests {
+		if got := bridge.ArgsUsage(tt.use); got != tt.want {
+			t.Errorf("argsUsage(%q) = %q, want %q", tt.use, got, tt.want)
+		}
+	}
+}

@@ -455,7 +455,7 @@ func argsSchema(c *cobra.Command) *jsonschema.Schema {
 		Type:  "array",
 		Items: &jsonschema.Schema{Type: "string"},
 	}
-	use := "Positional arguments, in order: " + c.Use
+	use := "Positional arguments, in order: " + argsUsage(c.Use)
 	if c.DisableFlagParsing {
 		s.Description = use + ". The command parses its own arguments: flags go here too, as the command's usage shows."
 		return s
@@ -533,6 +533,40 @@ func argsSchema(c *cobra.Command) *jsonschema.Schema {
 		s.Description = use + "."
 	}
 	return s
+}
+
+// argsUsage is the part of a command's Use line that names positional
+// args: the command's name, "[flags]" and flag-like words (with the value
+// placeholder that follows one) are dropped, since flags go in "flags".
+func argsUsage(use string) string {
+	words := strings.Fields(use)
+	if len(words) > 0 {
+		words = words[1:]
+	}
+	var out []string
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		bare := strings.TrimLeft(w, "[(")
+		switch {
+		case w == "|" || strings.EqualFold(strings.Trim(w, "[]"), "flags"):
+			continue
+		case strings.HasPrefix(bare, "-"):
+			// A flag; its value placeholder follows it unless written --f=V
+			// or the flag closes a bracket.
+			if !strings.Contains(bare, "=") && !strings.ContainsAny(w, "])") && i+1 < len(words) {
+				next := strings.TrimRight(words[i+1], "])")
+				if next != "" && next == strings.ToUpper(next) && !strings.HasPrefix(next, "[") {
+					i++
+				}
+			}
+			continue
+		}
+		out = append(out, w)
+	}
+	if len(out) == 0 {
+		return "(none named in the usage line)"
+	}
+	return strings.Join(out, " ")
 }
 
 // validArg strips the "\tdescription" that ValidArgs entries may carry.

@@ -1,0 +1,4 @@
+package bridge
+
+// ArgsUsage exposes argsUsage to the external tests.
+var ArgsUsage = argsUsage
