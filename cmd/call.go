@@ -75,21 +75,27 @@ func newCallCmd(o *Options) *cobra.Command {
 			if format == callFormatToolVault {
 				v = toolVaultResponse(res)
 			}
-			b, err := MarshalJSON(v)
-			if err != nil {
-				return fmt.Errorf("encoding the result: %w", err)
-			}
-			if _, err := c.OutOrStdout().Write(b); err != nil {
-				return err
-			}
-			if res.IsError {
-				return fmt.Errorf("%s: the call failed: %s", name, failure(res))
-			}
-			return nil
+			return printResult(c, name, v, res)
 		},
 	}
 	c.Flags().StringVar(&format, "format", callFormatMCP, "result format: mcp (the CallToolResult) or toolvault (the toolvault response envelope)")
 	return c
+}
+
+// printResult prints v, the rendering of res, on c's stdout, and returns
+// an error naming the failure when the call failed.
+func printResult(c *cobra.Command, name string, v any, res *mcp.CallToolResult) error {
+	b, err := MarshalJSON(v)
+	if err != nil {
+		return fmt.Errorf("encoding the result: %w", err)
+	}
+	if _, err := c.OutOrStdout().Write(b); err != nil {
+		return err
+	}
+	if res.IsError {
+		return fmt.Errorf("%s: the call failed: %s", name, failure(res))
+	}
+	return nil
 }
 
 // readCallInput reads a call's arguments from r, at most maxCallInput

@@ -57,17 +57,7 @@ func newToolCmd(o *Options) *cobra.Command {
 				img := imgs[0].Payload.(tvImage)
 				v.Stdout, v.Image = "", &img
 			}
-			b, err := MarshalJSON(v)
-			if err != nil {
-				return fmt.Errorf("encoding the result: %w", err)
-			}
-			if _, err := c.OutOrStdout().Write(b); err != nil {
-				return err
-			}
-			if res.IsError {
-				return fmt.Errorf("%s: the call failed: %s", name, failure(res))
-			}
-			return nil
+			return printResult(c, name, v, res)
 		},
 	}
 	c.Flags().BoolVar(&schema, "schema", false, "print the tool's canonical schema {name, description, parameters} and exit")

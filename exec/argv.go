@@ -221,29 +221,10 @@ func builtinNonString(kind string) bool {
 // sliceElem returns the element type of the pflag slices whose Set splits
 // on commas (stringSlice and stringArray are handled apart).
 func sliceElem(kind string) (string, bool) {
-	switch kind {
-	case "intSlice":
-		return "int", true
-	case "int32Slice":
-		return "int32", true
-	case "int64Slice":
-		return "int64", true
-	case "uintSlice":
-		return "uint", true
-	case "float32Slice":
-		return "float32", true
-	case "float64Slice":
-		return "float64", true
-	case "boolSlice":
-		return "bool", true
-	case "durationSlice":
-		return "duration", true
-	case "ipSlice":
-		return "ip", true
-	case "ipNetSlice":
-		return "ipNet", true
+	if kind == "stringSlice" || kind == "stringArray" {
+		return "", false
 	}
-	return "", false
+	return flagschema.SliceElem(kind)
 }
 
 // encodeSlice comma-joins the canonical encodings of the elements. The

@@ -164,6 +164,11 @@ func intSchema(lo, hi float64) *jsonschema.Schema {
 	return &jsonschema.Schema{Type: "integer", Minimum: jsonschema.Ptr(lo), Maximum: jsonschema.Ptr(hi)}
 }
 
+// SliceElem returns the element type of a built-in pflag slice type
+// ("int32" for "int32Slice", "string" for "stringArray"), and false for
+// any other type.
+func SliceElem(kind string) (string, bool) { return sliceElem(kind) }
+
 // sliceElem returns the element type of a built-in pflag slice type.
 func sliceElem(kind string) (string, bool) {
 	switch kind {
