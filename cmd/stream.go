@@ -1,6 +1,200 @@
 package cmd
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
 
-// newStreamCmd is a placeholder until its issue lands.
-func newStreamCmd(o *Options) *cobra.Command { return nil }
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/cobramcp/cobramcp/internal/httpserve"
+)
+
+// StreamPath is the URL path of the MCP endpoint served by `mcp stream`.
+const StreamPath = "/mcp"
+
+// Names of the stream command's flags that the error messages refer to.
+const (
+	flagTokenFile    = "token-file"
+	flagTokenEnv     = "token-env"
+	flagInsecurePub  = "insecure-no-auth-on-public-address"
+	defaultStreamAdd = "127.0.0.1:8080"
+)
+
+type streamFlags struct {
+	addr           string
+	stateless      bool
+	tools          []string
+	tokenFile      string
+	tokenEnv       string
+	insecurePublic bool
+	allowOrigins   []string
+	tlsCert        string
+	tlsKey         string
+	maxBody        int64
+	grace          time.Duration
+	sessionTimeout time.Duration
+}
+
+func newStreamCmd(o *Options) *cobra.Command {
+	var f streamFlags
+	c := &cobra.Command{
+		Use:   "stream",
+		Short: "Serve the tools over MCP streamable HTTP",
+		Long: "Serve this CLI's commands as MCP tools over the streamable HTTP transport, at " + StreamPath + ",\n" +
+			"with the same tools, limits and results as `start`. GET /healthz answers 200 for load balancers.\n" +
+			"\n" +
+			"Safety by default:\n" +
+			"  - With a token, every request but /healthz needs \"Authorization: Bearer TOKEN\". The token is\n" +
+			"    read from --token-file or from the environment variable --token-env (by default\n" +
+			"    <ROOT>_MCP_TOKEN, e.g. MYCLI_MCP_TOKEN), never from the command line.\n" +
+			"  - Without a token it serves only on a loopback address; on any other address it refuses to\n" +
+			"    start unless --" + flagInsecurePub + " says that something in front of it authenticates.\n" +
+			"  - Browser requests from another origin are refused (--allow-origin trusts one), and on\n" +
+			"    loopback a Host header that is not localhost is refused (DNS rebinding).\n" +
+			"  - Request bodies are limited (--max-body-bytes); --tls-cert and --tls-key serve HTTPS.\n" +
+			"\n" +
+			"By default the server is stateful: a session lives in the replica that created it. With\n" +
+			"--stateless no state is kept, so any replica can answer any request; a client then loses\n" +
+			"server-to-client requests (sampling, elicitation, roots) and the stream for server\n" +
+			"notifications (GET), and with protocol versions before 2026-07-28 a notifications/cancelled\n" +
+			"cannot reach the call it names: a call is cancelled only by closing its HTTP request.\n" +
+			"\n" +
+			"SIGTERM or SIGINT starts a graceful shutdown: no new connections, running calls may finish\n" +
+			"within --shutdown-grace, then the calls left are ended with their process groups.",
+		Example: "  # on this machine only, no token needed:\n" +
+			"  mycli mcp stream\n" +
+			"  # for a team, on every interface, with a token:\n" +
+			"  head -c 32 /dev/urandom | base64 > token && chmod 600 token\n" +
+			"  mycli mcp stream --addr :8080 --token-file token",
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return runStream(c, o, &f) },
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.addr, "addr", defaultStreamAdd, "address to listen on (host:port); a host other than loopback needs a token")
+	fl.BoolVar(&f.stateless, "stateless", false, "keep no session state, so that any replica can answer any request (see above for what clients lose)")
+	fl.StringSliceVar(&f.tools, "tools", nil, "serve only the tools matching these name patterns (glob syntax, e.g. 'mycli_get_*')")
+	fl.StringVar(&f.tokenFile, flagTokenFile, "", "file holding the bearer token that clients must send")
+	fl.StringVar(&f.tokenEnv, flagTokenEnv, "", "environment variable holding the bearer token (default <ROOT>_MCP_TOKEN, e.g. MYCLI_MCP_TOKEN)")
+	fl.BoolVar(&f.insecurePublic, flagInsecurePub, false, "DANGEROUS: serve without a token on an address other machines can reach (only behind something that authenticates)")
+	fl.StringSliceVar(&f.allowOrigins, "allow-origin", nil, "browser origin allowed besides the server's own (scheme://host[:port]); repeatable")
+	fl.StringVar(&f.tlsCert, "tls-cert", "", "serve HTTPS with this certificate (PEM; needs --tls-key)")
+	fl.StringVar(&f.tlsKey, "tls-key", "", "private key of --tls-cert (PEM)")
+	fl.Int64Var(&f.maxBody, "max-body-bytes", httpserve.DefaultMaxBodyBytes, "largest request body accepted; larger ones get 413")
+	fl.DurationVar(&f.grace, "shutdown-grace", httpserve.DefaultGrace, "on SIGTERM, how long running calls may go on before they are ended")
+	fl.DurationVar(&f.sessionTimeout, "session-timeout", 30*time.Minute, "close a stateful session idle this long (0: never)")
+	return c
+}
+
+// TokenEnv returns the default environment variable for the token of the
+// CLI named root: "MYCLI_MCP_TOKEN" for "mycli". Characters that cannot be
+// in a variable name become '_'.
+func TokenEnv(root string) string {
+	b := []byte(strings.ToUpper(root))
+	for i, ch := range b {
+		if !(ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9') {
+			b[i] = '_'
+		}
+	}
+	return string(b) + "_MCP_TOKEN"
+}
+
+func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
+	log, err := logger(c)
+	if err != nil {
+		return err
+	}
+	if f.maxBody <= 0 {
+		return fmt.Errorf("--max-body-bytes %d: want a positive size", f.maxBody)
+	}
+	envName := f.tokenEnv
+	if envName == "" {
+		envName = TokenEnv(c.Root().Name())
+	}
+	token, source, err := httpserve.ReadToken(f.tokenFile, envName, nil)
+	switch {
+	case errors.Is(err, httpserve.ErrNoToken):
+		token = nil
+	case err != nil:
+		return err
+	}
+
+	ts, err := o.Load(c)
+	if err != nil {
+		return err
+	}
+
+	// The MCP server is made after the HTTP server, whose grace period
+	// bounds its calls; the handler asks for it only once serving starts.
+	var mcpSrv *mcp.Server
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return mcpSrv }, &mcp.StreamableHTTPOptions{
+		Stateless:                    f.stateless,
+		Logger:                       log,
+		SessionTimeout:               f.sessionTimeout,
+		MaxRequestBodyBytes:          f.maxBody,
+		PropagateRequestCancellation: true,
+	})
+	mux := http.NewServeMux()
+	mux.Handle(StreamPath, handler)
+	hs, err := httpserve.New(mux, httpserve.Options{
+		Token:                  token,
+		AllowPublicWithoutAuth: f.insecurePublic,
+		TrustedOrigins:         f.allowOrigins,
+		MaxBodyBytes:           f.maxBody,
+		Grace:                  f.grace,
+		TLSCertFile:            f.tlsCert,
+		TLSKeyFile:             f.tlsKey,
+		Logger:                 log,
+	})
+	if err != nil {
+		return err
+	}
+	// Calls are not ended by the signal itself but when the grace period
+	// after it is over.
+	calls, endCalls := hs.CallContext(context.WithoutCancel(c.Context()))
+	defer endCalls()
+	mcpSrv, err = ts.NewServer(ServerOptions{Tools: f.tools, Logger: log, Context: calls})
+	if err != nil {
+		return err
+	}
+
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return fmt.Errorf("--addr: %w", err)
+	}
+	defer ln.Close()
+
+	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	scheme := "http"
+	if f.tlsCert != "" {
+		scheme = "https"
+	}
+	attrs := []any{"url", scheme + "://" + ln.Addr().String() + StreamPath, "stateless", f.stateless}
+	if token != nil {
+		attrs = append(attrs, "token", source)
+	} else {
+		attrs = append(attrs, "token", "none")
+	}
+	if err := hs.CheckExposure(ln.Addr()); err != nil {
+		return fmt.Errorf("%w: set a token with --%s FILE or $%s, or listen on 127.0.0.1; "+
+			"if a proxy in front of this server authenticates, pass --%s", err, flagTokenFile, envName, flagInsecurePub)
+	}
+	log.Info("serving MCP over streamable HTTP", attrs...)
+	err = hs.Serve(ctx, ln)
+	endCalls()
+	ts.Wait()
+	if err != nil {
+		return err
+	}
+	log.Info("MCP HTTP server stopped")
+	return nil
+}

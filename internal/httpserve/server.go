@@ -160,8 +160,11 @@ func (s *Server) CallContext(ctx context.Context) (context.Context, context.Canc
 // not on a loopback address when no token is set, unless
 // AllowPublicWithoutAuth.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	if err := s.checkExposure(ln.Addr()); err != nil {
+	if err := s.CheckExposure(ln.Addr()); err != nil {
 		return err
+	}
+	if s.public(ln.Addr()) {
+		s.log.Warn("SERVING WITHOUT AUTHENTICATION on an address reachable from other machines: anyone who can reach it can run the tools", "addr", ln.Addr().String())
 	}
 	srv := &http.Server{
 		Handler:           s.handler,
@@ -222,20 +225,22 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if err != nil {
 		return fmt.Errorf("closing HTTP server: %w", err)
 	}
-	s.log.Info("shut down")
 	return nil
 }
 
-func (s *Server) checkExposure(a net.Addr) error {
-	if isLoopback(a) || len(s.opts.Token) > 0 {
-		return nil
+// CheckExposure returns [ErrPublicWithoutAuth] (wrapped) when a is not a
+// loopback address, no token is set and AllowPublicWithoutAuth is false.
+// Serve calls it first; a caller may call it before announcing the server.
+func (s *Server) CheckExposure(a net.Addr) error {
+	if s.public(a) && !s.opts.AllowPublicWithoutAuth {
+		return fmt.Errorf("%w (%s)", ErrPublicWithoutAuth, a)
 	}
-	if s.opts.AllowPublicWithoutAuth {
-		s.log.Warn("SERVING WITHOUT AUTHENTICATION on an address reachable from other machines: anyone who can reach it can run the tools", "addr", a.String())
-		return nil
-	}
-	return fmt.Errorf("%w (%s)", ErrPublicWithoutAuth, a)
+	return nil
 }
+
+// public reports whether a is reachable from other machines without
+// authentication.
+func (s *Server) public(a net.Addr) bool { return !isLoopback(a) && len(s.opts.Token) == 0 }
 
 // isLoopback reports whether a is a TCP address on the loopback interface.
 func isLoopback(a net.Addr) bool {
