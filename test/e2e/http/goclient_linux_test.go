@@ -1,0 +1,162 @@
+package httpe2e
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// echoOut is what mycli echo prints.
+type echoOut struct {
+	Args  []string       `json:"args"`
+	Flags map[string]any `json:"flags"`
+}
+
+// callEcho calls mycli_echo with args and returns what it printed.
+func callEcho(ctx context.Context, cs *mcp.ClientSession, args ...string) (echoOut, error) {
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "mycli_echo", Arguments: map[string]any{"args": args, "flags": map[string]any{"int": 7}}})
+	if err != nil {
+		return echoOut{}, err
+	}
+	if res.IsError {
+		return echoOut{}, errors.New("isError: " + text(res))
+	}
+	var sc struct {
+		Stdout   string `json:"stdout"`
+		ExitCode int    `json:"exitCode"`
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &sc); err != nil {
+		return echoOut{}, err
+	}
+	var out echoOut
+	if err := json.Unmarshal([]byte(sc.Stdout), &out); err != nil {
+		return echoOut{}, errors.New("stdout is not echo's JSON: " + sc.Stdout)
+	}
+	return out, nil
+}
+
+func text(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
+}
+
+func TestGoClient(t *testing.T) {
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			t.Parallel()
+			s := startServer(t, []string{"MYCLI_MCP_TOKEN=" + testToken}, m.args...)
+			cs := mustConnect(t, s, testToken)
+			ctx := context.Background()
+
+			t.Run("list", func(t *testing.T) {
+				res, err := cs.ListTools(ctx, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				names := map[string]bool{}
+				for _, tool := range res.Tools {
+					names[tool.Name] = true
+				}
+				for _, want := range []string{"mycli_echo", "mycli_sleep", "mycli_get_pods", "mycli_version"} {
+					if !names[want] {
+						t.Errorf("tools/list lacks %s (has %d tools)", want, len(res.Tools))
+					}
+				}
+			})
+
+			t.Run("call", func(t *testing.T) {
+				out, err := callEcho(ctx, cs, "a b", "--not-a-flag")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.Join(out.Args, "|") != "a b|--not-a-flag" || out.Flags["int"] != float64(7) {
+					t.Errorf("echo got args %q flags %v, want [a b --not-a-flag] int=7", out.Args, out.Flags)
+				}
+			})
+
+			t.Run("bad input", func(t *testing.T) {
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "mycli_echo", Arguments: map[string]any{"flags": map[string]any{"int": "x"}}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !res.IsError || !strings.Contains(text(res), "--int") {
+					t.Errorf("bad input: isError %v, %q; want an error naming --int", res.IsError, text(res))
+				}
+				_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "mycli_nope", Arguments: map[string]any{}})
+				if err == nil || !strings.Contains(err.Error(), "mycli_nope") {
+					t.Errorf("unknown tool: %v, want an error naming it", err)
+				}
+			})
+
+			t.Run("cancel", func(t *testing.T) {
+				testCancel(t, s, cs)
+			})
+		})
+	}
+}
+
+// testCancel starts a call that would sleep a minute (with a grandchild
+// in its process group), cancels it, and checks that the client returns at
+// once and that the process group is gone.
+func testCancel(t *testing.T, s *server, cs *mcp.ClientSession) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "mycli_sleep", Arguments: map[string]any{
+			"flags": map[string]any{"for": "60s", "spawn": true},
+		}})
+		done <- err
+	}()
+	groups := waitForChildren(t, s, 1)
+	// Let the grandchild start too.
+	waitFor(t, "the grandchild", func() bool { return len(inGroups(groups)) >= 2 })
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled call returned %v, want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the cancelled call did not return within 10s")
+	}
+	waitFor(t, "the call's process group to end", func() bool { return len(inGroups(groups)) == 0 })
+}
+
+// waitForChildren waits until the server has at least n children and
+// returns their process groups.
+func waitForChildren(t *testing.T, s *server, n int) map[int]bool {
+	t.Helper()
+	groups := map[int]bool{}
+	waitFor(t, "the call's process", func() bool {
+		kids := children(s.cmd.Process.Pid)
+		for _, k := range kids {
+			groups[k.pgid] = true
+		}
+		return len(kids) >= n
+	})
+	return groups
+}
+
+// waitFor polls cond for up to 20s.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 20s for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

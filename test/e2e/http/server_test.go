@@ -1,0 +1,193 @@
+package httpe2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mycli is the binary built once by TestMain.
+var mycli string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "httpe2e")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	mycli = filepath.Join(dir, "mycli")
+	if out, err := exec.Command("go", "build", "-o", mycli, "github.com/cobramcp/cobramcp/example").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// testToken is a token long enough for the server.
+const testToken = "e2e-token-0123456789abcdef"
+
+// server is one running `mycli mcp stream`.
+type server struct {
+	cmd    *exec.Cmd
+	url    string // the MCP endpoint
+	base   string // scheme://host:port
+	stderr *syncBuffer
+	exited chan struct{}
+	err    error // Wait's error, once exited is closed
+}
+
+// syncBuffer is a bytes.Buffer safe for one writer and many readers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+var urlRE = regexp.MustCompile(`msg="serving MCP over streamable HTTP" url=(\S+)`)
+
+// startServer runs `mycli mcp stream --addr 127.0.0.1:0 args...` with env
+// added to a minimal environment, and waits until it serves. The server is
+// stopped (SIGTERM, then SIGKILL) at the end of the test.
+func startServer(t testing.TB, env []string, args ...string) *server {
+	t.Helper()
+	s, err := tryStartServer(t, env, append([]string{"--addr", "127.0.0.1:0"}, args...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// tryStartServer runs `mycli mcp stream args...` and returns once it
+// serves, or the error with its stderr when it exits first.
+func tryStartServer(t testing.TB, env []string, args ...string) (*server, error) {
+	t.Helper()
+	dir := t.TempDir()
+	cmd := exec.Command(mycli, append([]string{"mcp", "stream"}, args...)...)
+	cmd.Env = append([]string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + dir,
+		"MYCLI_STATE=" + filepath.Join(dir, "state.json"),
+	}, env...)
+	s := &server{cmd: cmd, stderr: &syncBuffer{}, exited: make(chan struct{})}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = pw
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		sent := false
+		for sc.Scan() {
+			line := sc.Text()
+			s.stderr.Write([]byte(line + "\n"))
+			if m := urlRE.FindStringSubmatch(line); m != nil && !sent {
+				found <- m[1]
+				sent = true
+			}
+		}
+	}()
+	go func() { s.err = cmd.Wait(); close(s.exited) }()
+	t.Cleanup(func() { s.stop(t) })
+	select {
+	case u := <-found:
+		s.url = u
+		s.base = strings.TrimSuffix(u, "/mcp")
+		return s, nil
+	case <-s.exited:
+		return nil, fmt.Errorf("mycli mcp stream %q exited (%v) before serving:\n%s", args, s.err, s.stderr)
+	case <-time.After(30 * time.Second):
+		return nil, fmt.Errorf("mycli mcp stream %q did not serve within 30s:\n%s", args, s.stderr)
+	}
+}
+
+// stop ends the server with SIGTERM (SIGKILL after 30s) and waits for it.
+func (s *server) stop(t testing.TB) {
+	select {
+	case <-s.exited:
+		return
+	default:
+	}
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-s.exited:
+	case <-time.After(30 * time.Second):
+		s.cmd.Process.Kill()
+		<-s.exited
+		t.Errorf("server did not stop within 30s of SIGTERM:\n%s", s.stderr)
+	}
+}
+
+// bearer is an http.RoundTripper that adds a bearer token.
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.RoundTrip(r)
+}
+
+// connect opens a go-sdk client session to s, sending token when not empty.
+func connect(t testing.TB, ctx context.Context, s *server, token string) (*mcp.ClientSession, error) {
+	t.Helper()
+	hc := &http.Client{Transport: http.DefaultTransport}
+	if token != "" {
+		hc.Transport = bearer{token, http.DefaultTransport}
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "httpe2e", Version: "1"}, nil)
+	return client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.url, HTTPClient: hc, MaxRetries: -1}, nil)
+}
+
+// mustConnect is connect that fails the test on error and closes the
+// session at the end of the test.
+func mustConnect(t testing.TB, s *server, token string) *mcp.ClientSession {
+	t.Helper()
+	cs, err := connect(t, context.Background(), s, token)
+	if err != nil {
+		t.Fatalf("connect: %v\nserver stderr:\n%s", err, s.stderr)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// modes are the two ways to serve, as extra arguments.
+var modes = []struct {
+	name string
+	args []string
+}{
+	{"stateful", nil},
+	{"stateless", []string{"--stateless"}},
+}
