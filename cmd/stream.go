@@ -143,7 +143,11 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 		PropagateRequestCancellation: true,
 	})
 	mux := http.NewServeMux()
-	mux.Handle(StreamPath, handler)
+	if f.stateless {
+		mux.Handle(StreamPath, withRequestContext(handler))
+	} else {
+		mux.Handle(StreamPath, handler)
+	}
 	hs, err := httpserve.New(mux, httpserve.Options{
 		Token:                  token,
 		AllowPublicWithoutAuth: f.insecurePublic,
@@ -164,6 +168,9 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 	mcpSrv, err = ts.NewServer(ServerOptions{Tools: f.tools, Logger: log, Context: calls})
 	if err != nil {
 		return err
+	}
+	if f.stateless {
+		mcpSrv.AddReceivingMiddleware(endWithRequest)
 	}
 
 	ln, err := net.Listen("tcp", f.addr)
@@ -197,4 +204,35 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 	}
 	log.Info("MCP HTTP server stopped")
 	return nil
+}
+
+// requestKey is the context key under which withRequestContext keeps the
+// HTTP request's own context.
+type requestKey struct{}
+
+// withRequestContext keeps the request's context as a value of itself. In
+// stateless mode each POST connects a session of its own with the request's
+// context, whose values (not its cancellation) reach the tool handlers.
+func withRequestContext(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestKey{}, r.Context())))
+	})
+}
+
+// endWithRequest ends a stateless tool call when its HTTP request ends (the
+// client went away or closed the stream): the result could not be delivered
+// anyway. The go-sdk does this itself only for protocol versions from
+// 2026-07-28 on (PropagateRequestCancellation); with older ones a
+// stateless server cannot route notifications/cancelled to the call, so
+// closing the request is the only way a client can stop it.
+func endWithRequest(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if rc, ok := ctx.Value(requestKey{}).(context.Context); ok && method == "tools/call" {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithCancel(ctx)
+			defer cancel()
+			defer context.AfterFunc(rc, cancel)()
+		}
+		return next(ctx, method, req)
+	}
 }
