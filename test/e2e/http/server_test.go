@@ -19,10 +19,19 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// mycli is the binary built once by TestMain.
+// mycli is the binary under test: $MYCLI_BIN when set (make test builds
+// it), else built once by TestMain.
 var mycli string
 
 func TestMain(m *testing.M) {
+	if bin := os.Getenv("MYCLI_BIN"); bin != "" {
+		if _, err := os.Stat(bin); err != nil {
+			fmt.Fprintf(os.Stderr, "MYCLI_BIN: %v\n", err)
+			os.Exit(1)
+		}
+		mycli = bin
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "httpe2e")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
