@@ -2,7 +2,6 @@ package httpe2e
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -10,46 +9,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// echoOut is what mycli echo prints.
-type echoOut struct {
-	Args  []string       `json:"args"`
-	Flags map[string]any `json:"flags"`
-}
-
-// callEcho calls mycli_echo with args and returns what it printed.
-func callEcho(ctx context.Context, cs *mcp.ClientSession, args ...string) (echoOut, error) {
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "mycli_echo", Arguments: map[string]any{"args": args, "flags": map[string]any{"int": 7}}})
-	if err != nil {
-		return echoOut{}, err
-	}
-	if res.IsError {
-		return echoOut{}, errors.New("isError: " + text(res))
-	}
-	var sc struct {
-		Stdout   string `json:"stdout"`
-		ExitCode int    `json:"exitCode"`
-	}
-	b, _ := json.Marshal(res.StructuredContent)
-	if err := json.Unmarshal(b, &sc); err != nil {
-		return echoOut{}, err
-	}
-	var out echoOut
-	if err := json.Unmarshal([]byte(sc.Stdout), &out); err != nil {
-		return echoOut{}, errors.New("stdout is not echo's JSON: " + sc.Stdout)
-	}
-	return out, nil
-}
-
-func text(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if t, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(t.Text)
-		}
-	}
-	return b.String()
-}
 
 func TestGoClient(t *testing.T) {
 	for _, m := range modes {
@@ -147,16 +106,4 @@ func waitForChildren(t *testing.T, s *server, n int) map[int]bool {
 		return len(kids) >= n
 	})
 	return groups
-}
-
-// waitFor polls cond for up to 20s.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited 20s for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
