@@ -2,7 +2,12 @@ package httpe2e
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -23,14 +28,35 @@ func TestGoClient(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				names := map[string]bool{}
-				for _, tool := range res.Tools {
-					names[tool.Name] = true
+				got, err := json.Marshal(res.Tools)
+				if err != nil {
+					t.Fatal(err)
 				}
-				for _, want := range []string{"mycli_echo", "mycli_sleep", "mycli_get_pods", "mycli_version"} {
-					if !names[want] {
-						t.Errorf("tools/list lacks %s (has %d tools)", want, len(res.Tools))
-					}
+				// The same tools as stdio: what `mcp tools` exports is
+				// exactly what tools/list returns.
+				want := runMycli(t, "mcp", "tools", "-o", "-")
+				if !jsonEqual(t, got, want) {
+					t.Errorf("tools/list over HTTP differs from `mycli mcp tools`:\n%s\nwant:\n%s", got, want)
+				}
+			})
+
+			t.Run("same result as mcp call", func(t *testing.T) {
+				args := map[string]any{"args": []any{"x", "--y"}, "flags": map[string]any{"str": "s", "bool-true": false}}
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "mycli_echo", Arguments: args})
+				if err != nil {
+					t.Fatal(err)
+				}
+				// The result proper; protocol 2026-07-28 adds _meta and
+				// resultType around it.
+				got, _ := json.Marshal(struct {
+					Content           []mcp.Content `json:"content"`
+					StructuredContent any           `json:"structuredContent,omitempty"`
+					IsError           bool          `json:"isError,omitempty"`
+				}{res.Content, res.StructuredContent, res.IsError})
+				in, _ := json.Marshal(args)
+				want := runMycli(t, "mcp", "call", "mycli_echo", string(in))
+				if !jsonEqual(t, got, want) {
+					t.Errorf("the call over HTTP differs from `mycli mcp call`:\n%s\nwant:\n%s", got, want)
 				}
 			})
 
@@ -106,4 +132,30 @@ func waitForChildren(t *testing.T, s *server, n int) map[int]bool {
 		return len(kids) >= n
 	})
 	return groups
+}
+
+// runMycli runs mycli with args (state in a temporary directory) and
+// returns its stdout; it fails the test unless mycli exits 0.
+func runMycli(t *testing.T, args ...string) []byte {
+	t.Helper()
+	c := exec.Command(mycli, args...)
+	c.Env = []string{"PATH=" + os.Getenv("PATH"), "MYCLI_STATE=" + filepath.Join(t.TempDir(), "state.json")}
+	out, err := c.Output()
+	if err != nil {
+		t.Fatalf("mycli %q: %v", args, err)
+	}
+	return out
+}
+
+// jsonEqual reports whether a and b hold the same JSON value.
+func jsonEqual(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	var x, y any
+	if err := json.Unmarshal(a, &x); err != nil {
+		t.Fatalf("%v: %s", err, a)
+	}
+	if err := json.Unmarshal(b, &y); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	return reflect.DeepEqual(x, y)
 }
