@@ -69,7 +69,8 @@ func newStreamCmd(o *Options) *cobra.Command {
 			"cannot reach the call it names: a call is cancelled only by closing its HTTP request.\n" +
 			"\n" +
 			"SIGTERM or SIGINT starts a graceful shutdown: no new connections, running calls may finish\n" +
-			"within --shutdown-grace, then the calls left are ended with their process groups.",
+			"within --shutdown-grace, then the calls left are ended with their process groups. A second\n" +
+			"signal ends them at once.",
 		Example: "  # on this machine only, no token needed:\n" +
 			"  mycli mcp stream\n" +
 			"  # for a team, on every interface, with a token:\n" +
@@ -179,8 +180,29 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 	}
 	defer ln.Close()
 
-	ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
+	// The first SIGTERM or SIGINT starts the graceful shutdown, a second
+	// one ends the running calls at once.
+	ctx, stop := context.WithCancel(c.Context())
 	defer stop()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-sigs:
+		case <-done:
+			return
+		}
+		stop()
+		select {
+		case <-sigs:
+			log.Warn("second signal: ending the running calls now")
+			hs.Abort()
+		case <-done:
+		}
+	}()
 	scheme := "http"
 	if f.tlsCert != "" {
 		scheme = "https"

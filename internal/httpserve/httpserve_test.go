@@ -400,6 +400,41 @@ func TestShutdownCancelsAfterGrace(t *testing.T) {
 	}
 }
 
+func TestAbortEndsTheGracePeriod(t *testing.T) {
+	entered := make(chan struct{})
+	var srv *Server
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := srv.CallContext(context.Background())
+		defer cancel()
+		close(entered)
+		<-ctx.Done()
+	})
+	var err error
+	srv, err = New(h, Options{Grace: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, stop := started(t, srv)
+	go func() {
+		if resp, err := http.Post(url+"/mcp", "application/json", strings.NewReader("{}")); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	<-entered
+	stopped := make(chan error, 1)
+	go func() { stopped <- stop() }()
+	select {
+	case err := <-stopped:
+		t.Fatalf("Serve returned (%v) within an hour's grace without Abort", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	srv.Abort()
+	// started's stop fails after 30s.
+	if err := <-stopped; err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestShutdownDoesNotWaitForStreams(t *testing.T) {
 	entered := make(chan struct{})
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -149,6 +149,11 @@ func (s *Server) CallContext(ctx context.Context) (context.Context, context.Canc
 	return ctx, func() { stop(); cancel() }
 }
 
+// Abort ends the grace period now: once Serve's shutdown has begun, or as
+// soon as it begins, what is still in flight is cancelled at once. For an
+// operator who asks twice (a second SIGTERM or Ctrl-C).
+func (s *Server) Abort() { s.abortNow() }
+
 // Serve serves on ln until ctx is done, then shuts down: it stops
 // accepting connections, lets in-flight requests (those other than GET,
 // which in MCP only opens a stream for server messages) finish within the
@@ -198,7 +203,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	shut := make(chan struct{})
 	go func() { srv.Shutdown(shutCtx); close(shut) }() // its error is shutCtx's
 
-	grace, cancel := context.WithTimeout(context.Background(), s.opts.Grace)
+	grace, cancel := context.WithTimeout(s.abort, s.opts.Grace)
 	drained := s.work.wait(grace)
 	cancel()
 	if !drained {

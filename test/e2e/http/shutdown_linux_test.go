@@ -109,5 +109,28 @@ func TestShutdown(t *testing.T) {
 			}
 			t.Logf("stopped %v after SIGTERM", took.Round(time.Millisecond))
 		})
+
+		t.Run(m.name+"/second signal", func(t *testing.T) {
+			t.Parallel()
+			s := startServer(t, nil, append([]string{"--shutdown-grace", "1h"}, m.args...)...)
+			cs := mustConnect(t, s, "")
+			callSleep(cs, map[string]any{"for": "60s", "spawn": true})
+			groups := waitForChildren(t, s, 1)
+			waitFor(t, "the grandchild", func() bool { return len(inGroups(groups)) >= 2 })
+			s.cmd.Process.Signal(syscall.SIGTERM)
+			waitFor(t, "the shutdown to begin", func() bool { return strings.Contains(s.stderr.String(), "shutting down") })
+			s.cmd.Process.Signal(syscall.SIGTERM)
+			select {
+			case <-s.exited:
+			case <-time.After(20 * time.Second):
+				t.Fatalf("the server did not exit within 20s of a second SIGTERM:\n%s", s.stderr)
+			}
+			if left := inGroups(groups); len(left) != 0 {
+				t.Errorf("processes left in the call's group: %+v", left)
+			}
+			if !strings.Contains(s.stderr.String(), "second signal") {
+				t.Errorf("the log does not mention the second signal:\n%s", s.stderr)
+			}
+		})
 	}
 }
