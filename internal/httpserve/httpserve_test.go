@@ -101,6 +101,9 @@ func TestHandlerStack(t *testing.T) {
 			if resp.StatusCode != tt.want {
 				t.Errorf("status %d (%q), want %d", resp.StatusCode, body, tt.want)
 			}
+			if got := resp.Header.Get("WWW-Authenticate"); (resp.StatusCode == 401) != strings.HasPrefix(got, "Bearer") {
+				t.Errorf("status %d with WWW-Authenticate %q; want a Bearer challenge exactly on 401", resp.StatusCode, got)
+			}
 		})
 	}
 }

@@ -90,5 +90,26 @@ func requireToken(token []byte) func(http.Handler) http.Handler {
 		}
 		return &auth.TokenInfo{UserID: "token"}, nil
 	}
-	return auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
+	check := auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
+	return func(next http.Handler) http.Handler {
+		// The go-sdk's middleware writes the 401 itself; challenge adds the
+		// header that RFC 6750 asks of it. The handler behind gets the
+		// original writer back.
+		checked := check(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			next.ServeHTTP(w.(challenge).ResponseWriter, r)
+		}))
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			checked.ServeHTTP(challenge{w}, r)
+		})
+	}
+}
+
+// challenge adds "WWW-Authenticate: Bearer" to a 401 response.
+type challenge struct{ http.ResponseWriter }
+
+func (c challenge) WriteHeader(code int) {
+	if code == http.StatusUnauthorized {
+		c.Header().Set("WWW-Authenticate", `Bearer realm="mcp"`)
+	}
+	c.ResponseWriter.WriteHeader(code)
 }
