@@ -149,9 +149,9 @@ func (s *Server) CallContext(ctx context.Context) (context.Context, context.Canc
 	return ctx, func() { stop(); cancel() }
 }
 
-// Abort ends the grace period now: once Serve's shutdown has begun, or as
-// soon as it begins, what is still in flight is cancelled at once. For an
-// operator who asks twice (a second SIGTERM or Ctrl-C).
+// Abort cancels the requests in flight and the contexts made by
+// CallContext now, and ends the grace period of a shutdown, begun or to
+// come. It is for an operator who asks twice (a second SIGTERM or Ctrl-C).
 func (s *Server) Abort() { s.abortNow() }
 
 // Serve serves on ln until ctx is done, then shuts down: it stops
@@ -161,7 +161,7 @@ func (s *Server) Abort() { s.abortNow() }
 // most AbortWait, and closes every connection. It returns nil after a
 // shutdown, or the error that stopped serving.
 //
-// Before serving, it refuses with [ErrPublicWithoutAuth] a listener that is
+// A Server serves once. Before serving, it refuses with [ErrPublicWithoutAuth] a listener that is
 // not on a loopback address when no token is set, unless
 // AllowPublicWithoutAuth.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
