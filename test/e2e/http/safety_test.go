@@ -24,8 +24,9 @@ import (
 
 const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
 
-// post sends an initialize request to url with the given headers and
-// returns the status code.
+// post sends body to url with the given headers and returns the status
+// code. The pseudo-header "Host" sets the Host header and "Chunked" sends
+// the body without a Content-Length.
 func post(t *testing.T, url, body string, header map[string]string) int {
 	t.Helper()
 	req, err := http.NewRequest("POST", url, strings.NewReader(body))
@@ -35,6 +36,10 @@ func post(t *testing.T, url, body string, header map[string]string) int {
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	for k, v := range header {
+		if k == "Chunked" {
+			req.ContentLength = -1 // Transfer-Encoding: chunked, no Content-Length
+			continue
+		}
 		if k == "Host" {
 			req.Host = v
 			continue
@@ -84,6 +89,8 @@ func TestAuthAndOrigin(t *testing.T) {
 				{"foreign Host on loopback", initialize, map[string]string{"Authorization": right, "Host": "evil.example"}, 403},
 				{"localhost Host", initialize, map[string]string{"Authorization": right, "Host": "localhost" + s.base[strings.LastIndex(s.base, ":"):]}, 200},
 				{"body over --max-body-bytes", initialize[:len(initialize)-1] + `,"pad":"` + strings.Repeat("x", 5000) + `"}`, map[string]string{"Authorization": right}, 413},
+				{"chunked body over --max-body-bytes", initialize[:len(initialize)-1] + `,"pad":"` + strings.Repeat("x", 5000) + `"}`, map[string]string{"Authorization": right, "Chunked": "1"}, 413},
+				{"chunked body under the limit", initialize, map[string]string{"Authorization": right, "Chunked": "1"}, 200},
 			}
 			for _, tt := range tests {
 				t.Run(tt.name, func(t *testing.T) {
