@@ -3,11 +3,13 @@ package bridge_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/cobramcp/cobramcp/bridge"
 )
@@ -51,5 +53,43 @@ func TestMaxParallel(t *testing.T) {
 	}
 	if most != limit || strings.Count(string(b), "end") != calls {
 		t.Errorf("at most %d calls overlapped (want %d) in:\n%s", most, limit, b)
+	}
+}
+
+// TestEnvAndTimeoutAnnotation runs a real process: Config.Env is its whole
+// environment, and a command's mcp.timeout annotation overrides
+// Config.Timeout.
+func TestEnvAndTimeoutAnnotation(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "cli")
+	body := "#!/bin/sh\nif [ \"$1\" = version ]; then echo \"FOO=$FOO HOME=$HOME\"; exit 0; fi\nexec sleep 30\n"
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	root := testTree()
+	slow, _, _ := root.Find([]string{"echo"})
+	slow.Annotations = map[string]string{bridge.AnnotationTimeout: "300ms"}
+	ts := mustTools(t, root, &bridge.Config{Executable: script, Env: []string{"FOO=bar", "PATH=/usr/bin:/bin"}, Timeout: time.Hour})
+
+	res, err := ts.Call(context.Background(), "tt_version", json.RawMessage(`{}`))
+	if err != nil || res.IsError || res.StructuredContent.(bridge.Output).Stdout != "FOO=bar HOME=\n" {
+		t.Errorf("env: %v %q", err, resultText(res))
+	}
+	start := time.Now()
+	res, err = ts.Call(context.Background(), "tt_echo", json.RawMessage(`{}`))
+	if err != nil || !res.IsError || !strings.Contains(resultText(res), "timed out after 300ms") {
+		t.Errorf("timeout: %v %q", err, resultText(res))
+	}
+	if out := res.StructuredContent.(bridge.Output); out.ExitCode != -1 {
+		t.Errorf("exit code %d, want -1", out.ExitCode)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("the call took %s despite its 300ms timeout", d)
+	}
+	// An invalid annotation leaves the command out, with the reason.
+	slow.Annotations[bridge.AnnotationTimeout] = "soon"
+	ts = mustTools(t, root, nil)
+	if _, ok := ts.Lookup("tt_echo"); ok || !strings.Contains(fmt.Sprint(ts.Problems()), `mcp.timeout="soon"`) {
+		t.Errorf("bad timeout annotation: problems %v", ts.Problems())
 	}
 }
