@@ -116,6 +116,14 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 	if f.maxBody <= 0 {
 		return fmt.Errorf("--max-body-bytes %d: want a positive size", f.maxBody)
 	}
+	// httpserve reads a zero grace as its default: refuse it rather than
+	// wait 25s when asked for no wait. A second signal ends calls at once.
+	if f.grace <= 0 {
+		return fmt.Errorf("--shutdown-grace %v: want a positive duration (a second SIGTERM or Ctrl-C ends the calls at once)", f.grace)
+	}
+	if f.sessionTimeout < 0 {
+		return fmt.Errorf("--session-timeout %v: want 0 (never) or a positive duration", f.sessionTimeout)
+	}
 	envName := f.tokenEnv
 	if envName == "" {
 		envName = TokenEnv(c.Root().Name())
