@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 )
 
@@ -15,8 +16,16 @@ const parseErrorMessage = `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"me
 // does by default.
 const maxMessage = 64 << 20
 
+// maxDepth is the deepest nesting of objects and arrays that the go-sdk's
+// decoder accepts; a deeper message ends its session.
+const maxDepth = 1000
+
 // check returns the error response for a line that is not a JSON-RPC 2.0
-// message, or "" for one that is. The go-sdk ends the session on either.
+// message, or "" for one that is. The go-sdk ends the session on either,
+// and also on a message that nests deeper than maxDepth, that repeats a
+// member (its decoder reads every occurrence, so a repeated "jsonrpc" or
+// "error" of the wrong type is fatal) or whose "error" does not decode as
+// {"code": int64, "message": string}: check answers those too.
 func check(line []byte) string {
 	if !json.Valid(line) {
 		return parseErrorMessage
@@ -28,6 +37,12 @@ func check(line []byte) string {
 	id, hasID := m["id"]
 	if hasID && !validID(id) {
 		id = nil
+	}
+	if depth(line) > maxDepth {
+		return invalidRequest(id, fmt.Sprintf("the message nests deeper than %d levels", maxDepth))
+	}
+	if !uniqueMembers(line) {
+		return invalidRequest(nil, "a member of the message is repeated")
 	}
 	if string(m["jsonrpc"]) != `"2.0"` {
 		return invalidRequest(id, `"jsonrpc" must be "2.0"`)
@@ -47,10 +62,79 @@ func check(line []byte) string {
 	}
 	_, hasResult := m["result"]
 	errObj, hasError := m["error"]
-	if !hasID || hasResult == hasError || (hasError && !isObjectOrArray(errObj)) {
+	if !hasID || hasResult == hasError {
 		return invalidRequest(id, `a message needs a "method", or an "id" with one "result" or "error"`)
 	}
+	if hasError && !validError(errObj) {
+		return invalidRequest(id, `"error" must be an object with an integer "code" and a string "message"`)
+	}
 	return ""
+}
+
+// validError reports whether raw decodes as the go-sdk's error object: an
+// object with unique members, "code" (if present) an integer within int64,
+// "message" (if present) a string.
+func validError(raw json.RawMessage) bool {
+	var e map[string]json.RawMessage
+	if json.Unmarshal(raw, &e) != nil || e == nil || !uniqueMembers(raw) {
+		return false
+	}
+	var code int64
+	var msg string
+	if c, ok := e["code"]; ok && json.Unmarshal(c, &code) != nil {
+		return false
+	}
+	if s, ok := e["message"]; ok && json.Unmarshal(s, &msg) != nil {
+		return false
+	}
+	return true
+}
+
+// uniqueMembers reports whether the JSON object obj names no member twice.
+func uniqueMembers(obj []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if _, err := dec.Token(); err != nil {
+		return false
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		k, ok := tok.(string)
+		if err != nil || !ok || seen[k] {
+			return false
+		}
+		seen[k] = true
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// depth returns how deeply the objects and arrays of a JSON text nest.
+func depth(data []byte) int {
+	d, deepest := 0, 0
+	inString, escaped := false, false
+	for _, b := range data {
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && b == '\\':
+			escaped = true
+		case inString && b == '"':
+			inString = false
+		case inString:
+		case b == '"':
+			inString = true
+		case b == '{' || b == '[':
+			d++
+			deepest = max(deepest, d)
+		case b == '}' || b == ']':
+			d--
+		}
+	}
+	return deepest
 }
 
 func validID(id json.RawMessage) bool {

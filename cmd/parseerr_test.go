@@ -74,6 +74,18 @@ func TestCheckJSONRPC(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":4,"result":1,"error":{}}`, `"id":4,"error":{"code":-32600`},
 		{`[1,2]`, `"id":null,"error":{"code":-32600`},
 		{`"str"`, `"id":null,"error":{"code":-32600`},
+		// Lines that the go-sdk's decoder refuses, ending the session.
+		{`{"jsonrpc":"2.0","id":5,"method":"ping","params":{"a":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}}`, `"id":5,"error":{"code":-32600`},
+		{`{"jsonrpc":"2.0","id":5,"method":"ping","params":{"a":` + strings.Repeat("[", 998) + `"[[[\"[["` + strings.Repeat("]", 998) + `}}`, ""},
+		{`{"jsonrpc":"2.0","id":7,"error":[1]}`, `"id":7,"error":{"code":-32600`},
+		{`{"jsonrpc":"2.0","id":7,"error":{"code":"x","message":"m"}}`, `"id":7,"error":{"code":-32600`},
+		{`{"jsonrpc":"2.0","id":7,"error":{"code":1.5}}`, `"id":7,"error":{"code":-32600`},
+		{`{"jsonrpc":"2.0","id":7,"error":{"code":99999999999999999999}}`, `"id":7,"error":{"code":-32600`},
+		{`{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":2}}`, `"id":7,"error":{"code":-32600`},
+		{`{"jsonrpc":"2.0","id":7,"error":{"code":1,"code":"x"}}`, `"id":7,"error":{"code":-32600`},
+		{`{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"m","data":[1]}}`, ""},
+		{`{"jsonrpc":1,"jsonrpc":"2.0","id":8,"method":"ping"}`, `"id":null,"error":{"code":-32600`},
+		{`{"jsonrpc":"2.0","id":8,"error":[1],"error":{"code":1}}`, `"id":null,"error":{"code":-32600`},
 	}
 	for _, tt := range tests {
 		got := check([]byte(tt.line))
