@@ -322,6 +322,8 @@ func TestInputErrors(t *testing.T) {
 		{"tt_get_pods", `{"flags":[1]}`, `"flags" must be an object`},
 		{"tt_get_pods", `{"args":["a","b"]}`, `invalid arguments`},
 		{"tt_get_pods", `{"args":[1]}`, `"args" must be an array of strings`},
+		{"tt_get_pods", `{"args":[null]}`, `"args" must be an array of strings: element 0 is null`},
+		{"tt_cp", `{"args":["a",null]}`, `"args" must be an array of strings: element 1 is null`},
 		{"tt_get_pods", `{"extra":1}`, `unknown argument "extra"`},
 		{"tt_get_pods", `[1,2]`, `must be a JSON object`},
 		{"tt_get_pods", `{"flags":`, `must be a JSON object`},

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
 
 	"github.com/cobramcp/cobramcp/exec"
 )
@@ -89,8 +90,18 @@ func (t *Tool) decodeInput(arguments json.RawMessage) (*input, error) {
 		if _, has := t.inputSchema().Properties["args"]; !has {
 			return nil, fmt.Errorf("this command takes no positional args; pass options in \"flags\"")
 		}
-		if err := json.Unmarshal(raw, &in.args); err != nil {
+		// Through pointers: encoding/json turns a null element into "",
+		// an argument the caller did not give.
+		var args []*string
+		if err := json.Unmarshal(raw, &args); err != nil {
 			return nil, fmt.Errorf("\"args\" must be an array of strings: %v", err)
+		}
+		in.args = make([]string, len(args))
+		for i, a := range args {
+			if a == nil {
+				return nil, fmt.Errorf("\"args\" must be an array of strings: element %d is null", i)
+			}
+			in.args[i] = *a
 		}
 	}
 
@@ -247,11 +258,37 @@ func (t *Tool) argv(in *input) ([]string, error) {
 	if t.noParse {
 		return append(out, exec.ArgvNoParse(in.args)...), nil
 	}
+	if err := t.checkTraverse(in.args); err != nil {
+		return nil, err
+	}
 	rest, err := exec.Argv(t.Flags, in.flags, in.args)
 	if err != nil {
 		return nil, err
 	}
 	return append(out, rest...), nil
+}
+
+// checkTraverse refuses a positional arg that could select a sub-command.
+// When the root has TraverseChildren, cobra's Traverse takes the "--"
+// before the args for a flag awaiting a value and looks the args after the
+// first up as sub-commands (hidden and left-out ones too), so
+// "get -- a secret" runs "get secret". Matching is by name or alias in any
+// case (whatever cobra's EnableCaseInsensitive), and by prefix when cobra's
+// EnablePrefixMatching is set.
+func (t *Tool) checkTraverse(args []string) error {
+	if !t.Command.Root().TraverseChildren || !t.Command.HasSubCommands() {
+		return nil
+	}
+	for i, a := range args {
+		for _, sub := range t.Command.Commands() {
+			for _, n := range append([]string{sub.Name()}, sub.Aliases...) {
+				if strings.EqualFold(n, a) || cobra.EnablePrefixMatching && strings.HasPrefix(strings.ToLower(n), strings.ToLower(a)) {
+					return fmt.Errorf("positional argument %d (%q) could be read as the sub-command %q of %q (the CLI uses cobra's TraverseChildren); it cannot be passed", i, a, sub.Name(), t.Command.CommandPath())
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // progressFunc reports the latest output line of a running call.
