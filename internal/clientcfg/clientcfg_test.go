@@ -203,7 +203,9 @@ func TestEditErrors(t *testing.T) {
 		{"malformed toml", TOML, string(readFixture(t, "malformed.toml")), "not valid TOML: line 2"},
 		{"inline table", TOML, "mcp_servers = { mycli = { command = \"x\" } }\n", "inline table or dotted keys"},
 		{"dotted keys", TOML, "[mcp_servers]\nmycli.command = \"x\"\n", "inline table or dotted keys"},
-		{"servers inline", TOML, "mcp_servers = { other = { command = \"x\" } }\n", "nothing was written"},
+		{"servers inline", TOML, "mcp_servers = { other = { command = \"x\" } }\n", `"mcp_servers" is written as an inline table`},
+		{"servers array of tables", TOML, "[[mcp_servers]]\nname = \"x\"\n", `"mcp_servers" is not a table`},
+		{"servers a value", TOML, "mcp_servers = 1\n", `"mcp_servers" is not a table`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -237,6 +239,11 @@ func TestTOMLShapes(t *testing.T) {
 				t.Errorf("List = %+v, %v", entries, err)
 			}
 		})
+	}
+	// Servers under dotted keys at the top level take a new [table].
+	dotted := "mcp_servers.other.command = \"y\"\n"
+	if out, _, err := Set(TOML, []byte(dotted), key, "mycli", s); err != nil || !bytes.HasPrefix(out, []byte(dotted+"\n[mcp_servers.mycli]\n")) {
+		t.Errorf("Set beside dotted keys = %q, %v", out, err)
 	}
 	// A header inside a multi-line string is not a table.
 	src := readFixture(t, "codex-config.toml")

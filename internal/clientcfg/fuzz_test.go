@@ -44,6 +44,9 @@ func FuzzJSONRoundTrip(f *testing.F) {
 func FuzzTOMLRoundTrip(f *testing.F) {
 	f.Add(readFixture(f, "codex-config.toml"))
 	f.Add([]byte("a = '''\n[mcp_servers.x]\n'''\n[mcp_servers.y]\ncommand = \"z\"\n"))
+	f.Add([]byte("mcp_servers = { x = { command = \"x\" } }\n"))
+	f.Add([]byte("[[mcp_servers]]\nname = \"x\"\n"))
+	f.Add([]byte("mcp_servers = 1\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		key := []string{"mcp_servers"}
 		before, err := List(TOML, src, key)

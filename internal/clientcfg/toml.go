@@ -330,6 +330,9 @@ func tomlEdit(src []byte, key []string, name, block string) ([]byte, bool, error
 		if block == "" {
 			return src, false, nil
 		}
+		if err := tomlAppendable(doc, key); err != nil {
+			return nil, false, err
+		}
 		out = slices.Clone(src)
 		if len(out) > 0 && out[len(out)-1] != '\n' {
 			out = append(out, nl...)
@@ -338,6 +341,11 @@ func tomlEdit(src []byte, key []string, name, block string) ([]byte, bool, error
 			out = append(out, nl...) // one blank line, which Remove takes away again
 		}
 		out = append(out, block...)
+		if _, err := parseTOML(out); err != nil {
+			// The one way a parsed file refuses a new table at its end.
+			return nil, false, fmt.Errorf("%q is written as an inline table, which a [%s] table cannot extend; edit the file by hand",
+				strings.Join(key, "."), strings.Join(append(slices.Clone(key), name), "."))
+		}
 	} else {
 		keep := make([]bool, len(lines))
 		for i := range keep {
@@ -373,6 +381,25 @@ func tomlEdit(src []byte, key []string, name, block string) ([]byte, bool, error
 		}
 	}
 	return out, len(blocks) > 0, checkTOML(doc, out, key, name, block)
+}
+
+// tomlAppendable reports an error when a table for a new server cannot
+// go under key: a value along key is not a table (an array of tables, a
+// string).
+func tomlAppendable(doc map[string]any, key []string) error {
+	obj := doc
+	for i, k := range key {
+		v, ok := obj[k]
+		if !ok {
+			return nil
+		}
+		next, ok := v.(map[string]any)
+		if !ok {
+			return fmt.Errorf("%q is not a table; edit the file by hand", strings.Join(key[:i+1], "."))
+		}
+		obj = next
+	}
+	return nil
 }
 
 func tomlSet(src []byte, key []string, name string, s Server) ([]byte, bool, error) {
