@@ -130,6 +130,10 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 	}
 	token, source, err := httpserve.ReadToken(f.tokenFile, envName, nil)
 	switch {
+	case errors.Is(err, httpserve.ErrNoToken) && f.tokenEnv != "":
+		// Asked for a token by name: a typo or a missing secret must not
+		// mean serving without one.
+		return fmt.Errorf("--%s %s: $%s is not set or empty", flagTokenEnv, f.tokenEnv, f.tokenEnv)
 	case errors.Is(err, httpserve.ErrNoToken):
 		token = nil
 	case err != nil:

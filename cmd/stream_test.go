@@ -100,6 +100,8 @@ func TestStreamRefusals(t *testing.T) {
 		{"token twice", "env-token-0123456789", []string{"--token-file", tokenFile}, []string{"given twice"}},
 		{"short token", "short", nil, []string{"too short"}},
 		{"zero body limit", "", []string{"--max-body-bytes", "0"}, []string{"--max-body-bytes"}},
+		{"named token variable unset", "", []string{"--token-env", "FAKE_UNSET_TOKEN_VAR"}, []string{"--token-env", "$FAKE_UNSET_TOKEN_VAR is not set"}},
+		{"named token variable empty", "", []string{"--token-env", "FAKE_MCP_TOKEN"}, []string{"$FAKE_MCP_TOKEN is not set or empty"}},
 		{"zero shutdown grace", "", []string{"--shutdown-grace", "0"}, []string{"--shutdown-grace"}},
 		{"negative shutdown grace", "", []string{"--shutdown-grace", "-1s"}, []string{"--shutdown-grace"}},
 		{"negative session timeout", "", []string{"--session-timeout", "-1s"}, []string{"--session-timeout"}},
