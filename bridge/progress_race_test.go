@@ -1,0 +1,92 @@
+package bridge_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cobramcp/cobramcp/bridge"
+	"github.com/cobramcp/cobramcp/cmd"
+)
+
+// TestProgressEndsBeforeResult runs calls with progress tokens at once,
+// some canceled, and checks that no progress notification for a call
+// arrives after its result (run it with -race).
+func TestProgressEndsBeforeResult(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "cli")
+	body := "#!/bin/sh\ni=0\nwhile [ $i -lt 40 ]; do echo line $i; i=$((i+1)); sleep 0.01; done\n"
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ts := mustTools(t, testTree(), &bridge.Config{Executable: script, MaxParallel: 4})
+	srv, err := ts.NewServer(cmd.ServerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	done := map[any]bool{}
+	late, got := 0, 0
+	client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			mu.Lock()
+			defer mu.Unlock()
+			got++
+			if done[r.Params.ProgressToken] {
+				late++
+			}
+		},
+	})
+	st, ct := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	var wg sync.WaitGroup
+	for i := range 12 {
+		wg.Go(func() {
+			cctx := ctx
+			if i%3 == 0 {
+				var cancel context.CancelFunc
+				cctx, cancel = context.WithTimeout(ctx, 100*time.Millisecond)
+				defer cancel()
+			}
+			p := &mcp.CallToolParams{Name: "tt_version", Arguments: map[string]any{}}
+			token := fmt.Sprintf("tok%d", i)
+			p.SetProgressToken(token)
+			_, _ = cs.CallTool(cctx, p)
+			if i%3 != 0 { // a canceled call's client returns before the server knows
+				mu.Lock()
+				done[token] = true
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	ts.Wait()
+	time.Sleep(300 * time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	if late > 0 {
+		t.Errorf("%d progress notifications arrived after their call's result", late)
+	}
+	if got == 0 {
+		t.Error("no progress notification arrived")
+	}
+	if len(done) != 8 {
+		t.Errorf("%d calls completed, want 8", len(done))
+	}
+}
