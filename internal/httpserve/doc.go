@@ -25,6 +25,10 @@
 //     a trusted one gets 403, whatever its method), the bearer token check
 //     when a token is set (401 without the right token; the comparison takes
 //     the same time whatever the guess), and the body limit (413).
+//   - A page of a trusted origin can call the server from a browser: the
+//     CORS preflight (OPTIONS) of that origin is answered 204 without the
+//     token, and its requests' answers carry Access-Control-Allow-Origin
+//     and expose Mcp-Session-Id. No other origin gets CORS headers.
 //   - GET /healthz answers 200 "ok" without authentication, for load
 //     balancers, and 503 once shutdown has begun.
 //   - Serve refuses to start on an address that is not loopback when no

@@ -104,6 +104,65 @@ func TestHandlerStack(t *testing.T) {
 	}
 }
 
+// A page of a trusted origin can use the server from a browser: its
+// preflight is answered without the token, and the answers carry the CORS
+// headers that let it read them and the session ID.
+func TestTrustedOriginCORS(t *testing.T) {
+	const trusted = "https://trusted.example"
+	srv, err := New(echo, Options{Token: []byte(testToken), TrustedOrigins: []string{trusted}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	preflight := map[string]string{"Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization,content-type,mcp-session-id", "Sec-Fetch-Site": "cross-site"}
+	tests := []struct {
+		name       string
+		method     string
+		header     map[string]string
+		want       int
+		wantOrigin string // Access-Control-Allow-Origin
+		wantAllow  string // in Access-Control-Allow-Headers
+		wantExpose string // in Access-Control-Expose-Headers
+	}{
+		{"trusted preflight", "OPTIONS", withHeader(preflight, "Origin", trusted), 204, trusted, "Mcp-Session-Id", ""},
+		{"untrusted preflight", "OPTIONS", withHeader(preflight, "Origin", "https://evil.example"), 403, "", "", ""},
+		{"trusted POST", "POST", map[string]string{"Origin": trusted, "Sec-Fetch-Site": "cross-site", "Authorization": "Bearer " + testToken}, 200, trusted, "", "Mcp-Session-Id"},
+		{"trusted POST without token", "POST", map[string]string{"Origin": trusted, "Authorization": "Bearer wrong"}, 401, trusted, "", "WWW-Authenticate"},
+		{"same-origin POST", "POST", map[string]string{"Authorization": "Bearer " + testToken}, 200, "", "", ""},
+		{"OPTIONS without preflight headers", "OPTIONS", map[string]string{"Origin": trusted}, 401, trusted, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := httptest.NewRequest(tt.method, "/mcp", nil)
+			for k, v := range tt.header {
+				req.Header.Set(k, v)
+			}
+			rec := httptest.NewRecorder()
+			srv.Handler().ServeHTTP(rec, req)
+			h := rec.Result().Header
+			if rec.Code != tt.want {
+				t.Errorf("status %d (%q), want %d", rec.Code, rec.Body, tt.want)
+			}
+			if got := h.Get("Access-Control-Allow-Origin"); got != tt.wantOrigin {
+				t.Errorf("Access-Control-Allow-Origin %q, want %q", got, tt.wantOrigin)
+			}
+			if got := h.Get("Access-Control-Allow-Headers"); !strings.Contains(got, tt.wantAllow) || (tt.wantAllow == "") != (got == "") {
+				t.Errorf("Access-Control-Allow-Headers %q, want it to hold %q", got, tt.wantAllow)
+			}
+			if got := h.Get("Access-Control-Expose-Headers"); !strings.Contains(got, tt.wantExpose) {
+				t.Errorf("Access-Control-Expose-Headers %q, want it to hold %q", got, tt.wantExpose)
+			}
+		})
+	}
+}
+
+func withHeader(h map[string]string, k, v string) map[string]string {
+	out := map[string]string{k: v}
+	for hk, hv := range h {
+		out[hk] = hv
+	}
+	return out
+}
+
 func TestNoTokenLetsEveryoneIn(t *testing.T) {
 	srv, err := New(echo, Options{})
 	if err != nil {

@@ -126,7 +126,7 @@ func New(h http.Handler, o Options) (*Server, error) {
 		}
 		inner = requireToken(o.Token)(inner)
 	}
-	inner = refuseCrossOrigin(cop)(inner)
+	inner = refuseCrossOrigin(cop, o.TrustedOrigins)(inner)
 
 	mux := http.NewServeMux()
 	mux.HandleFunc(HealthPath, s.health)
