@@ -146,7 +146,7 @@ func (w *walker) walk(c *cobra.Command) {
 	}
 	if c.Runnable() {
 		if sel, ok := w.selector(c); ok {
-			if t, err := w.tool(c, sel); err != nil {
+			if t, err := w.safeTool(c, sel); err != nil {
 				w.problem(c, "", "", err)
 			} else {
 				w.tools = append(w.tools, t)
@@ -219,6 +219,18 @@ func ToolName(s string) string {
 		name = name[:MaxNameLen-9] + "_" + hex.EncodeToString(sum[:4])
 	}
 	return name
+}
+
+// safeTool is tool with a panic turned into an error: cobra and pflag panic
+// on a broken command (a shorthand used by a local and an inherited flag),
+// which must cost that command, not every tool.
+func (w *walker) safeTool(c *cobra.Command, sel Selector) (t *Tool, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			t, err = nil, fmt.Errorf("reflecting the command panicked: %v", r)
+		}
+	}()
+	return w.tool(c, sel)
 }
 
 // tool builds the tool for c with the flags that sel serves.
