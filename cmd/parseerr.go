@@ -177,30 +177,59 @@ func invalidRequest(id json.RawMessage, why string) string {
 // out must serialise whole writes with the SDK's own (an *os.File does: a
 // Write holds the descriptor's write lock until every byte is written).
 type parseErrorReader struct {
-	sc   *bufio.Scanner
+	br   *bufio.Reader
 	out  io.Writer
+	max  int    // the longest line passed on; a longer one is answered with -32600
+	line []byte // the line being read
 	rest []byte
 }
 
 func newParseErrorReader(r io.Reader, out io.Writer) *parseErrorReader {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxMessage)
-	return &parseErrorReader{sc: sc, out: out}
+	return &parseErrorReader{br: bufio.NewReaderSize(r, 64<<10), out: out, max: maxMessage}
+}
+
+// tooLongMessage answers a line longer than the limit (read to its end and
+// dropped).
+var tooLongMessage = invalidRequest(nil, fmt.Sprintf("the message is longer than %d bytes", maxMessage))
+
+// readLine returns the next line without its end, or tooLong (having read
+// past the line) when it exceeds p.max. err is io.EOF after the last line.
+func (p *parseErrorReader) readLine() (line []byte, tooLong bool, err error) {
+	p.line = p.line[:0]
+	for {
+		chunk, err := p.br.ReadSlice('\n')
+		if !tooLong {
+			if len(p.line)+len(bytes.TrimRight(chunk, "\r\n")) > p.max {
+				tooLong, p.line = true, nil
+			} else {
+				p.line = append(p.line, chunk...)
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err == io.EOF && (len(p.line) > 0 || tooLong) {
+			err = nil // the last line, without an end; EOF comes next
+		}
+		return p.line, tooLong, err
+	}
 }
 
 func (p *parseErrorReader) Read(b []byte) (int, error) {
 	for len(p.rest) == 0 {
-		if !p.sc.Scan() {
-			if err := p.sc.Err(); err != nil {
-				return 0, err
+		raw, tooLong, err := p.readLine()
+		if err != nil {
+			return 0, err
+		}
+		reply := tooLongMessage
+		line := bytes.TrimSpace(raw)
+		if !tooLong {
+			if len(line) == 0 {
+				continue
 			}
-			return 0, io.EOF
+			reply = check(line)
 		}
-		line := bytes.TrimSpace(p.sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
-		if reply := check(line); reply != "" {
+		if reply != "" {
 			if _, err := io.WriteString(p.out, reply); err != nil {
 				return 0, err
 			}

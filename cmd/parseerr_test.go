@@ -97,3 +97,37 @@ func TestCheckJSONRPC(t *testing.T) {
 		}
 	}
 }
+
+// TestParseErrorReaderTooLong: a line over the limit is answered with
+// -32600 and dropped, and the lines after it still pass (the go-sdk would
+// end the session).
+func TestParseErrorReaderTooLong(t *testing.T) {
+	const ok = `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	long := `{"jsonrpc":"2.0","id":2,"method":"ping","params":{"a":"` + strings.Repeat("x", 200<<10) + `"}}`
+	tests := []struct {
+		name, in, pass string
+		errors         int
+	}{
+		{"long line then valid", long + "\n" + ok + "\n", ok + "\n", 1},
+		{"long last line without end", ok + "\n" + long, ok + "\n", 1},
+		{"at the limit passes", ok + "\r\n", ok + "\n", 0},
+		{"two long lines", long + "\r\n" + long + "\n" + ok, ok + "\n", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			r := newParseErrorReader(strings.NewReader(tt.in), &out)
+			r.max = len(ok)
+			got, err := io.ReadAll(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.pass {
+				t.Errorf("passed %.80q, want %q", got, tt.pass)
+			}
+			if n := strings.Count(out.String(), `"code":-32600`); n != tt.errors || out.Len() != n*len(tooLongMessage) {
+				t.Errorf("wrote %q, want %d errors", out.String(), tt.errors)
+			}
+		})
+	}
+}
