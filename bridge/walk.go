@@ -240,6 +240,16 @@ func (w *walker) tool(c *cobra.Command, sel Selector) (*Tool, error) {
 	if rp := relPath(c); rp != "" {
 		t.Path = strings.Split(rp, " ")
 	}
+	// The child finds its command by these names; a name that another
+	// command earlier in its parent's list has as its name or alias would
+	// run that command instead.
+	if found, _, err := w.root.Find(t.Path); err != nil || found != c {
+		other := "an error"
+		if found != nil {
+			other = found.CommandPath()
+		}
+		return nil, fmt.Errorf("its command line %q finds %s, not this command (a name or alias used twice)", strings.Join(t.Path, " "), other)
+	}
 	timeout := w.cfg.Timeout
 	if v, ok := c.Annotations[AnnotationTimeout]; ok {
 		d, err := time.ParseDuration(v)
