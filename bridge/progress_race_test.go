@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -88,5 +89,43 @@ func TestProgressEndsBeforeResult(t *testing.T) {
 	}
 	if len(done) != 8 {
 		t.Errorf("%d calls completed, want 8", len(done))
+	}
+}
+
+// TestPanicIsAnErrorResult: a panic in a call (here a middleware's) is the
+// call's error result; the server keeps serving.
+func TestPanicIsAnErrorResult(t *testing.T) {
+	cfg := &bridge.Config{Middleware: []bridge.Middleware{func(next bridge.RunFunc) bridge.RunFunc {
+		return func(ctx context.Context, c *bridge.Call) (*execResult, error) {
+			if len(c.Args) > 0 {
+				panic("boom")
+			}
+			return &execResult{Stdout: "fine"}, nil
+		}
+	}}}
+	ts := mustTools(t, testTree(), cfg)
+	srv, err := ts.NewServer(cmd.ServerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, ct := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "tt_echo", Arguments: map[string]any{"args": []string{"x"}}})
+	if err != nil || !res.IsError || !strings.Contains(resultText(res), "panicked: boom") {
+		t.Fatalf("panicking call: %v %+v", err, res)
+	}
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "tt_echo", Arguments: map[string]any{}})
+	if err != nil || res.IsError || resultText(res) != "fine" {
+		t.Fatalf("next call: %v %+v", err, res)
 	}
 }
