@@ -137,9 +137,13 @@ func (f File) update(dryRun bool, edit func([]byte) ([]byte, bool, error)) (*Cha
 	}
 	ch := &Change{Path: path}
 	apply := func() error {
-		src, mode, existed, err := readFile(path)
+		src, fi, existed, err := readFile(path)
 		if err != nil {
 			return err
+		}
+		var mode fs.FileMode
+		if existed {
+			mode = fi.Mode()
 		}
 		ch.Before, ch.Existed = src, existed
 		out, found, err := edit(src)
@@ -155,7 +159,7 @@ func (f File) update(dryRun bool, edit func([]byte) ([]byte, bool, error)) (*Cha
 		}
 		if existed {
 			ch.Backup = path + ".bak"
-			if err := writeAtomic(ch.Backup, src, mode.Perm()); err != nil {
+			if err := writeAtomic(ch.Backup, src, mode.Perm(), fi); err != nil {
 				return fmt.Errorf("back up %s: %w", path, err)
 			}
 		}
@@ -163,7 +167,7 @@ func (f File) update(dryRun bool, edit func([]byte) ([]byte, bool, error)) (*Cha
 		if existed {
 			perm = mode.Perm()
 		}
-		if err := writeAtomic(path, out, perm); err != nil {
+		if err := writeAtomic(path, out, perm, fi); err != nil {
 			return fmt.Errorf("write %s: %w", path, err)
 		}
 		ch.Written = true
@@ -223,24 +227,24 @@ func resolve(path string) (string, error) {
 	return target, nil
 }
 
-// readFile returns the contents and mode of path; a missing file is
-// (nil, 0, false, nil).
-func readFile(path string) ([]byte, fs.FileMode, bool, error) {
+// readFile returns the contents and the stat of path; a missing file is
+// (nil, nil, false, nil).
+func readFile(path string) ([]byte, fs.FileInfo, bool, error) {
 	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, 0, false, nil
+		return nil, nil, false, nil
 	}
 	if err != nil {
-		return nil, 0, false, fmt.Errorf("stat %s: %w", path, err)
+		return nil, nil, false, fmt.Errorf("stat %s: %w", path, err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, 0, false, fmt.Errorf("%s is not a regular file", path)
+		return nil, nil, false, fmt.Errorf("%s is not a regular file", path)
 	}
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return nil, 0, false, fmt.Errorf("read %s: %w", path, err)
+		return nil, nil, false, fmt.Errorf("read %s: %w", path, err)
 	}
-	return src, fi.Mode(), true, nil
+	return src, fi, true, nil
 }
 
 // bom is the UTF-8 byte order mark some Windows editors put first.

@@ -9,9 +9,10 @@ import (
 
 // writeAtomic replaces path with data: it writes a temporary file in the
 // same directory, syncs it, gives it perm (and, where possible, the owner
-// of the file it replaces) and renames it over path, then syncs the
-// directory. A reader sees the old file or the new one, never a mix.
-func writeAtomic(path string, data []byte, perm fs.FileMode) (err error) {
+// of owner, when not nil: the configuration file, for it and its backup)
+// and renames it over path, then syncs the directory. A reader sees the
+// old file or the new one, never a mix.
+func writeAtomic(path string, data []byte, perm fs.FileMode, owner fs.FileInfo) (err error) {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -29,8 +30,8 @@ func writeAtomic(path string, data []byte, perm fs.FileMode) (err error) {
 	if err = tmp.Chmod(perm); err != nil {
 		return err
 	}
-	if old, statErr := os.Stat(path); statErr == nil {
-		keepOwner(tmp, old)
+	if owner != nil {
+		keepOwner(tmp, owner)
 	}
 	if err = tmp.Sync(); err != nil {
 		return err
