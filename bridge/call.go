@@ -256,6 +256,11 @@ func (t *Tool) flagNames() string {
 func (t *Tool) argv(in *input) ([]string, error) {
 	out := slices.Clone(t.Path)
 	if t.noParse {
+		for i, a := range in.args {
+			if strings.IndexByte(a, 0) >= 0 {
+				return nil, fmt.Errorf("positional argument %d: a NUL byte: %w", i, exec.ErrUnrepresentable)
+			}
+		}
 		return append(out, exec.ArgvNoParse(in.args)...), nil
 	}
 	if err := t.checkTraverse(in.args); err != nil {
