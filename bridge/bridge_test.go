@@ -325,6 +325,7 @@ func TestInputErrors(t *testing.T) {
 		{"tt_get_pods", `{"args":[null]}`, `"args" must be an array of strings: element 0 is null`},
 		{"tt_cp", `{"args":["a",null]}`, `"args" must be an array of strings: element 1 is null`},
 		{"tt_exec", `{"args":["a","b\u0000c"]}`, `positional argument 1: a NUL byte`},
+		{"tt_get_pods", `{"flags":{"namespace":1e400}}`, `flag --namespace: json: cannot unmarshal number 1e400`},
 		{"tt_get_pods", `{"extra":1}`, `unknown argument "extra"`},
 		{"tt_get_pods", `[1,2]`, `must be a JSON object`},
 		{"tt_get_pods", `{"flags":`, `must be a JSON object`},

@@ -112,9 +112,13 @@ func (t *Tool) decodeInput(arguments json.RawMessage) (*input, error) {
 	// Validate what is left against the schema, with plain JSON numbers.
 	doc := map[string]any{}
 	if len(in.flags) > 0 {
-		plain, err := roundTrip(in.flags)
-		if err != nil {
-			return nil, err
+		plain := make(map[string]any, len(in.flags))
+		for k, v := range in.flags {
+			p, err := roundTrip(v)
+			if err != nil { // a number beyond float64, such as 1e400
+				return nil, fmt.Errorf("flag --%s: %v", k, err)
+			}
+			plain[k] = p
 		}
 		doc["flags"] = plain
 	} else if _, has := t.inputSchema().Properties["flags"]; has {
