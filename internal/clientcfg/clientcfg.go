@@ -95,14 +95,12 @@ func (c *Change) Changed() bool {
 var ErrReadOnly = errors.New("file is read-only")
 
 // List returns the servers in the file in file order. A missing file has
-// no servers and no error.
+// no servers and no error; a path that is not a regular file (nor a
+// symbolic link to one) is an error.
 func (f File) List() ([]Entry, error) {
-	src, err := os.ReadFile(f.Path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", f.Path, err)
+	src, _, existed, err := readFile(f.Path)
+	if err != nil || !existed {
+		return nil, err
 	}
 	entries, err := List(f.Format, src, f.Key)
 	if err != nil {
@@ -227,24 +225,43 @@ func resolve(path string) (string, error) {
 	return target, nil
 }
 
-// readFile returns the contents and the stat of path; a missing file is
-// (nil, nil, false, nil).
+// readFile returns the contents and the stat of path, following a
+// symbolic link; a missing file is (nil, nil, false, nil). Anything but a
+// regular file is refused before it is opened: reading a named pipe
+// would block until some other process writes to it.
 func readFile(path string) ([]byte, fs.FileInfo, bool, error) {
 	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, false, nil
 	}
 	if err != nil {
-		return nil, nil, false, fmt.Errorf("stat %s: %w", path, err)
+		return nil, nil, false, err // an *fs.PathError: it names the path
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, nil, false, fmt.Errorf("%s is not a regular file", path)
+		return nil, nil, false, fmt.Errorf("%s is %s, not a regular file", path, fileKind(fi.Mode()))
 	}
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return nil, nil, false, fmt.Errorf("read %s: %w", path, err)
+		return nil, nil, false, err
 	}
 	return src, fi, true, nil
+}
+
+// fileKind names the type of a file that is not a regular one.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
 }
 
 // bom is the UTF-8 byte order mark some Windows editors put first.

@@ -615,3 +615,18 @@ func TestTOMLHeadersOnlyAtTopLevel(t *testing.T) {
 		t.Errorf("Remove = %q %v %v", out, found, err)
 	}
 }
+
+// TestNotAFileErrors checks the error for a path that is a directory: it
+// says so and names the path once.
+func TestNotAFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	f := File{Path: dir, Format: JSON, Key: []string{"mcpServers"}}
+	_, err := f.List()
+	if err == nil || !strings.Contains(err.Error(), "is a directory") || strings.Count(err.Error(), dir) != 1 {
+		t.Errorf("List err = %v, want one saying it is a directory and naming %s once", err, dir)
+	}
+	_, err = f.Set("mycli", testServer, true)
+	if err == nil || !strings.Contains(err.Error(), "is a directory") || strings.Count(err.Error(), dir) != 1 {
+		t.Errorf("Set err = %v, want one saying it is a directory and naming %s once", err, dir)
+	}
+}
