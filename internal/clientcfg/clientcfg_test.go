@@ -223,6 +223,7 @@ func TestTOMLShapes(t *testing.T) {
 	tests := []struct{ name, src, want string }{
 		{"new file", "", "[mcp_servers.mycli]\ncommand = \"C:\\\\bin\\\\my cli.exe\"\nargs = [\"mcp\", \"start\"]\nenv = { \"A B\" = \"x\\ty\", PATH = \"/bin\" }\n"},
 		{"no final newline", "model = \"x\"", "model = \"x\"\n\n[mcp_servers.mycli]\ncommand = \"C:\\\\bin\\\\my cli.exe\"\nargs = [\"mcp\", \"start\"]\nenv = { \"A B\" = \"x\\ty\", PATH = \"/bin\" }\n"},
+		{"header comment kept", "[mcp_servers.mycli] # note\ncommand = \"old\"\n", "[mcp_servers.mycli] # note\ncommand = \"C:\\\\bin\\\\my cli.exe\"\nargs = [\"mcp\", \"start\"]\nenv = { \"A B\" = \"x\\ty\", PATH = \"/bin\" }\n"},
 		{"replace in place", "[mcp_servers.mycli]\ncommand = \"old\"\n\n[mcp_servers.mycli.env]\nX = \"1\"\n\n[tui]\nx = 1\n", "[mcp_servers.mycli]\ncommand = \"C:\\\\bin\\\\my cli.exe\"\nargs = [\"mcp\", \"start\"]\nenv = { \"A B\" = \"x\\ty\", PATH = \"/bin\" }\n\n[tui]\nx = 1\n"},
 	}
 	for _, tt := range tests {

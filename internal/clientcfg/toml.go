@@ -368,6 +368,15 @@ func tomlEdit(src []byte, key []string, name, block string) ([]byte, bool, error
 				}
 			}
 		}
+		if block != "" {
+			// The server's own header line stays as it was, with its
+			// comment and spacing.
+			if h := lines[blocks[0][0]]; len(h.header) == len(key)+1 {
+				_, body, _ := strings.Cut(block, nl)
+				hdr := strings.TrimRight(string(src[h.start:h.end]), "\r\n")
+				block = hdr + nl + body
+			}
+		}
 		for i, l := range lines {
 			if block != "" && i == blocks[0][0] {
 				out = append(out, block...)
