@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
@@ -305,7 +306,16 @@ type progressFunc func(line string)
 
 // call runs one call and never fails: every problem becomes a result with
 // IsError set.
-func (ts *Toolset) call(ctx context.Context, t *Tool, arguments json.RawMessage, progress progressFunc) *mcp.CallToolResult {
+func (ts *Toolset) call(ctx context.Context, t *Tool, arguments json.RawMessage, progress progressFunc) (res *mcp.CallToolResult) {
+	// The SDK does not recover a handler's panic (from a middleware, a
+	// custom flag type): without this the process would end, and every
+	// other client's calls with it.
+	defer func() {
+		if r := recover(); r != nil {
+			ts.cfg.Logger.Error("tool call panicked", "tool", t.MCP.Name, "panic", r, "stack", string(debug.Stack()))
+			res = errorResult(fmt.Sprintf("%s: the call panicked: %v", t.MCP.Name, r))
+		}
+	}()
 	in, err := t.decodeInput(arguments)
 	if err != nil {
 		return errorResult(fmt.Sprintf("%s: %v. Nothing was run.", t.MCP.Name, err))
@@ -333,11 +343,11 @@ func (ts *Toolset) call(ctx context.Context, t *Tool, arguments json.RawMessage,
 	for i := len(ts.cfg.Middleware) - 1; i >= 0; i-- {
 		run = ts.cfg.Middleware[i](run)
 	}
-	res, err := run(ctx, c)
+	out, err := run(ctx, c)
 	if err != nil {
 		return errorResult(fmt.Sprintf("%s: %v", t.MCP.Name, err))
 	}
-	return result(res, t.Timeout)
+	return result(out, t.Timeout)
 }
 
 // run is the innermost RunFunc: it waits for a slot, then runs the process.

@@ -2,6 +2,7 @@ package bridge_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -104,6 +105,10 @@ func TestPanicIsAnErrorResult(t *testing.T) {
 		}
 	}}}
 	ts := mustTools(t, testTree(), cfg)
+	// Toolset.Call (mcp call, mcp tool) recovers too.
+	if res, err := ts.Call(context.Background(), "tt_echo", json.RawMessage(`{"args":["x"]}`)); err != nil || !res.IsError || !strings.Contains(resultText(res), "panicked: boom") {
+		t.Fatalf("Toolset.Call of a panicking call: %v %+v", err, res)
+	}
 	srv, err := ts.NewServer(cmd.ServerOptions{})
 	if err != nil {
 		t.Fatal(err)

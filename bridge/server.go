@@ -2,9 +2,7 @@ package bridge
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
-	"runtime/debug"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -40,14 +38,6 @@ func (ts *Toolset) NewServer(opts cmd.ServerOptions) (*mcp.Server, error) {
 	base := opts.Context
 	for _, t := range tools {
 		srv.AddTool(t.MCP, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-			// The SDK does not recover a handler's panic (from a middleware,
-			// a custom flag type) and the process would end with every call.
-			defer func() {
-				if r := recover(); r != nil {
-					logger.Error("tool call panicked", "tool", t.MCP.Name, "panic", r, "stack", string(debug.Stack()))
-					res, err = errorResult(fmt.Sprintf("%s: the call panicked: %v", t.MCP.Name, r)), nil
-				}
-			}()
 			if base != nil {
 				var cancel context.CancelFunc
 				ctx, cancel = mergeCancel(ctx, base)
