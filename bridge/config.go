@@ -20,7 +20,7 @@ const (
 	AnnotationDestructive = "mcp.destructiveHint" // "true"/"false": the command may destroy data
 	AnnotationIdempotent  = "mcp.idempotentHint"  // "true": repeating the call has no further effect
 	AnnotationOpenWorld   = "mcp.openWorldHint"   // "true"/"false": the command reaches outside systems
-	AnnotationTimeout     = "mcp.timeout"         // a Go duration overriding Config.Timeout for this command
+	AnnotationTimeout     = "mcp.timeout"         // a Go duration overriding Config.Timeout for this command; "0s" or negative: no limit
 	AnnotationTags        = "mcp.tags"            // comma-separated tags for the tool record
 )
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -115,5 +116,26 @@ func TestArgsUsage(t *testing.T) {
 		if got := bridge.ArgsUsage(tt.use); got != tt.want {
 			t.Errorf("argsUsage(%q) = %q, want %q", tt.use, got, tt.want)
 		}
+	}
+}
+
+func TestRequiredFlagNotServedLeavesCommandOut(t *testing.T) {
+	root := testTree()
+	cfg := &bridge.Config{Selectors: []bridge.Selector{{LocalFlag: bridge.ExcludeFlags("filename")}}}
+	ts := mustTools(t, root, cfg)
+	if _, ok := ts.Lookup("tt_apply"); ok {
+		t.Error("tt_apply served without its required --filename")
+	}
+	found := false
+	for _, p := range ts.Problems() {
+		if p.Tool == "" && strings.Contains(p.String(), "required flag --filename is not served") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("problems: %v", ts.Problems())
+	}
+	if _, ok := ts.Lookup("tt_get_pods"); !ok {
+		t.Error("other tools were left out too")
 	}
 }

@@ -291,6 +291,19 @@ func (w *walker) tool(c *cobra.Command, sel Selector) (*Tool, error) {
 		}
 		c.LocalFlags().VisitAll(func(f *pflag.Flag) { add(f, sel.LocalFlag) })
 		c.InheritedFlags().VisitAll(func(f *pflag.Flag) { add(f, sel.InheritedFlag) })
+		// A required flag that is not served would make every call fail
+		// inside the command: leave the command out and say why.
+		var missing []string
+		visit := func(f *pflag.Flag) {
+			if isRequired(f) && t.Flags.Lookup(f.Name) == nil && !slices.Contains(missing, f.Name) {
+				missing = append(missing, f.Name)
+			}
+		}
+		c.LocalFlags().VisitAll(visit)
+		c.InheritedFlags().VisitAll(visit)
+		if len(missing) > 0 {
+			return nil, fmt.Errorf("required flag %s is not served (hidden, deprecated, excluded by a selector or with an invalid schema), so no call could succeed", flagList(missing))
+		}
 	}
 	sort.Strings(flagsSchema.Required)
 	groupText := addFlagGroups(flagsSchema, t.Flags)
