@@ -72,8 +72,13 @@ type Change struct {
 	// Existed reports whether the file existed.
 	Existed bool
 	// Found reports whether a server of that name was there before: for
-	// Set it was replaced, for Remove it was removed.
+	// Set it was updated, for Remove it was removed.
 	Found bool
+	// Kept lists, for Set of a server that was there, what of its entry
+	// was kept because Set does not write it: the names of its other
+	// members ("trust", "timeout") in file order, then "env.NAME" for each
+	// of its environment variables that s.Env does not set.
+	Kept []string
 	// Written reports whether the file was written (false in a dry run,
 	// and when the contents did not change).
 	Written bool
@@ -109,13 +114,20 @@ func (f File) List() ([]Entry, error) {
 	return entries, nil
 }
 
-// Set adds the server name, or replaces the server of that name, leaving
-// every other byte of the file as it was. With dryRun the file is only
+// Set adds the server name, or updates the server of that name as the
+// package-level Set does, leaving every other byte of the file as it was. With dryRun the file is only
 // read.
 func (f File) Set(name string, s Server, dryRun bool) (*Change, error) {
-	return f.update(dryRun, func(src []byte) ([]byte, bool, error) {
-		return Set(f.Format, src, f.Key, name, s)
+	var kept []string
+	ch, err := f.update(dryRun, func(src []byte) ([]byte, bool, error) {
+		out, found, k, err := set(f.Format, src, f.Key, name, s)
+		kept = k
+		return out, found, err
 	})
+	if ch != nil {
+		ch.Kept = kept
+	}
+	return ch, err
 }
 
 // Remove deletes the server name. A missing file or server is no error:
@@ -281,18 +293,39 @@ func withoutBOM(src []byte, edit func([]byte) ([]byte, bool, error)) ([]byte, bo
 }
 
 // Set returns src with the server name set to s in the object (JSON) or
-// table (TOML) at key, and whether a server of that name was replaced.
-// Every other byte is kept. src may be nil or empty (a new file).
+// table (TOML) at key, and whether a server of that name was there. Every
+// other byte is kept. src may be nil or empty (a new file).
+//
+// A server that is there is updated, not replaced: Type (when not
+// empty), Command and Args are set, the variables of s.Env are set in its
+// env and its other variables stay, and every other member of the entry
+// (a "trust", "timeout" or "disabled" the user added) stays as it was. A
+// remote server of that name (one with a URL) is an error wrapping
+// ErrRemoteEntry.
 func Set(format Format, src []byte, key []string, name string, s Server) ([]byte, bool, error) {
+	out, found, _, err := set(format, src, key, name, s)
+	return out, found, err
+}
+
+// set is Set that also returns what it kept of the entry that was
+// there (see Change.Kept).
+func set(format Format, src []byte, key []string, name string, s Server) ([]byte, bool, []string, error) {
 	if name == "" {
-		return nil, false, errors.New("empty server name")
+		return nil, false, nil, errors.New("empty server name")
 	}
-	return withoutBOM(src, func(src []byte) ([]byte, bool, error) {
+	var kept []string
+	out, found, err := withoutBOM(src, func(src []byte) ([]byte, bool, error) {
+		var out []byte
+		var found bool
+		var err error
 		if format == TOML {
-			return tomlSet(src, key, name, s)
+			out, found, kept, err = tomlSet(src, key, name, s)
+		} else {
+			out, found, kept, err = jsonSet(src, key, name, s)
 		}
-		return jsonSet(src, key, name, s)
+		return out, found, err
 	})
+	return out, found, kept, err
 }
 
 // Remove returns src without the server name, and whether it was there.

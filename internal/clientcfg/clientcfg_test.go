@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -107,7 +108,9 @@ func TestRoundTrip(t *testing.T) {
 				t.Error("Set did not report the replacement")
 			}
 			again, _ := List(fx.format, replaced, fx.key)
-			if got := again[len(again)-1]; got.Name != "mycli" || !reflect.DeepEqual(got.Server, s2) || len(again) != len(after) {
+			want := s2
+			want.Env = s.Env // an update keeps the variables it does not set
+			if got := again[len(again)-1]; got.Name != "mycli" || !reflect.DeepEqual(got.Server, want) || len(again) != len(after) {
 				t.Errorf("after replace: %+v", again)
 			}
 
@@ -166,7 +169,7 @@ func TestJSONShapes(t *testing.T) {
 		{"new file", "", "{\n  \"mcpServers\": {\n    \"mycli\": {\n      \"command\": \"/bin/mycli\",\n      \"args\": [\n        \"mcp\",\n        \"start\"\n      ]\n    }\n  }\n}\n"},
 		{"empty object", "{}\n", "{\n  \"mcpServers\": {\n    \"mycli\": {\n      \"command\": \"/bin/mycli\",\n      \"args\": [\n        \"mcp\",\n        \"start\"\n      ]\n    }\n  }\n}\n"},
 		{"no container", "{\n    \"theme\": \"dark\"\n}\n", "{\n    \"theme\": \"dark\",\n    \"mcpServers\": {\n        \"mycli\": {\n            \"command\": \"/bin/mycli\",\n            \"args\": [\n                \"mcp\",\n                \"start\"\n            ]\n        }\n    }\n}\n"},
-		{"empty container", "{\"mcpServers\": {}}", "{\"mcpServers\": {\"mycli\": {\"command\":\"/bin/mycli\",\"args\":[\"mcp\",\"start\"]}}}"},
+		{"empty container", "{\"mcpServers\": {}}", "{\"mcpServers\": {\"mycli\": {\"command\": \"/bin/mycli\", \"args\": [\"mcp\", \"start\"]}}}"},
 		{"one line", `{"a":1,"mcpServers":{"x":{"command":"y"}}}`, `{"a":1,"mcpServers":{"x":{"command":"y"},"mycli":{"command":"/bin/mycli","args":["mcp","start"]}}}`},
 		{"crlf", "{\r\n  \"mcpServers\": {\r\n    \"x\": {}\r\n  }\r\n}\r\n", "{\r\n  \"mcpServers\": {\r\n    \"x\": {},\r\n    \"mycli\": {\r\n      \"command\": \"/bin/mycli\",\r\n      \"args\": [\r\n        \"mcp\",\r\n        \"start\"\r\n      ]\r\n    }\r\n  }\r\n}\r\n"},
 	}
@@ -224,7 +227,11 @@ func TestTOMLShapes(t *testing.T) {
 		{"new file", "", "[mcp_servers.mycli]\ncommand = \"C:\\\\bin\\\\my cli.exe\"\nargs = [\"mcp\", \"start\"]\nenv = { \"A B\" = \"x\\ty\", PATH = \"/bin\" }\n"},
 		{"no final newline", "model = \"x\"", "model = \"x\"\n\n[mcp_servers.mycli]\ncommand = \"C:\\\\bin\\\\my cli.exe\"\nargs = [\"mcp\", \"start\"]\nenv = { \"A B\" = \"x\\ty\", PATH = \"/bin\" }\n"},
 		{"header comment kept", "[mcp_servers.mycli] # note\ncommand = \"old\"\n", "[mcp_servers.mycli] # note\ncommand = \"C:\\\\bin\\\\my cli.exe\"\nargs = [\"mcp\", \"start\"]\nenv = { \"A B\" = \"x\\ty\", PATH = \"/bin\" }\n"},
-		{"replace in place", "[mcp_servers.mycli]\ncommand = \"old\"\n\n[mcp_servers.mycli.env]\nX = \"1\"\n\n[tui]\nx = 1\n", "[mcp_servers.mycli]\ncommand = \"C:\\\\bin\\\\my cli.exe\"\nargs = [\"mcp\", \"start\"]\nenv = { \"A B\" = \"x\\ty\", PATH = \"/bin\" }\n\n[tui]\nx = 1\n"},
+		{"update keeps other members", "[mcp_servers.mycli] # mine\ncommand = \"old\" # old path\nstartup_timeout_sec = 20\nargs = [\n  \"x\",\n  \"y\",\n]\nenabled_tools = [\"a\", \"b\"] # only these\n", "[mcp_servers.mycli] # mine\ncommand = \"C:\\\\bin\\\\my cli.exe\" # old path\nstartup_timeout_sec = 20\nargs = [\"mcp\", \"start\"]\nenabled_tools = [\"a\", \"b\"] # only these\nenv = { \"A B\" = \"x\\ty\", PATH = \"/bin\" }\n"},
+		{"inline env merged in order", "[mcp_servers.mycli]\ncommand = \"old\"\nargs = []\nenv = { TOKEN = 'abc', PATH = \"/old\" } # keep\n\n[tui]\n", "[mcp_servers.mycli]\ncommand = \"C:\\\\bin\\\\my cli.exe\"\nargs = [\"mcp\", \"start\"]\nenv = { TOKEN = 'abc', PATH = \"/bin\", \"A B\" = \"x\\ty\" } # keep\n\n[tui]\n"},
+		{"dotted env", "[mcp_servers.mycli]\n  command = \"old\"\n  env.PATH = \"/old\"\n  env.TOKEN = \"t\"\n  tool_timeout_sec = 5", "[mcp_servers.mycli]\n  command = \"C:\\\\bin\\\\my cli.exe\"\n  env.PATH = \"/bin\"\n  env.TOKEN = \"t\"\n  env.\"A B\" = \"x\\ty\"\n  tool_timeout_sec = 5\n  args = [\"mcp\", \"start\"]"},
+		{"crlf", "[mcp_servers.mycli]\r\ncommand = \"old\"\r\ndisabled = true\r\n", "[mcp_servers.mycli]\r\ncommand = \"C:\\\\bin\\\\my cli.exe\"\r\ndisabled = true\r\nargs = [\"mcp\", \"start\"]\r\nenv = { \"A B\" = \"x\\ty\", PATH = \"/bin\" }\r\n"},
+		{"replace in place", "[mcp_servers.mycli]\ncommand = \"old\"\n\n[mcp_servers.mycli.env]\nX = \"1\"\n\n[tui]\nx = 1\n", "[mcp_servers.mycli]\ncommand = \"C:\\\\bin\\\\my cli.exe\"\nargs = [\"mcp\", \"start\"]\n\n[mcp_servers.mycli.env]\nX = \"1\"\n\"A B\" = \"x\\ty\"\nPATH = \"/bin\"\n\n[tui]\nx = 1\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -235,8 +242,13 @@ func TestTOMLShapes(t *testing.T) {
 			if string(out) != tt.want {
 				t.Errorf("got\n%s\nwant\n%s", out, tt.want)
 			}
+			want := s
+			if before, _ := List(TOML, []byte(tt.src), key); len(before) == 1 && before[0].Env != nil {
+				want.Env = maps.Clone(before[0].Env) // the user's variables stay
+				maps.Copy(want.Env, s.Env)
+			}
 			entries, err := List(TOML, out, key)
-			if err != nil || len(entries) != 1 || !reflect.DeepEqual(entries[0].Server, s) {
+			if err != nil || len(entries) != 1 || !reflect.DeepEqual(entries[0].Server, want) {
 				t.Errorf("List = %+v, %v", entries, err)
 			}
 		})
@@ -560,6 +572,20 @@ func TestAwkwardNames(t *testing.T) {
 		for _, name := range []string{"my server", "a.b", `q"uote`, "ünï-cødé", "back\\slash", "github"} {
 			t.Run(d.name+"/"+name, func(t *testing.T) {
 				before, _ := List(d.format, d.src, d.key)
+				wantEnv := maps.Clone(testServer.Env)
+				for _, e := range before {
+					if e.Name == name {
+						if e.URL != "" { // a remote server is left alone
+							out, _, err := Set(d.format, d.src, d.key, name, testServer)
+							if !errors.Is(err, ErrRemoteEntry) || out != nil {
+								t.Errorf("Set over a remote server: err = %v, want ErrRemoteEntry", err)
+							}
+							return
+						}
+						wantEnv = maps.Clone(e.Env) // the user's variables stay
+						maps.Copy(wantEnv, testServer.Env)
+					}
+				}
 				out, _, err := Set(d.format, d.src, d.key, name, testServer)
 				if err != nil {
 					t.Fatal(err)
@@ -577,7 +603,7 @@ func TestAwkwardNames(t *testing.T) {
 						got = &entries[i]
 					}
 				}
-				if got == nil || got.Command != testServer.Command || !reflect.DeepEqual(got.Env, testServer.Env) {
+				if got == nil || got.Command != testServer.Command || !reflect.DeepEqual(got.Env, wantEnv) {
 					t.Fatalf("entry %q = %+v", name, got)
 				}
 				back, found, err := Remove(d.format, out, d.key, name)

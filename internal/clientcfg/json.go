@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/tailscale/hujson"
@@ -178,6 +180,9 @@ func render(v any, indent string, st jsonStyle) (hujson.Value, error) {
 		return hujson.Value{}, err
 	}
 	b := bytes.TrimRight(buf.Bytes(), "\n")
+	if !st.pretty && st.colon != "" {
+		b = spaceJSON(b)
+	}
 	if st.nl != "\n" {
 		b = bytes.ReplaceAll(b, []byte("\n"), []byte(st.nl))
 	}
@@ -187,6 +192,27 @@ func render(v any, indent string, st jsonStyle) (hujson.Value, error) {
 	}
 	val.BeforeExtra = []byte(st.colon)
 	return val, nil
+}
+
+// spaceJSON puts a space after each comma and colon of compact JSON, as
+// in a file written on one line with spaces ({"a": 1, "b": 2}).
+func spaceJSON(b []byte) []byte {
+	var out []byte
+	inStr := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		out = append(out, c)
+		switch {
+		case inStr && c == '\\' && i+1 < len(b):
+			i++
+			out = append(out, b[i])
+		case c == '"':
+			inStr = !inStr
+		case !inStr && (c == ',' || c == ':'):
+			out = append(out, ' ')
+		}
+	}
+	return out
 }
 
 // findMembers returns the indexes of the members named name.
@@ -217,8 +243,10 @@ func memberIndent(obj *hujson.Object, parent string, st jsonStyle) string {
 func appendMember(obj *hujson.Object, name string, val hujson.Value, indent, closeIndent string, st jsonStyle) {
 	m := hujson.ObjectMember{Name: hujson.Value{Value: hujson.String(name)}, Value: val}
 	if !st.pretty {
-		if n := len(obj.Members); n > 0 && isSpace(obj.Members[n-1].Name.BeforeExtra) {
+		if n := len(obj.Members); n > 1 && isSpace(obj.Members[n-1].Name.BeforeExtra) {
 			m.Name.BeforeExtra = cat(obj.Members[n-1].Name.BeforeExtra)
+		} else if n == 1 && st.colon != "" {
+			m.Name.BeforeExtra = []byte(" ") // {"a": 1, "b": 2}
 		}
 		obj.Members = append(obj.Members, m)
 		return
@@ -290,10 +318,10 @@ func nonNil(a []string) []string {
 	return a
 }
 
-func jsonSet(src []byte, key []string, name string, s Server) ([]byte, bool, error) {
+func jsonSet(src []byte, key []string, name string, s Server) ([]byte, bool, []string, error) {
 	v, root, err := parseJSON(src)
 	if err != nil {
-		return nil, false, err
+		return nil, false, nil, err
 	}
 	st := detectStyle(src, root)
 	obj, indent := root, ""
@@ -309,16 +337,16 @@ func jsonSet(src []byte, key []string, name string, s Server) ([]byte, bool, err
 			mi := memberIndent(obj, indent, st)
 			rv, err := render(val, mi, st)
 			if err != nil {
-				return nil, false, err
+				return nil, false, nil, err
 			}
 			appendMember(obj, k, rv, mi, indent, st)
 			out := v.Pack()
-			return out, false, checkJSON(src, out, key, name, &s)
+			return out, false, nil, checkJSON(src, out, key, name, mergedEntry(nil, s))
 		}
 		m := &obj.Members[idx[len(idx)-1]]
 		next, ok := m.Value.Value.(*hujson.Object)
 		if !ok {
-			return nil, false, fmt.Errorf("%q is not a JSON object", strings.Join(key[:i+1], "."))
+			return nil, false, nil, fmt.Errorf("%q is not a JSON object", strings.Join(key[:i+1], "."))
 		}
 		if ind, ok := lineIndent(m.Name.BeforeExtra); ok {
 			indent = ind
@@ -332,25 +360,136 @@ func jsonSet(src []byte, key []string, name string, s Server) ([]byte, bool, err
 	if len(idx) == 0 {
 		rv, err := render(entryValue(s), mi, st)
 		if err != nil {
-			return nil, false, err
+			return nil, false, nil, err
 		}
 		appendMember(obj, name, rv, mi, indent, st)
-	} else {
-		m := &obj.Members[idx[0]]
+		out := v.Pack()
+		return out, false, nil, checkJSON(src, out, key, name, mergedEntry(nil, s))
+	}
+	// The entry is there: the last of duplicate keys is the one that
+	// counts; it is updated and the others go.
+	m := &obj.Members[idx[len(idx)-1]]
+	if ind, ok := lineIndent(m.Name.BeforeExtra); ok {
+		mi = ind
+	}
+	var kept []string
+	want := mergedEntry(nil, s)
+	if ent, ok := m.Value.Value.(*hujson.Object); ok {
+		old := decodeEntry(m.Value)
+		if remoteEntry(old) {
+			return nil, false, nil, remoteError(name)
+		}
+		if err := mergeJSON(src, ent, s, mi, st); err != nil {
+			return nil, false, nil, err
+		}
+		var order []string
+		for _, em := range ent.Members {
+			if lit, ok := em.Name.Value.(hujson.Literal); ok {
+				order = append(order, lit.String())
+			}
+		}
+		kept = keptMembers(order, old, s)
+		want = mergedEntry(old, s)
+	} else { // not an object: nothing to keep
+		rv, err := render(entryValue(s), mi, st)
+		if err != nil {
+			return nil, false, nil, err
+		}
+		m.Value.Value = rv.Value
+	}
+	for j := len(idx) - 2; j >= 0; j-- {
+		removeMember(obj, idx[j], st.nl)
+	}
+	out := v.Pack()
+	return out, true, kept, checkJSON(src, out, key, name, want)
+}
+
+// decodeEntry decodes an entry's value, nil when it is not an object.
+func decodeEntry(v hujson.Value) map[string]any {
+	c := v.Clone()
+	c.Standardize()
+	d := json.NewDecoder(bytes.NewReader(c.Pack()))
+	d.UseNumber()
+	var m map[string]any
+	if d.Decode(&m) != nil {
+		return nil
+	}
+	return m
+}
+
+// mergeJSON updates the members of ent that Set writes, in place, and
+// adds those missing at its end. ent's member lines start with indent
+// (the entry's own line, for its first-level members' parent).
+func mergeJSON(src []byte, ent *hujson.Object, s Server, indent string, st jsonStyle) error {
+	est := st
+	if n := len(ent.Members); n > 0 && !bytes.ContainsRune(ent.Members[0].Name.BeforeExtra, '\n') {
+		// An entry written on one line stays on one line.
+		est.pretty = false
+		est.colon = ""
+		if isSpace(ent.Members[0].Value.BeforeExtra) {
+			est.colon = string(ent.Members[0].Value.BeforeExtra)
+		}
+	}
+	if s.Type != "" {
+		if err := setJSONMember(ent, "type", s.Type, indent, est); err != nil {
+			return err
+		}
+	}
+	if err := setJSONMember(ent, "command", s.Command, indent, est); err != nil {
+		return err
+	}
+	if err := setJSONMember(ent, "args", nonNil(s.Args), indent, est); err != nil {
+		return err
+	}
+	if len(s.Env) == 0 {
+		return nil
+	}
+	if idx := findMembers(ent, "env"); len(idx) > 0 {
+		em := &ent.Members[idx[len(idx)-1]]
+		if env, ok := em.Value.Value.(*hujson.Object); ok {
+			envIndent := memberIndent(ent, indent, est)
+			if ind, ok := lineIndent(em.Name.BeforeExtra); ok {
+				envIndent = ind
+			}
+			nst := est
+			if n := len(env.Members); n > 0 && !bytes.ContainsRune(env.Members[0].Name.BeforeExtra, '\n') {
+				nst.pretty = false
+			}
+			for _, k := range slices.Sorted(maps.Keys(s.Env)) {
+				if err := setJSONMember(env, k, s.Env[k], envIndent, nst); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	return setJSONMember(ent, "env", s.Env, indent, est)
+}
+
+// setJSONMember sets the member name of obj (whose own line starts with
+// indent) to val: in place when it is there, keeping its comments, else
+// at the end.
+func setJSONMember(obj *hujson.Object, name string, val any, indent string, st jsonStyle) error {
+	mi := memberIndent(obj, indent, st)
+	idx := findMembers(obj, name)
+	if len(idx) > 0 {
+		m := &obj.Members[idx[len(idx)-1]]
 		if ind, ok := lineIndent(m.Name.BeforeExtra); ok {
 			mi = ind
 		}
-		rv, err := render(entryValue(s), mi, st)
+		rv, err := render(val, mi, st)
 		if err != nil {
-			return nil, false, err
+			return err
 		}
 		m.Value.Value = rv.Value
-		for j := len(idx) - 1; j > 0; j-- { // a duplicate key: keep one
-			removeMember(obj, idx[j], st.nl)
-		}
+		return nil
 	}
-	out := v.Pack()
-	return out, len(idx) > 0, checkJSON(src, out, key, name, &s)
+	rv, err := render(val, mi, st)
+	if err != nil {
+		return err
+	}
+	appendMember(obj, name, rv, mi, indent, st)
+	return nil
 }
 
 func jsonRemove(src []byte, key []string, name string) ([]byte, bool, error) {
@@ -464,9 +603,9 @@ func decodeServer(b []byte, s *Server) error {
 }
 
 // checkJSON verifies that out parses and means src with only the server
-// name at key set to s (or removed, when s is nil): a safety net under the
-// byte-level editing.
-func checkJSON(src, out []byte, key []string, name string, s *Server) error {
+// name at key set to entry (or removed, when entry is nil): a safety net
+// under the byte-level editing.
+func checkJSON(src, out []byte, key []string, name string, entry map[string]any) error {
 	want, err := decodeJSON(src)
 	if err != nil {
 		return err
@@ -475,16 +614,11 @@ func checkJSON(src, out []byte, key []string, name string, s *Server) error {
 	if err != nil {
 		return fmt.Errorf("internal error: the edited file does not parse: %w", err)
 	}
-	var entry any
-	if s != nil {
-		b, _ := json.Marshal(entryValue(*s))
-		d := json.NewDecoder(bytes.NewReader(b))
-		d.UseNumber()
-		if err := d.Decode(&entry); err != nil {
-			return err
-		}
+	var e any
+	if entry != nil {
+		e = entry
 	}
-	applyEdit(want, key, name, entry)
+	applyEdit(want, key, name, e)
 	dropEmpty(got, key)
 	if !reflect.DeepEqual(want, got) {
 		return errors.New("internal error: the edit would change more than the server entry; nothing was written")

@@ -26,6 +26,7 @@ type tomlLine struct {
 	start, end int      // byte range, the newline included
 	header     []string // the keys of a [table] or [[array]] header, nil otherwise
 	blank      bool     // empty or only a comment
+	cont       bool     // starts inside a multi-line string or array
 }
 
 func parseTOML(src []byte) (map[string]any, error) {
@@ -57,7 +58,7 @@ func scanTOML(src []byte) []tomlLine {
 			end += start + 1
 		}
 		text := string(src[start:end])
-		l := tomlLine{start: start, end: end}
+		l := tomlLine{start: start, end: end, cont: inML != "" || depth > 0}
 		if inML == "" && depth == 0 {
 			trim := strings.TrimSpace(text)
 			l.blank = trim == "" || strings.HasPrefix(trim, "#")
@@ -155,6 +156,27 @@ func parseHeader(line string) []string {
 	if array {
 		s = s[1:]
 	}
+	keys, s := parseKeys(s)
+	if keys == nil {
+		return nil
+	}
+	closing := "]"
+	if array {
+		closing = "]]"
+	}
+	if !strings.HasPrefix(s, closing) {
+		return nil
+	}
+	if rest := strings.TrimSpace(s[len(closing):]); rest != "" && !strings.HasPrefix(rest, "#") {
+		return nil
+	}
+	return keys
+}
+
+// parseKeys reads the dotted key a."b".'c' at the start of s: its parts,
+// and what follows it with the blanks after it skipped. The parts are nil
+// when s does not start with a key.
+func parseKeys(s string) ([]string, string) {
 	var keys []string
 	for {
 		s = strings.TrimLeft(s, " \t")
@@ -169,43 +191,32 @@ func parseHeader(line string) []string {
 				end++
 			}
 			if end >= len(s) {
-				return nil
+				return nil, s
 			}
 			var m map[string]string
 			if toml.Unmarshal([]byte("k = "+s[:end+1]), &m) != nil {
-				return nil
+				return nil, s
 			}
 			k, s = m["k"], s[end+1:]
 		case strings.HasPrefix(s, `'`):
 			end := strings.IndexByte(s[1:], '\'')
 			if end < 0 {
-				return nil
+				return nil, s
 			}
 			k, s = s[1:end+1], s[end+2:]
 		default:
 			k = bareKey.FindString(s)
 			if k == "" {
-				return nil
+				return nil, s
 			}
 			s = s[len(k):]
 		}
 		keys = append(keys, k)
 		s = strings.TrimLeft(s, " \t")
-		if strings.HasPrefix(s, ".") {
-			s = s[1:]
-			continue
+		if !strings.HasPrefix(s, ".") {
+			return keys, s
 		}
-		closing := "]"
-		if array {
-			closing = "]]"
-		}
-		if !strings.HasPrefix(s, closing) {
-			return nil
-		}
-		if rest := strings.TrimSpace(s[len(closing):]); rest != "" && !strings.HasPrefix(rest, "#") {
-			return nil
-		}
-		return keys
+		s = s[1:]
 	}
 }
 
@@ -389,7 +400,15 @@ func tomlEdit(src []byte, key []string, name, block string) ([]byte, bool, error
 			out = bytes.TrimSuffix(out, []byte(nl)) // the file had no final newline
 		}
 	}
-	return out, len(blocks) > 0, checkTOML(doc, out, key, name, block)
+	var entry map[string]any
+	if block != "" {
+		b, err := parseTOML([]byte(block))
+		if err != nil {
+			return nil, false, fmt.Errorf("internal error: the new table does not parse: %w", err)
+		}
+		entry, _ = lookup(b, key, name).(map[string]any)
+	}
+	return out, len(blocks) > 0, checkTOML(doc, out, key, name, entry)
 }
 
 // tomlAppendable reports an error when a table for a new server cannot
@@ -411,8 +430,26 @@ func tomlAppendable(doc map[string]any, key []string) error {
 	return nil
 }
 
-func tomlSet(src []byte, key []string, name string, s Server) ([]byte, bool, error) {
-	return tomlEdit(src, key, name, tomlBlock(key, name, s, newline(src)))
+// tomlSet adds the server's table, or updates the one that is there in
+// place (tomlMerge).
+func tomlSet(src []byte, key []string, name string, s Server) ([]byte, bool, []string, error) {
+	doc, err := parseTOML(src)
+	if err != nil {
+		return nil, false, nil, err
+	}
+	lines := scanTOML(src)
+	if old, ok := lookup(doc, key, name).(map[string]any); ok && len(tomlBlocks(lines, key, name)) > 0 {
+		if remoteEntry(old) {
+			return nil, false, nil, remoteError(name)
+		}
+		out, kept, err := tomlMerge(src, lines, key, name, s, old)
+		if err != nil {
+			return nil, false, nil, err
+		}
+		return out, true, kept, checkTOML(doc, out, key, name, mergedEntry(old, s))
+	}
+	out, found, err := tomlEdit(src, key, name, tomlBlock(key, name, s, newline(src)))
+	return out, found, nil, err
 }
 
 func tomlRemove(src []byte, key []string, name string) ([]byte, bool, error) {
@@ -432,21 +469,17 @@ func lookup(doc map[string]any, key []string, name string) any {
 }
 
 // checkTOML verifies that out parses and means doc with only the server
-// name changed.
-func checkTOML(doc map[string]any, out []byte, key []string, name, block string) error {
+// name set to entry (removed when entry is nil).
+func checkTOML(doc map[string]any, out []byte, key []string, name string, entry map[string]any) error {
 	got, err := parseTOML(out)
 	if err != nil {
 		return fmt.Errorf("internal error: the edited file does not parse (%v); nothing was written", err)
 	}
-	var entry any
-	if block != "" {
-		b, err := parseTOML([]byte(block))
-		if err != nil {
-			return fmt.Errorf("internal error: the new table does not parse: %w", err)
-		}
-		entry = lookup(b, key, name)
+	var e any
+	if entry != nil {
+		e = entry
 	}
-	applyEdit(doc, key, name, entry)
+	applyEdit(doc, key, name, e)
 	dropEmpty(got, key)
 	if !reflect.DeepEqual(doc, got) {
 		return errors.New("the edit would change more than the server's table (is the table defined in pieces?); nothing was written")

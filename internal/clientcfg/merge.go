@@ -1,0 +1,94 @@
+package clientcfg
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+)
+
+// Updating an entry that is already there changes only what cobramcp
+// writes: the members in owned ("type" when the client uses it,
+// "command", "args") are set, and in "env" the variables being set are
+// set while the user's other variables stay. Every other member of the
+// entry (Gemini's "trust" and "timeout", Codex's "startup_timeout_sec",
+// VS Code's "envFile", a "disabled" flag) stays as it was, with its
+// place and its comments.
+
+// owned are the members of an entry that Set writes.
+var owned = []string{"type", "command", "args", "env"}
+
+// ErrRemoteEntry is returned (wrapped) by Set when the entry of that name
+// is a remote server (it has a URL, or a type other than stdio): it is
+// not a command-line server, so it is left alone.
+var ErrRemoteEntry = errors.New("it is a remote server, not one started by a command")
+
+// remoteEntry reports whether a decoded entry is a remote server.
+func remoteEntry(e map[string]any) bool {
+	for _, k := range []string{"url", "serverUrl", "httpUrl"} {
+		if _, ok := e[k]; ok {
+			return true
+		}
+	}
+	t, ok := e["type"]
+	return ok && t != "stdio" && t != ""
+}
+
+// decodedEntry is s as it reads back from JSON: the types that
+// decodeJSON and parseTOML produce for its members.
+func decodedEntry(s Server) map[string]any {
+	b, _ := json.Marshal(entryValue(s))
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var m map[string]any
+	_ = d.Decode(&m)
+	return m
+}
+
+// mergedEntry is old updated with s: what Set must leave in the file
+// when the entry was there (old is nil when it was not, or when it is
+// replaced as a whole).
+func mergedEntry(old map[string]any, s Server) map[string]any {
+	ours := decodedEntry(s)
+	if old == nil {
+		return ours
+	}
+	out := maps.Clone(old)
+	for k, v := range ours {
+		if oldEnv, ok := old[k].(map[string]any); ok && k == "env" {
+			env := maps.Clone(oldEnv)
+			maps.Copy(env, v.(map[string]any))
+			v = env
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// keptMembers names what mergedEntry keeps of old: its members that Set
+// does not write, in the order given, then "env.NAME" for each variable
+// of the user's that stays.
+func keptMembers(order []string, old map[string]any, s Server) []string {
+	var kept []string
+	for _, k := range order {
+		if !slices.Contains(owned, k) || k == "type" && s.Type == "" {
+			if !slices.Contains(kept, k) {
+				kept = append(kept, k)
+			}
+		}
+	}
+	if env, ok := old["env"].(map[string]any); ok && len(s.Env) > 0 {
+		for _, k := range slices.Sorted(maps.Keys(env)) {
+			if _, ours := s.Env[k]; !ours {
+				kept = append(kept, "env."+k)
+			}
+		}
+	}
+	return kept
+}
+
+func remoteError(name string) error {
+	return fmt.Errorf("server %q is already there and %w; pass another name, or remove it first", name, ErrRemoteEntry)
+}
