@@ -94,7 +94,9 @@ func newEnableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "enable [flags] [-- MCP-START-ARGS...]",
 		Short: "Add this CLI to " + cl.Name + "'s MCP servers",
-		Long: "Add this CLI to " + cl.Name + "'s MCP servers, or replace the entry of the same name.\n" +
+		Long: "Add this CLI to " + cl.Name + "'s MCP servers, or update the entry of the same name: its command,\n" +
+			"arguments and the environment variables set here change; any other setting in it (and any\n" +
+			"other variable) is kept. A remote server of that name is left alone: pick another --server-name.\n" +
 			"The entry runs this binary (its absolute path, symlinks resolved) with `mcp start` and the\n" +
 			"arguments after --, e.g. `-- --tools 'mycli_get_*'` to serve only some tools.\n" +
 			"Environment variables captured by the CLI (such as PATH) and --env KEY=VALUE are written\n" +
@@ -138,9 +140,12 @@ func newEnableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 			case !ch.Changed():
 				fmt.Fprintf(w, "Server %q in %s is already up to date; nothing changed.\n", name, where)
 			case ch.Found:
-				fmt.Fprintf(w, "Replaced the existing server %q in %s.\n", name, where)
+				fmt.Fprintf(w, "Updated server %q in %s: its command, arguments and environment variables.\n", name, where)
 			default:
 				fmt.Fprintf(w, "Added server %q to %s.\n", name, where)
+			}
+			if len(ch.Kept) > 0 && ch.Changed() {
+				fmt.Fprintf(w, "Kept the entry's other settings: %s.\n", strings.Join(ch.Kept, ", "))
 			}
 			if ch.Backup != "" {
 				fmt.Fprintf(w, "The previous version is in %s.\n", ch.Backup)
@@ -278,7 +283,7 @@ func printDryRun(w io.Writer, ch *clientcfg.Change, verb, name, where string) er
 	if verb == "disable" {
 		action = "remove"
 	} else if ch.Found {
-		action = "replace"
+		action = "update"
 	}
 	fmt.Fprintf(w, "Dry run: would %s server %q in %s; nothing was written.\n", action, name, where)
 	_, err := io.WriteString(w, clientcfg.Diff(ch.Path, ch.Before, ch.After))

@@ -231,7 +231,7 @@ func TestClientsE2E(t *testing.T) {
 				}
 
 				out = s.mustRun(t, args...)
-				if !strings.Contains(out, `Replaced the existing server "mycli"`) && !strings.Contains(out, "already up to date") {
+				if !strings.Contains(out, `Updated server "mycli"`) && !strings.Contains(out, "already up to date") {
 					t.Errorf("second enable said:\n%s", out)
 				}
 
@@ -565,5 +565,50 @@ func TestShellJoin(t *testing.T) {
 	want := `'/bin/my cli' mcp --tools 'a*' 'it'\''s' ''`
 	if got != want {
 		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+// TestEnableUpdatesHandEditedEntry runs enable over an entry the user
+// edited by hand: the message says it was updated and names what was
+// kept, and the dry run says "update".
+func TestEnableUpdatesHandEditedEntry(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	src := "{\n  \"mcpServers\": {\n    \"kubectl2\": {\n      \"command\": \"/old\",\n      \"args\": [],\n" +
+		"      \"env\": {\"TOKEN\": \"t\"},\n      \"trust\": true,\n      \"timeout\": 30000\n    }\n  }\n}\n"
+	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--dry-run"}, []string{`Dry run: would update server "kubectl2"`, `+      "command": "`}},
+		{nil, []string{`Updated server "kubectl2" in Gemini CLI config ` + path, "Kept the entry's other settings: trust, timeout, env.TOKEN."}},
+		{nil, []string{"already up to date"}},
+	}
+	for _, tt := range tests {
+		root := &cobra.Command{Use: "kubectl2"} // new flags for each run
+		root.AddCommand(New(Options{Name: "serve-mcp", DefaultEnv: func() map[string]string {
+			return map[string]string{"PATH": "/usr/bin"}
+		}}))
+		var out bytes.Buffer
+		root.SetOut(&out)
+		root.SetErr(&out)
+		root.SetArgs(append([]string{"serve-mcp", "gemini", "enable", "--config-path", path}, tt.args...))
+		if err := root.Execute(); err != nil {
+			t.Fatalf("%v\n%s", err, out.String())
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(out.String(), w) {
+				t.Errorf("enable %q said:\n%s\nwant %q", tt.args, out.String(), w)
+			}
+		}
+	}
+	e, _ := entryNamed(t, "gemini", path, "kubectl2")
+	if want := map[string]string{"PATH": "/usr/bin", "TOKEN": "t"}; !reflect.DeepEqual(e.Env, want) {
+		t.Errorf("env = %v, want %v", e.Env, want)
+	}
+	if b, _ := os.ReadFile(path); !bytes.Contains(b, []byte("\"trust\": true,\n      \"timeout\": 30000\n")) {
+		t.Errorf("hand-added members not kept:\n%s", b)
 	}
 }

@@ -1,4 +1,4 @@
-// Package clientcfg adds, replaces, lists and removes one MCP server in the
+// Package clientcfg adds, updates, lists and removes one MCP server in the
 // configuration files of MCP clients (Claude Desktop, Claude Code, VS Code,
 // Cursor, Gemini CLI, Codex CLI, Windsurf) without disturbing anything else
 // in them.
@@ -16,7 +16,7 @@
 //	if err != nil {
 //		return err // e.g. "/work/.vscode/mcp.json: not valid JSON: line 4, column 5: ..."
 //	}
-//	fmt.Println(ch.Found, ch.Backup) // replaced an entry?, where the previous version is
+//	fmt.Println(ch.Found, ch.Kept, ch.Backup) // updated an entry?, what of it was kept, where the previous version is
 //
 // What the package promises:
 //
@@ -26,6 +26,10 @@
 //     [mcp_servers.NAME] table at a time. Adding a server and removing it
 //     again gives back the file byte for byte (see docs/clients.md for the
 //     two exceptions).
+//   - An entry that is there is updated, not replaced: Set writes its
+//     type, command and args and the env variables it is given; the
+//     entry's other members and variables stay (Change.Kept names them).
+//     A remote server of that name is refused (ErrRemoteEntry).
 //   - Each edit is checked: the result must parse and, decoded, equal the
 //     original with exactly that one server changed; otherwise nothing is
 //     written.
