@@ -15,6 +15,9 @@ func FuzzJSONRoundTrip(f *testing.F) {
 			f.Add(readFixture(f, fx.file))
 		}
 	}
+	for _, name := range []string{"claude-desktop.json", "cursor-mcp.json", "gemini-settings.json", "vscode-mcp.json", "windsurf-mcp_config.json"} {
+		f.Add(readFixture(f, "edited/"+name))
+	}
 	f.Add([]byte(`{"mcpServers":{"a":1 /* x */ , // y
 }}`))
 	f.Fuzz(func(t *testing.T, src []byte) {
@@ -29,6 +32,12 @@ func FuzzJSONRoundTrip(f *testing.F) {
 				t.Fatalf("Set: %v\n%q", err, src)
 			}
 			return
+		}
+		if !hasName(before, "mycli") {
+			// Updating the entry just written always works.
+			if _, _, err := Set(JSON, out, key, "mycli", updateServer); err != nil {
+				t.Fatalf("update: %v\n%q", err, out)
+			}
 		}
 		back, _, err := Remove(JSON, out, key, "mycli")
 		if err != nil {
@@ -47,6 +56,8 @@ func FuzzTOMLRoundTrip(f *testing.F) {
 	f.Add([]byte("mcp_servers = { x = { command = \"x\" } }\n"))
 	f.Add([]byte("[[mcp_servers]]\nname = \"x\"\n"))
 	f.Add([]byte("mcp_servers = 1\n"))
+	f.Add(readFixture(f, "edited/codex-config.toml"))
+	f.Add([]byte("[mcp_servers.mycli]\nenv.A = \"1\"\nargs = [\n 'x', # c\n]\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		key := []string{"mcp_servers"}
 		before, err := List(TOML, src, key)
@@ -60,6 +71,12 @@ func FuzzTOMLRoundTrip(f *testing.F) {
 			}
 			return
 		}
+		if !hasName(before, "mycli") {
+			// Updating the entry just written always works.
+			if _, _, err := Set(TOML, out, key, "mycli", updateServer); err != nil {
+				t.Fatalf("update: %v\n%q", err, out)
+			}
+		}
 		back, _, err := Remove(TOML, out, key, "mycli")
 		if err != nil {
 			t.Fatalf("Remove: %v\n%q", err, out)
@@ -69,6 +86,9 @@ func FuzzTOMLRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// updateServer differs from testServer in every member Set writes.
+var updateServer = Server{Command: "/opt/mycli", Args: []string{"x"}, Env: map[string]string{"PATH": "/p", "NEW": "n"}}
 
 func hasName(entries []Entry, name string) bool {
 	for _, e := range entries {

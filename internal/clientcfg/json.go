@@ -248,6 +248,9 @@ func appendMember(obj *hujson.Object, name string, val hujson.Value, indent, clo
 		} else if n == 1 && st.colon != "" {
 			m.Name.BeforeExtra = []byte(" ") // {"a": 1, "b": 2}
 		}
+		if n := len(obj.Members); n > 0 && obj.Members[n-1].Value.AfterExtra != nil {
+			m.Value.AfterExtra = []byte{} // a trailing comma stays last
+		}
 		obj.Members = append(obj.Members, m)
 		return
 	}
