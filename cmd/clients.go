@@ -286,6 +286,9 @@ func printDryRun(w io.Writer, ch *clientcfg.Change, verb, name, where string) er
 		action = "update"
 	}
 	fmt.Fprintf(w, "Dry run: would %s server %q in %s; nothing was written.\n", action, name, where)
+	if len(ch.Kept) > 0 {
+		fmt.Fprintf(w, "It would keep the entry's other settings: %s.\n", strings.Join(ch.Kept, ", "))
+	}
 	_, err := io.WriteString(w, clientcfg.Diff(ch.Path, ch.Before, ch.After))
 	return err
 }

@@ -582,7 +582,7 @@ func TestEnableUpdatesHandEditedEntry(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"--dry-run"}, []string{`Dry run: would update server "kubectl2"`, `+      "command": "`}},
+		{[]string{"--dry-run"}, []string{`Dry run: would update server "kubectl2"`, "It would keep the entry's other settings: trust, timeout, env.TOKEN.", `+      "command": "`}},
 		{nil, []string{`Updated server "kubectl2" in Gemini CLI config ` + path, "Kept the entry's other settings: trust, timeout, env.TOKEN."}},
 		{nil, []string{"already up to date"}},
 	}

@@ -2,6 +2,8 @@ package clientcfg_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/cobramcp/cobramcp/internal/clientcfg"
 )
@@ -108,4 +110,49 @@ func ExampleClient_Path() {
 	// codex       user    /home/alex/.codex/config.toml
 	// codex       project /src/shop/.codex/config.toml
 	// windsurf    user    /home/alex/.codeium/windsurf/mcp_config.json
+}
+
+// Set over an entry the user edited by hand updates it: the command,
+// args and the variables being set change; "trust", "timeout" and the
+// user's token stay, in place. Change.Kept names them.
+func ExampleFile_Set_update() {
+	dir, _ := os.MkdirTemp("", "clientcfg")
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "settings.json")
+	os.WriteFile(path, []byte(`{
+  "mcpServers": {
+    "mycli": {
+      "command": "/opt/old/mycli",
+      "args": ["mcp", "start"],
+      "env": { "TOKEN": "t0k3n" },
+      "trust": true,
+      "timeout": 30000
+    }
+  }
+}
+`), 0o600)
+	f := clientcfg.File{Path: path, Format: clientcfg.JSON, Key: []string{"mcpServers"}}
+	s := clientcfg.Server{Command: "/usr/local/bin/mycli", Args: []string{"mcp", "start"}, Env: map[string]string{"PATH": "/usr/bin"}}
+	ch, err := f.Set("mycli", s, false)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("found:", ch.Found, "kept:", ch.Kept)
+	fmt.Print(string(ch.After))
+	// Output:
+	// found: true kept: [trust timeout env.TOKEN]
+	// {
+	//   "mcpServers": {
+	//     "mycli": {
+	//       "command": "/usr/local/bin/mycli",
+	//       "args": [
+	//         "mcp",
+	//         "start"
+	//       ],
+	//       "env": { "TOKEN": "t0k3n", "PATH": "/usr/bin" },
+	//       "trust": true,
+	//       "timeout": 30000
+	//     }
+	//   }
+	// }
 }
