@@ -98,21 +98,8 @@ func scanLine(s, inML string, depth int) (string, int) {
 				return d, depth
 			}
 			i = j
-		case s[i] == '"':
-			i++
-			for i < len(s) && s[i] != '"' {
-				if s[i] == '\\' {
-					i++
-				}
-				i++
-			}
-			i++
-		case s[i] == '\'':
-			i++
-			for i < len(s) && s[i] != '\'' {
-				i++
-			}
-			i++
+		case s[i] == '"' || s[i] == '\'':
+			i = skipQuoted(s, i)
 		case s[i] == '[' || s[i] == '{':
 			depth++
 			i++
@@ -533,4 +520,19 @@ func tomlList(src []byte, key []string) ([]Entry, error) {
 		entries = append(entries, e)
 	}
 	return entries, nil
+}
+
+// skipQuoted returns the index just past the one-line TOML string that
+// starts at s[i] (a basic "..." string with backslash escapes, or a literal
+// '...' string), or len(s)+1 when it is not closed on the line.
+func skipQuoted(s string, i int) int {
+	q := s[i]
+	i++
+	for i < len(s) && s[i] != q {
+		if q == '"' && s[i] == '\\' {
+			i++
+		}
+		i++
+	}
+	return i + 1
 }

@@ -72,21 +72,8 @@ func splitComment(s string) (string, string) {
 				return s, ""
 			}
 			i = j
-		case s[i] == '"':
-			i++
-			for i < len(s) && s[i] != '"' {
-				if s[i] == '\\' {
-					i++
-				}
-				i++
-			}
-			i++
-		case s[i] == '\'':
-			i++
-			for i < len(s) && s[i] != '\'' {
-				i++
-			}
-			i++
+		case s[i] == '"' || s[i] == '\'':
+			i = skipQuoted(s, i)
 		case s[i] == '[' || s[i] == '{':
 			depth++
 			i++
