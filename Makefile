@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 NODEDIR := test/node
 
-.PHONY: all build demo test vet unit node-deps bench fuzz clean
+.PHONY: all build demo test vet unit node-deps bench kubectl fuzz clean
 
 all: build
 
@@ -34,8 +34,17 @@ unit:
 
 test: vet build node-deps unit
 
+# The library's benchmarks, then tools/list sizes on real trees (test/realcli, its own
+# module: the first run downloads kubectl's dependencies, so it is not part of make test).
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
+	cd test/realcli && $(GO) run ./listsize
+
+# kubectl with the mcp group added (test/realcli/kubectl), for serving a large real tree.
+$(BIN)/kubectl: FORCE
+	cd test/realcli && $(GO) build -o $(CURDIR)/$@ ./kubectl
+
+kubectl: $(BIN)/kubectl
 
 # Fuzzers (their seed corpora run in `make test`); FUZZTIME per target.
 FUZZTIME ?= 60s
