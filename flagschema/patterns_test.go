@@ -105,3 +105,42 @@ func TestCIDRPatternAcceptsWhatParseCIDRAccepts(t *testing.T) {
 		}
 	}
 }
+
+// durationPatternLiteral is the duration pattern written unit by unit, as
+// time.ParseDuration's documentation lists the syntax; durationPattern is
+// a shorter form of it.
+const durationPatternLiteral = `^[-+]?(0|(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$`
+
+// TestDurationPatternShortFormIsEquivalent proves the short duration
+// pattern equivalent to the literal one on every string of up to 5
+// symbols over an alphabet holding each character either pattern names,
+// plus one that neither does.
+func TestDurationPatternShortFormIsEquivalent(t *testing.T) {
+	short, literal := regexp.MustCompile(durationPattern), regexp.MustCompile(durationPatternLiteral)
+	if len(durationPattern) >= len(durationPatternLiteral) {
+		t.Errorf("the short pattern (%d bytes) is not shorter than the literal one (%d)", len(durationPattern), len(durationPatternLiteral))
+	}
+	alphabet := []string{"0", "1", "9", ".", "+", "-", "n", "u", "µ", "μ", "m", "s", "h", "x"}
+	checked, matched := 0, 0
+	var gen func(prefix string, n int)
+	gen = func(prefix string, n int) {
+		checked++
+		a, b := short.MatchString(prefix), literal.MatchString(prefix)
+		if a != b {
+			t.Errorf("%q: the short pattern matches %v, the literal one %v", prefix, a, b)
+		}
+		if a {
+			matched++
+		}
+		if n == 0 {
+			return
+		}
+		for _, c := range alphabet {
+			gen(prefix+c, n-1)
+		}
+	}
+	gen("", 5)
+	if matched < 1000 {
+		t.Errorf("only %d of %d strings match: the alphabet does not exercise the pattern", matched, checked)
+	}
+}

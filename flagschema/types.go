@@ -13,8 +13,10 @@ import (
 const (
 	// durationPattern matches the syntax of Go's time.ParseDuration: an
 	// optional sign, then "0" or one or more decimal numbers each followed by
-	// a unit (ns, us, µs, μs, ms, s, m, h).
-	durationPattern = `^[-+]?(0|(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$`
+	// a unit (ns, us, µs, μs, ms, s, m, h). It is the shortest form found
+	// of that syntax; TestDurationPatternShortFormIsEquivalent proves it
+	// matches exactly what the longer, literal form matches.
+	durationPattern = `^[-+]?(0|(([0-9]+\.?[0-9]*|\.[0-9]+)([nuµμm]?s|m|h))+)$`
 	// ipMaskPattern matches an IPv4 mask as pflag's ParseIPv4Mask reads it:
 	// dotted decimal or eight hex digits.
 	ipMaskPattern = `^([0-9]{1,3}(\.[0-9]{1,3}){3}|[0-9A-Fa-f]{8})$`

@@ -128,7 +128,7 @@ func uintWant() string {
 }
 
 const (
-	durPat  = `"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"`
+	durPat  = `"^[-+]?(0|(([0-9]+\\.?[0-9]*|\\.[0-9]+)([nuµμm]?s|m|h))+)$"`
 	ipAny   = `"pattern":"^[0-9A-Fa-f:.]+$","anyOf":[{"type":"string","format":"ipv4"},{"type":"string","format":"ipv6"}]`
 	cidrPat = `"^[0-9A-Fa-f:.]+/[0-9]{1,3}$"`
 )
