@@ -1,0 +1,95 @@
+package bridge
+
+import (
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/cobramcp/cobramcp/dialect"
+)
+
+// What a tool says about itself: description, annotations (hints) and
+// the tool record in _meta.
+
+// description composes the tool description from the command's texts.
+func description(c *cobra.Command, groups []string) string {
+	var parts []string
+	short, long := strings.TrimSpace(c.Short), strings.TrimSpace(c.Long)
+	if short != "" {
+		parts = append(parts, short)
+	}
+	if long != "" && long != short {
+		parts = append(parts, long)
+	}
+	parts = append(parts, "Usage: "+c.UseLine())
+	if len(groups) > 0 {
+		parts = append(parts, strings.Join(groups, " "))
+	}
+	if ex := strings.TrimRight(c.Example, " \n"); strings.TrimSpace(ex) != "" {
+		parts = append(parts, "Examples:\n"+ex)
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+func annotations(c *cobra.Command) *mcp.ToolAnnotations {
+	a := &mcp.ToolAnnotations{Title: c.Annotations[AnnotationTitle]}
+	set := false
+	if b, ok := boolAnnotation(c, AnnotationReadOnly); ok {
+		a.ReadOnlyHint, set = b, true
+	}
+	if b, ok := boolAnnotation(c, AnnotationIdempotent); ok {
+		a.IdempotentHint, set = b, true
+	}
+	if b, ok := boolAnnotation(c, AnnotationDestructive); ok {
+		a.DestructiveHint, set = &b, true
+	}
+	if b, ok := boolAnnotation(c, AnnotationOpenWorld); ok {
+		a.OpenWorldHint, set = &b, true
+	}
+	if !set && a.Title == "" {
+		return nil
+	}
+	return a
+}
+
+func boolAnnotation(c *cobra.Command, key string) (bool, bool) {
+	v, ok := c.Annotations[key]
+	if !ok {
+		return false, false
+	}
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "true", "1", "yes":
+		return true, true
+	case "false", "0", "no":
+		return false, true
+	}
+	return false, false
+}
+
+// meta is the tool record of a tool (seed 003): its id "namespace:name",
+// the namespace, the CLI's version and the tags from the command's cobra
+// group (its own or its nearest ancestor's) and its AnnotationTags.
+func (w *walker) meta(c *cobra.Command, name string) mcp.Meta {
+	m := mcp.Meta{"id": dialect.ToolID(w.cfg.Namespace, name)}
+	if w.cfg.Namespace != "" {
+		m["namespace"] = w.cfg.Namespace
+	}
+	if v := w.root.Version; v != "" {
+		m["version"] = v
+	}
+	var raw []string
+	for p := c; p != nil; p = p.Parent() {
+		if p.GroupID != "" {
+			raw = append(raw, p.GroupID)
+			break
+		}
+	}
+	if v := c.Annotations[AnnotationTags]; v != "" {
+		raw = append(raw, strings.Split(v, ",")...)
+	}
+	if tags := dialect.NormalizeTags(raw); len(tags) > 0 {
+		m["tags"] = tags
+	}
+	return m
+}

@@ -1,0 +1,117 @@
+package bridge
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/spf13/pflag"
+)
+
+// Cobra's flag groups (mutually exclusive, required together, one
+// required) expressed in the flags schema and the description.
+
+// flagGroups returns cobra's flag groups of one kind among fs's flags,
+// each restricted to the served flags, in a stable order.
+func flagGroups(fs *pflag.FlagSet, annotation string) [][]string {
+	seen := map[string]bool{}
+	var groups [][]string
+	fs.VisitAll(func(f *pflag.Flag) {
+		for _, g := range f.Annotations[annotation] {
+			if seen[g] {
+				continue
+			}
+			seen[g] = true
+			var names []string
+			for _, n := range strings.Fields(g) {
+				if fs.Lookup(n) != nil {
+					names = append(names, n)
+				}
+			}
+			if len(names) > 0 {
+				groups = append(groups, names)
+			}
+		}
+	})
+	return groups
+}
+
+// Cobra's flag group annotations (flag_groups.go).
+const (
+	annRequiredTogether  = "cobra_annotation_required_if_others_set"
+	annOneRequired       = "cobra_annotation_one_required"
+	annMutuallyExclusive = "cobra_annotation_mutually_exclusive"
+)
+
+// addFlagGroups expresses cobra's flag groups in the flags schema and
+// returns the sentences that state them in the description.
+func addFlagGroups(s *jsonschema.Schema, fs *pflag.FlagSet) []string {
+	var text []string
+	var all []*jsonschema.Schema
+	for _, g := range flagGroups(fs, annMutuallyExclusive) {
+		if len(g) < 2 {
+			continue
+		}
+		var pairs []*jsonschema.Schema
+		for i := range g {
+			for j := i + 1; j < len(g); j++ {
+				pairs = append(pairs, &jsonschema.Schema{Required: []string{g[i], g[j]}})
+			}
+		}
+		all = append(all, &jsonschema.Schema{Not: &jsonschema.Schema{AnyOf: pairs}})
+		text = append(text, "At most one of "+flagList(g)+" may be set.")
+	}
+	for _, g := range flagGroups(fs, annRequiredTogether) {
+		if len(g) < 2 {
+			continue
+		}
+		if s.DependentRequired == nil {
+			s.DependentRequired = map[string][]string{}
+		}
+		for _, n := range g {
+			var others []string
+			for _, m := range g {
+				if m != n {
+					others = append(others, m)
+				}
+			}
+			s.DependentRequired[n] = appendUnique(s.DependentRequired[n], others...)
+		}
+		text = append(text, "Flags "+flagList(g)+" must be set together.")
+	}
+	for _, g := range flagGroups(fs, annOneRequired) {
+		var alts []*jsonschema.Schema
+		for _, n := range g {
+			alts = append(alts, &jsonschema.Schema{Required: []string{n}})
+		}
+		all = append(all, &jsonschema.Schema{AnyOf: alts})
+		text = append(text, "At least one of "+flagList(g)+" must be set.")
+	}
+	if len(all) == 1 {
+		if all[0].Not != nil {
+			s.Not = all[0].Not
+		} else {
+			s.AnyOf = all[0].AnyOf
+		}
+	} else if len(all) > 1 {
+		s.AllOf = all
+	}
+	return text
+}
+
+func appendUnique(list []string, xs ...string) []string {
+	for _, x := range xs {
+		if !slices.Contains(list, x) {
+			list = append(list, x)
+		}
+	}
+	return list
+}
+
+func flagList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = "--" + n
+	}
+	return strings.Join(q, ", ")
+}
