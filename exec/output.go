@@ -38,6 +38,8 @@ type capture struct {
 	onLine func(stream, line string)
 	lineMu *sync.Mutex // shared by the streams of one run: OnLine calls never overlap
 	line   []byte      // the partial line not yet handed to onLine
+
+	unread bool // reading stopped while a writer still held the pipe open
 }
 
 // newCapture returns a capture for the stream name keeping at most max bytes
@@ -110,7 +112,22 @@ func (c *capture) tail() (first, second []byte) {
 // were left out, the head is cut back and the tail cut forward to whole UTF-8
 // sequences (the cut bytes count as left out), and a marker stating the count
 // stands between them.
+//
+// When reading stopped early (unread), a last line says so.
 func (c *capture) result() (string, int64) {
+	s, omitted := c.kept()
+	if c.unread {
+		if s != "" && !strings.HasSuffix(s, "\n") {
+			s += "\n"
+		}
+		s += fmt.Sprintf("[... cobramcp: stopped reading %s: a process that left the command's process group still holds it open; what it writes from now on is not included ...]\n", c.name)
+	}
+	return s, omitted
+}
+
+// kept returns the kept output, with the marker of the bytes left out if
+// any, and their number.
+func (c *capture) kept() (string, int64) {
 	head := c.head
 	t1, t2 := c.tail()
 	var b strings.Builder
@@ -229,7 +246,16 @@ func (c *capture) emit(line []byte) {
 	c.onLine(c.name, string(line))
 }
 
-// readFrom reads f into c until EOF or until stop makes reads fail, then closes f.
+// drainMax bounds what readFrom takes from a pipe once stopReading was
+// called, so that a writer that never stops cannot hold Run: the largest
+// pipe buffer Linux gives by default (fs.pipe-max-size), so a full pipe is
+// read whole.
+const drainMax = 1 << 20
+
+// readFrom reads f into c until EOF or until stopReading makes reads fail,
+// then closes f. After stopReading it still takes what is waiting in the
+// pipe (a reader held up by OnLine or by a busy machine loses nothing), and
+// sets c.unread when a writer is left that may write more.
 func (c *capture) readFrom(f *os.File) {
 	defer f.Close()
 	buf := make([]byte, readChunk)
@@ -238,14 +264,22 @@ func (c *capture) readFrom(f *os.File) {
 		if n > 0 {
 			c.Write(buf[:n])
 		}
-		if err != nil {
-			// io.EOF: every writer closed the pipe. os.ErrDeadlineExceeded or
-			// os.ErrClosed: stopReading gave up on a writer that outlived its group.
-			if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrDeadlineExceeded) && !errors.Is(err, os.ErrClosed) {
-				c.Write(fmt.Appendf(nil, "\n[... cobramcp: reading %s: %v ...]\n", c.name, err))
-			}
-			break
+		if err == nil {
+			continue
 		}
+		switch {
+		case errors.Is(err, io.EOF):
+			// Every writer closed the pipe: all was read.
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			// stopReading, after the process group ended.
+			c.unread = !drain(f, buf, drainMax, func(p []byte) { c.Write(p) })
+		case errors.Is(err, os.ErrClosed):
+			// stopReading, where pipes have no deadlines.
+			c.unread = true
+		default:
+			c.Write(fmt.Appendf(nil, "\n[... cobramcp: reading %s: %v ...]\n", c.name, err))
+		}
+		break
 	}
 	c.flush()
 }

@@ -21,10 +21,12 @@ const DefaultKillGrace = 2 * time.Second
 // command was doing) and its end (how it finished, the error) both survive.
 const DefaultMaxOutput = 1 << 20
 
-// outputDrain is how long Run keeps reading output after the process group has
-// ended. A process that escaped the group (a daemon that called setsid) may
-// still hold a pipe open; Run stops reading after this delay instead of
-// waiting for it.
+// outputDrain is how long Run waits, after the process group has ended, for
+// every writer of the output pipes to close them. A process that escaped the
+// group (a daemon that called setsid) may still hold a pipe open; Run then
+// takes what is waiting in the pipe, stops reading instead of waiting for
+// that process, and marks the stream as not read to its end
+// (Result.StdoutUnread). Output already written is never lost to this delay.
 const outputDrain = 250 * time.Millisecond
 
 // Options bound one run. The zero value runs with the inherited environment,
@@ -78,6 +80,13 @@ type Result struct {
 	// Stderr by the cap, including the few bytes of a UTF-8 sequence cut in
 	// two at either end of the gap.
 	StdoutOmitted, StderrOmitted int64
+	// StdoutUnread and StderrUnread report that Run stopped reading the
+	// stream while a process that had left the command's process group
+	// (setsid) still held it open: whatever that process wrote afterwards
+	// is missing, and a line "[... cobramcp: stopped reading stdout ...]"
+	// at the end of the stream says so. What was already waiting in the
+	// pipe was read.
+	StdoutUnread, StderrUnread bool
 }
 
 // Run runs the program at path with the arguments argv (not including the
@@ -210,6 +219,7 @@ func Run(ctx context.Context, path string, argv []string, opts Options) (*Result
 	res.Duration = time.Since(start)
 	res.Stdout, res.StdoutOmitted = stdout.result()
 	res.Stderr, res.StderrOmitted = stderr.result()
+	res.StdoutUnread, res.StderrUnread = stdout.unread, stderr.unread
 	res.ExitCode = cmd.ProcessState.ExitCode()
 	res.Signal = exitSignal(cmd.ProcessState)
 	var exitErr *osexec.ExitError

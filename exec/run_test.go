@@ -42,6 +42,8 @@ func TestMain(m *testing.M) {
 //
 //	print N [stderr]   write N bytes of pattern to stdout (or stderr)
 //	repeat S N         write the string S N times to stdout
+//	lines N            say "pid P ready", wait for SIGUSR1, write "line1" to
+//	                   "lineN" to stdout, one write each
 //	exit K             exit with code K
 //	sleep              sleep forever
 //	ignoreterm         ignore SIGTERM, say "pid P ready", sleep forever
@@ -92,6 +94,14 @@ func helper(args []string) {
 			w.WriteString(arg(1))
 		}
 		w.Flush()
+	case "lines":
+		c := make(chan os.Signal, 1)
+		signal.Notify(c, syscall.SIGUSR1)
+		fmt.Printf("pid %d ready\n", os.Getpid())
+		<-c
+		for i := range num(1) {
+			fmt.Printf("line%d\n", i+1)
+		}
 	case "exit":
 		os.Exit(num(1))
 	case "sleep":
@@ -493,6 +503,50 @@ func TestRunEscapedGrandchildDoesNotHold(t *testing.T) {
 	}
 	if dead(ps[0]) {
 		t.Fatalf("escaped grandchild %d is gone; the test proves nothing", ps[0])
+	}
+	// What the grandchild may still write is lost: the result must say so.
+	if !res.StdoutUnread || !res.StderrUnread {
+		t.Errorf("StdoutUnread %v, StderrUnread %v; want both set (the grandchild holds both)", res.StdoutUnread, res.StderrUnread)
+	}
+	for _, s := range []struct{ name, text string }{{"stdout", res.Stdout}, {"stderr", res.Stderr}} {
+		if !strings.Contains(s.text, "[... cobramcp: stopped reading "+s.name) {
+			t.Errorf("%s %q: no marker saying that reading stopped", s.name, s.text)
+		}
+	}
+}
+
+func TestRunStalledReaderKeepsOutput(t *testing.T) {
+	t.Parallel()
+	// OnLine holds up the reader at the child's first line, after telling
+	// it to go on, until well past the process's end: the ten lines wait in
+	// the pipe, whose writers are all closed. Run must read them, however
+	// late, and add no marker.
+	opts := helperOpts()
+	var mu sync.Mutex
+	var seen []string
+	opts.OnLine = func(_, line string) {
+		mu.Lock()
+		seen = append(seen, line)
+		mu.Unlock()
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "pid" && f[2] == "ready" {
+			p, _ := strconv.Atoi(f[1])
+			syscall.Kill(p, syscall.SIGUSR1)
+			time.Sleep(4 * outputDrain) // provokes the stall; nothing below is timed
+		}
+	}
+	res := runBounded(t, t.Context(), time.Minute, []string{"lines", "10"}, opts)
+	want := strings.Builder{}
+	want.WriteString(strings.SplitAfter(res.Stdout, "\n")[0]) // the "pid P ready" line
+	for i := range 10 {
+		fmt.Fprintf(&want, "line%d\n", i+1)
+	}
+	if res.Stdout != want.String() || res.StdoutOmitted != 0 || res.StdoutUnread || res.ExitCode != 0 {
+		t.Fatalf("result = %+v; want exit 0 and the ten lines, nothing left out", res)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != 11 {
+		t.Errorf("OnLine saw %q; want the ready line and the ten lines", seen)
 	}
 }
 

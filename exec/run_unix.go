@@ -7,6 +7,7 @@ import (
 	"os"
 	osexec "os/exec"
 	"syscall"
+	"time"
 )
 
 // setGroup makes the child the leader of a new process group whose id is its pid.
@@ -34,4 +35,39 @@ func exitSignal(ps *os.ProcessState) string {
 		return ws.Signal().String()
 	}
 	return ""
+}
+
+// drain reads what is waiting in the pipe f, without waiting for more, at
+// most max bytes, handing each piece to write. It reports whether it reached
+// the end of the stream (every writer gone); false means a writer is left,
+// or max was reached. f's read deadline is cleared first.
+func drain(f *os.File, buf []byte, max int, write func([]byte)) (eof bool) {
+	if f.SetReadDeadline(time.Time{}) != nil {
+		return false
+	}
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	for read := 0; read < max; {
+		var n int
+		var rerr error
+		err := rc.Read(func(fd uintptr) bool {
+			n, rerr = syscall.Read(int(fd), buf[:min(len(buf), max-read)])
+			return true // done, whatever the result: never wait for the pipe
+		})
+		switch {
+		case err != nil:
+			return false
+		case n > 0:
+			write(buf[:n])
+			read += n
+		case n == 0 && rerr == nil:
+			return true
+		case errors.Is(rerr, syscall.EINTR):
+		default:
+			return false // EAGAIN: the pipe is empty, and a writer holds it
+		}
+	}
+	return false
 }
