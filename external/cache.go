@@ -1,0 +1,84 @@
+package external
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// cachePath returns the cache file of the binary at path.
+func cachePath(dir, path, name string) (string, error) {
+	if dir == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return "", fmt.Errorf("user cache directory: %w", err)
+		}
+		dir = filepath.Join(base, "cobramcp", "external")
+	}
+	sum := sha256.Sum256([]byte(path + "\x00" + name))
+	return filepath.Join(dir, name+"-"+hex.EncodeToString(sum[:8])+".json"), nil
+}
+
+// readCache returns the cached spec if it describes the binary as it is
+// now: same path, size, modification time, and (when cobra's --version
+// flag gave one) version; nil otherwise.
+func readCache(ctx context.Context, file, path, name string, o *Options) *Spec {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	var s Spec
+	if err := json.Unmarshal(b, &s); err != nil || s.Format != specFormat || s.Root == nil {
+		o.Logger.Info("cache entry unreadable, reflecting again", "path", file)
+		return nil
+	}
+	st, err := os.Stat(path)
+	if err != nil || s.Binary != path || s.Size != st.Size() || !s.ModTime.Equal(st.ModTime()) {
+		o.Logger.Info("binary changed since it was cached, reflecting again", "binary", path, "cached", s.describe())
+		return nil
+	}
+	if s.VersionFlag {
+		d := &discoverer{bin: path, name: name, opts: o, slots: make(chan struct{}, 1), env: discoveryEnv(o.Env, name)}
+		res, err := d.run(ctx, "--version")
+		if err != nil || res.ExitCode != 0 || strings.TrimPrefix(strings.TrimSpace(firstLine(res.Stdout)), name+" version ") != s.Version {
+			o.Logger.Info("version changed since it was cached, reflecting again", "binary", path)
+			return nil
+		}
+	}
+	return &s
+}
+
+// writeCache stores spec atomically (a temporary file renamed over the
+// entry), readable by the user only.
+func writeCache(file string, spec *Spec) error {
+	b, err := json.MarshalIndent(spec, "", " ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), file); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,447 @@
+package external
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cobramcp/cobramcp/exec"
+)
+
+// Defaults of Options.
+const (
+	DefaultProbeTimeout = 5 * time.Second
+	DefaultMaxDepth     = 8
+)
+
+// probeFlag is a flag name no CLI defines, used to tell whether a command
+// parses flags during completion.
+const probeFlag = "--cobramcp-no-such-flag=1"
+
+// probeValue is the value given to a flag to learn its type from the
+// parser's answer.
+const probeValue = "cobramcp-probe"
+
+// ErrNotCobra is wrapped by the error of Reflect when the binary does not
+// answer cobra's completion command.
+var ErrNotCobra = errors.New("not a Cobra CLI")
+
+// discoverer walks one binary.
+type discoverer struct {
+	bin         string
+	name        string // the root's name
+	opts        *Options
+	slots       chan struct{}
+	env         []string
+	newComp     bool // completion parses flags (cobra 1.2+): probes work
+	versionFlag bool // the root has cobra's --version flag
+	helpCmp     bool // `__complete help PATH ""` lists sub-commands (cobra 1.4+)
+
+	mu    sync.Mutex
+	notes []string
+	typed map[string]*probeResult // by owner path + flag name + usage
+}
+
+type probeResult struct {
+	once sync.Once
+	typ  string
+	from string
+	note string
+}
+
+func (d *discoverer) note(format string, a ...any) {
+	d.mu.Lock()
+	d.notes = append(d.notes, fmt.Sprintf(format, a...))
+	d.mu.Unlock()
+}
+
+// run runs the binary with args within the limits: stdin closed, a short
+// timeout, its process group ended when it is over.
+func (d *discoverer) run(ctx context.Context, args ...string) (*exec.Result, error) {
+	select {
+	case d.slots <- struct{}{}:
+		defer func() { <-d.slots }()
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	res, err := exec.Run(ctx, d.bin, args, exec.Options{
+		Env:       d.env,
+		Timeout:   d.opts.ProbeTimeout,
+		KillGrace: 200 * time.Millisecond,
+		MaxOutput: 8 << 20,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.TimedOut {
+		return nil, fmt.Errorf("`%s %s` did not finish within %v (ended, with its process group)", d.name, strings.Join(args, " "), d.opts.ProbeTimeout)
+	}
+	if res.Canceled {
+		return nil, fmt.Errorf("`%s %s`: %w", d.name, strings.Join(args, " "), ctx.Err())
+	}
+	return res, nil
+}
+
+// complete runs `BIN __complete ARGS...` and parses its answer.
+func (d *discoverer) complete(ctx context.Context, args ...string) (*completion, error) {
+	res, err := d.run(ctx, append([]string{"__complete"}, args...)...)
+	if err != nil {
+		return nil, err
+	}
+	c, err := parseCompletion(res.Stdout, res.Stderr)
+	if err != nil {
+		return nil, fmt.Errorf("`%s __complete %s` (exit code %d): %v", d.name, strings.Join(args, " "), res.ExitCode, err)
+	}
+	return c, nil
+}
+
+// help returns the help text of the command at path (`BIN help PATH...`:
+// cobra's help command shows it without running the command, even one
+// that parses its own flags).
+func (d *discoverer) help(ctx context.Context, path []string) (string, error) {
+	args := append([]string{"help"}, path...)
+	if len(path) == 0 {
+		args = []string{"--help"}
+	}
+	res, err := d.run(ctx, args...)
+	if err != nil {
+		return "", err
+	}
+	if res.ExitCode != 0 {
+		return "", fmt.Errorf("`%s %s` exited with %d%s", d.name, strings.Join(args, " "), res.ExitCode, excerpt(res.Stdout, res.Stderr))
+	}
+	return res.Stdout, nil
+}
+
+// proxyEnv points the proxy variables at a closed local port, so that a
+// completion function or start-up code that honours them cannot reach a
+// server during discovery. It is a mitigation, not a guarantee.
+var proxyEnv = []string{
+	"HTTP_PROXY=http://127.0.0.1:9", "HTTPS_PROXY=http://127.0.0.1:9", "ALL_PROXY=http://127.0.0.1:9",
+	"http_proxy=http://127.0.0.1:9", "https_proxy=http://127.0.0.1:9", "all_proxy=http://127.0.0.1:9",
+	"NO_PROXY=", "no_proxy=",
+}
+
+func discoveryEnv(base []string, name string) []string {
+	if base == nil {
+		base = os.Environ()
+	}
+	prog := strings.ToUpper(strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '_'
+	}, name))
+	env := slices.Clone(base)
+	env = slices.DeleteFunc(env, func(kv string) bool {
+		k, _, _ := strings.Cut(kv, "=")
+		return strings.HasSuffix(strings.ToUpper(k), "_PROXY")
+	})
+	env = append(env, proxyEnv...)
+	// Cobra's active help adds lines to completions: turn it off.
+	return append(env, prog+"_ACTIVE_HELP=0", "COBRA_ACTIVE_HELP=0")
+}
+
+// discover reflects the binary into a Spec.
+func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
+	// The root's sub-commands through cobra's help command: safe (it runs
+	// no completion function of the CLI) and exact.
+	rootSubs, err := d.complete(ctx, "help", "")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w: %v", d.bin, ErrNotCobra, err)
+	}
+	d.helpCmp = len(rootSubs.items) > 0
+	// Does completion parse flags? (cobra 1.2 and later: an unknown flag is
+	// an error.) Only then can the parser be probed for types.
+	if c, err := d.complete(ctx, probeFlag, "-"); err == nil {
+		d.newComp = c.errText != "" || len(c.items) == 0 && c.directive == 0
+	}
+	root := &Command{Name: d.name}
+	var wg sync.WaitGroup
+	var firstErr error
+	var errMu sync.Mutex
+	fail := func(err error) {
+		errMu.Lock()
+		if firstErr == nil {
+			firstErr = err
+		}
+		errMu.Unlock()
+	}
+	var walk func(c *Command, path []string, parentFlags map[string]*Flag, subs *completion)
+	walk = func(c *Command, path []string, parent map[string]*Flag, subs *completion) {
+		defer wg.Done()
+		children, err := d.command(ctx, c, path, parent, subs)
+		if err != nil {
+			fail(err)
+			return
+		}
+		if len(path) >= d.opts.MaxDepth {
+			if len(children) > 0 {
+				d.note("%s: sub-commands deeper than %d levels left out", strings.Join(append([]string{d.name}, path...), " "), d.opts.MaxDepth)
+			}
+			return
+		}
+		mine := map[string]*Flag{}
+		for k, v := range parent {
+			mine[k] = v
+		}
+		for _, f := range c.Flags {
+			mine[f.Name] = f
+		}
+		for _, ch := range children {
+			wg.Add(1)
+			go walk(ch, append(slices.Clone(path), ch.Name), mine, nil)
+		}
+	}
+	wg.Add(1)
+	walk(root, nil, nil, rootSubs)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	sortTree(root)
+	spec := &Spec{Format: specFormat, Root: root}
+	if d.versionFlag {
+		if res, err := d.run(ctx, "--version"); err == nil && res.ExitCode == 0 {
+			v := strings.TrimSpace(firstLine(res.Stdout))
+			v = strings.TrimPrefix(v, d.name+" version ")
+			spec.Version, spec.VersionFlag = v, true
+		}
+	}
+	d.mu.Lock()
+	spec.Notes = slices.Clone(d.notes)
+	d.mu.Unlock()
+	sort.Strings(spec.Notes)
+	return spec, nil
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+func sortTree(c *Command) {
+	sort.Slice(c.Commands, func(i, j int) bool { return c.Commands[i].Name < c.Commands[j].Name })
+	for _, s := range c.Commands {
+		sortTree(s)
+	}
+}
+
+// command fills in c (at path) and returns its sub-commands, still to be
+// walked. parent holds the flags its ancestors define, by name.
+func (d *discoverer) command(ctx context.Context, c *Command, path []string, parent map[string]*Flag, subs *completion) ([]*Command, error) {
+	full := strings.Join(append([]string{d.name}, path...), " ")
+	var (
+		wg               sync.WaitGroup
+		helpText         string
+		helpErr, subsErr error
+		flagsC, parseC   *completion
+		flagsErr         error
+	)
+	wg.Add(3)
+	go func() { defer wg.Done(); helpText, helpErr = d.help(ctx, path) }()
+	go func() {
+		defer wg.Done()
+		if subs == nil && d.helpCmp {
+			subs, subsErr = d.complete(ctx, append(append([]string{"help"}, path...), "")...)
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		// An unknown flag first: a command that parses flags refuses it
+		// (and its completion functions are not called); one that parses
+		// its own (DisableFlagParsing) accepts it.
+		if d.newComp {
+			parseC, flagsErr = d.complete(ctx, append(slices.Clone(path), probeFlag, "-")...)
+			if flagsErr != nil || parseC.errText == "" && len(parseC.items) > 0 {
+				return
+			}
+		}
+		flagsC, flagsErr = d.complete(ctx, append(slices.Clone(path), "-")...)
+	}()
+	wg.Wait()
+	if helpErr != nil {
+		return nil, fmt.Errorf("reading the help of %s: %w", full, helpErr)
+	}
+	if subsErr != nil {
+		return nil, fmt.Errorf("listing the sub-commands of %s: %w", full, subsErr)
+	}
+	if flagsErr != nil {
+		return nil, fmt.Errorf("listing the flags of %s: %w", full, flagsErr)
+	}
+	page := parseHelp(helpText)
+	if flagsC == nil && parseC != nil {
+		c.NoParse = true
+		flagsC = parseC
+	}
+
+	// Descriptions and usage.
+	if len(page.aliases) > 1 {
+		c.Aliases = page.aliases[1:]
+	}
+	c.Long = page.lead
+	if c.Long == c.Short {
+		c.Long = ""
+	}
+	c.Example = page.example
+	c.Runnable = true
+	use, ok := page.useLine(full)
+	switch {
+	case ok:
+		c.Use = c.Name + strings.TrimPrefix(use, full)
+	case len(page.useLines) > 0:
+		c.Runnable = false
+	default:
+		c.Use = c.Name
+	}
+	if c.NoParse {
+		// The help adds "[flags]" for cobra's own --help; the command
+		// takes no flags of cobra's.
+		c.Use = strings.TrimSuffix(c.Use, " [flags]")
+	}
+	c.MinArgs, c.MaxArgs = useArity(c.Use)
+
+	// Flags.
+	d.flags(ctx, c, path, page, flagsC, parent)
+
+	// Sub-commands.
+	var items []helpItem
+	if subs != nil {
+		items = subs.items
+	} else {
+		items = page.commands
+	}
+	var children []*Command
+	seen := map[string]bool{}
+	for _, it := range items {
+		if it.name == "" || seen[it.name] || strings.HasPrefix(it.name, "-") {
+			continue
+		}
+		seen[it.name] = true
+		if len(path) == 0 && isDefault(it) {
+			continue
+		}
+		children = append(children, &Command{Name: it.name, Short: it.short})
+	}
+	if len(path) == 0 {
+		children = d.dropServerGroup(ctx, children)
+	}
+	c.Commands = children
+	return children, nil
+}
+
+// isDefault reports whether a root sub-command is cobra's own help or
+// completion command (which the bridge leaves out as well).
+func isDefault(it helpItem) bool {
+	switch it.name {
+	case "help":
+		return it.short == "Help about any command"
+	case "completion":
+		return strings.HasPrefix(it.short, "Generate the autocompletion script")
+	case "__complete", "__completeNoDesc":
+		return true
+	}
+	return false
+}
+
+// serverSubs are the sub-commands of cobramcp's own command group: a
+// binary that adopted cobramcp serves its tools through it already, and
+// the group is not a tool of its own.
+var serverSubs = []string{"start", "stream", "tools", "tool", "call"}
+
+func (d *discoverer) dropServerGroup(ctx context.Context, children []*Command) []*Command {
+	return slices.DeleteFunc(children, func(c *Command) bool {
+		if c.Name != "mcp" && !strings.Contains(c.Short, "MCP") {
+			return false
+		}
+		subs, err := d.complete(ctx, "help", c.Name, "")
+		if err != nil {
+			return false
+		}
+		have := map[string]bool{}
+		for _, it := range subs.items {
+			have[it.name] = true
+		}
+		for _, s := range serverSubs {
+			if !have[s] {
+				return false
+			}
+		}
+		d.note("%s %s: left out: cobramcp's own command group (the CLI serves MCP itself)", d.name, c.Name)
+		return true
+	})
+}
+
+// flagInUse matches a flag in a use line with the placeholder of its
+// value ("--image IMAGE", "-f FILE", "--tail=N"), and flagGroupInUse a
+// bracketed or parenthesized group holding one ("(--image IMAGE | --overrides JSON)").
+var (
+	flagInUse      = regexp.MustCompile(`(^|\s)-{1,2}[A-Za-z0-9][\w-]*(=\S*|\s+[A-Z][A-Z0-9_]*\b)?`)
+	flagGroupInUse = regexp.MustCompile(`[\[(][^\[\]()]*(^|[\s\[(|])-{1,2}[A-Za-z0-9][^\[\]()]*[\])]`)
+)
+
+// useArity reads the positional args from a use line (the command's name
+// first), once flags and their placeholders are taken out: NAME (one),
+// [NAME] (optional), NAME... (one or more), [NAME...] (any number). A
+// usage it cannot read allows any number (max -1, min 0); no words, none.
+func useArity(use string) (min, max int) {
+	for {
+		next := flagGroupInUse.ReplaceAllString(use, " ")
+		if next == use {
+			break
+		}
+		use = next
+	}
+	use = flagInUse.ReplaceAllString(use, " ")
+	words := strings.Fields(use)
+	if len(words) > 0 {
+		words = words[1:]
+	}
+	for _, w := range words {
+		bare := strings.Trim(w, "[]")
+		switch {
+		case strings.EqualFold(bare, "flags") || strings.EqualFold(bare, "options"):
+			continue
+		case bare == "..." || bare == "…" || strings.ContainsAny(w, "|(){}=<>:"):
+			return min, -1 // the args named so far are required; the rest cannot be read
+		}
+		variadic := strings.HasSuffix(bare, "...") || strings.HasSuffix(w, "]...")
+		optional := strings.HasPrefix(w, "[")
+		if bare != strings.ToUpper(bare) || strings.Count(w, "[") > 1 {
+			return min, -1 // a literal word or prose: cannot tell
+		}
+		switch {
+		case variadic && optional:
+			return min, -1
+		case variadic:
+			return min + 1, -1
+		case optional:
+			max++
+		default:
+			if max > min {
+				return 0, -1 // required after optional: cannot tell
+			}
+			min++
+			max++
+		}
+	}
+	return min, max
+}
+
+// binaryName is the root command's name for a binary path.
+func binaryName(path string) string {
+	base := filepath.Base(path)
+	if runtime.GOOS == "windows" {
+		base = strings.TrimSuffix(base, ".exe")
+	}
+	return base
+}

@@ -1,0 +1,226 @@
+package external
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+)
+
+// Overlay corrects what reflection cannot know. It is read from a JSON
+// file (see ReadOverlay):
+//
+//	{
+//	  "exclude": ["delete", "config set-credentials"],
+//	  "flags": {"namespace": {"description": "the namespace"}},
+//	  "commands": {
+//	    "get": {"readOnly": true, "idempotent": true},
+//	    "scale": {
+//	      "destructive": false,
+//	      "args": {"min": 1, "max": 1},
+//	      "flags": {
+//	        "replicas": {"type": "int", "required": true},
+//	        "output": {"schema": {"enum": ["json", "yaml"]}}
+//	      }
+//	    }
+//	  }
+//	}
+//
+// Commands are named by their path below the root ("" is the root);
+// "exclude" leaves commands out with their sub-commands; "flags" at the
+// top applies to the flag of that name wherever it is defined, and a
+// command's own "flags" to the flags that command has (its own and
+// inherited ones, which it then gets a copy of). A name that matches
+// nothing is an error, so that a typo does not go unnoticed.
+type Overlay struct {
+	Exclude  []string                   `json:"exclude,omitempty"`
+	Flags    map[string]*FlagOverlay    `json:"flags,omitempty"`
+	Commands map[string]*CommandOverlay `json:"commands,omitempty"`
+}
+
+// CommandOverlay corrects one command.
+type CommandOverlay struct {
+	Short       *string `json:"short,omitempty"`
+	Long        *string `json:"long,omitempty"`
+	Title       *string `json:"title,omitempty"`
+	ReadOnly    *bool   `json:"readOnly,omitempty"`
+	Destructive *bool   `json:"destructive,omitempty"`
+	Idempotent  *bool   `json:"idempotent,omitempty"`
+	OpenWorld   *bool   `json:"openWorld,omitempty"`
+	// Args bounds the positional args; max -1 means no upper bound, and
+	// {"max": 0} means none.
+	Args  *ArgsOverlay            `json:"args,omitempty"`
+	Flags map[string]*FlagOverlay `json:"flags,omitempty"`
+}
+
+// ArgsOverlay bounds a command's positional args.
+type ArgsOverlay struct {
+	Min int `json:"min"`
+	Max int `json:"max"`
+}
+
+// FlagOverlay corrects one flag.
+type FlagOverlay struct {
+	// Type is a pflag type name ("int", "stringArray", "stringToString"...).
+	Type string `json:"type,omitempty"`
+	// Schema is a JSON Schema for the value (it becomes the flag's
+	// jsonschema annotation, as an adopted CLI would write it).
+	Schema      json.RawMessage `json:"schema,omitempty"`
+	Description *string         `json:"description,omitempty"`
+	Default     *string         `json:"default,omitempty"`
+	Required    *bool           `json:"required,omitempty"`
+}
+
+// ReadOverlay reads an overlay file; unknown members are an error.
+func ReadOverlay(path string) (*Overlay, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("overlay: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var o Overlay
+	if err := dec.Decode(&o); err != nil {
+		return nil, fmt.Errorf("overlay %s: %w", path, err)
+	}
+	return &o, nil
+}
+
+// Apply returns a copy of spec with the overlay applied.
+func (o *Overlay) Apply(spec *Spec) (*Spec, error) {
+	b, err := json.Marshal(spec)
+	if err != nil {
+		return nil, err
+	}
+	var s Spec
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, err
+	}
+	for _, p := range o.Exclude {
+		path := strings.Fields(p)
+		if len(path) == 0 {
+			return nil, fmt.Errorf("overlay: exclude %q: name a command below the root", p)
+		}
+		parent := s.Root.find(path[:len(path)-1])
+		if parent == nil || parent.find(path[len(path)-1:]) == nil {
+			return nil, fmt.Errorf("overlay: exclude %q: no such command", p)
+		}
+		parent.Commands = slices.DeleteFunc(parent.Commands, func(c *Command) bool { return c.Name == path[len(path)-1] })
+		s.Notes = append(s.Notes, fmt.Sprintf("%s %s: left out by the overlay", s.Root.Name, p))
+	}
+	for name, fo := range o.Flags {
+		found := false
+		walkSpec(s.Root, func(c *Command) {
+			if f := c.flag(name); f != nil {
+				found = true
+				fo.apply(f)
+			}
+		})
+		if !found {
+			return nil, fmt.Errorf("overlay: flags: no command has a flag --%s", name)
+		}
+	}
+	for p, co := range o.Commands {
+		c := s.Root.find(strings.Fields(p))
+		if c == nil {
+			return nil, fmt.Errorf("overlay: commands: no command %q", p)
+		}
+		if err := co.apply(c, s.Root, strings.Fields(p)); err != nil {
+			return nil, fmt.Errorf("overlay: commands %q: %w", p, err)
+		}
+	}
+	return &s, nil
+}
+
+func walkSpec(c *Command, fn func(*Command)) {
+	fn(c)
+	for _, s := range c.Commands {
+		walkSpec(s, fn)
+	}
+}
+
+func (fo *FlagOverlay) apply(f *Flag) {
+	if fo.Type != "" {
+		f.Type, f.TypeFrom = fo.Type, FromOverlay
+		if t, ok := helpWords[fo.Type]; ok && fo.Type != "" {
+			f.Type = t
+		}
+	}
+	if len(fo.Schema) > 0 {
+		f.Schema = string(fo.Schema)
+	}
+	if fo.Description != nil {
+		f.Usage = *fo.Description
+	}
+	if fo.Default != nil {
+		f.Default = *fo.Default
+	}
+	if fo.Required != nil {
+		f.Required = *fo.Required
+	}
+}
+
+// Annotation keys of the bridge (bridge.Annotation*), written as strings
+// here so that this package does not import the bridge.
+const (
+	annTitle       = "mcp.title"
+	annReadOnly    = "mcp.readOnlyHint"
+	annDestructive = "mcp.destructiveHint"
+	annIdempotent  = "mcp.idempotentHint"
+	annOpenWorld   = "mcp.openWorldHint"
+)
+
+func (co *CommandOverlay) apply(c, root *Command, path []string) error {
+	if co.Short != nil {
+		c.Short = *co.Short
+	}
+	if co.Long != nil {
+		c.Long = *co.Long
+	}
+	set := func(key string, v *bool) {
+		if v == nil {
+			return
+		}
+		if c.Annotations == nil {
+			c.Annotations = map[string]string{}
+		}
+		c.Annotations[key] = fmt.Sprint(*v)
+	}
+	if co.Title != nil {
+		if c.Annotations == nil {
+			c.Annotations = map[string]string{}
+		}
+		c.Annotations[annTitle] = *co.Title
+	}
+	set(annReadOnly, co.ReadOnly)
+	set(annDestructive, co.Destructive)
+	set(annIdempotent, co.Idempotent)
+	set(annOpenWorld, co.OpenWorld)
+	if co.Args != nil {
+		if co.Args.Max >= 0 && co.Args.Max < co.Args.Min {
+			return fmt.Errorf("args: max %d is below min %d", co.Args.Max, co.Args.Min)
+		}
+		c.MinArgs, c.MaxArgs = co.Args.Min, co.Args.Max
+	}
+	for name, fo := range co.Flags {
+		f := c.flag(name)
+		if f == nil {
+			// An inherited flag: the command gets its own copy.
+			for i := len(path) - 1; i >= 0 && f == nil; i-- {
+				if pf := root.find(path[:i]).flag(name); pf != nil && pf.Persistent {
+					cp := *pf
+					cp.Persistent = false
+					f = &cp
+					c.Flags = append(c.Flags, f)
+				}
+			}
+		}
+		if f == nil {
+			return fmt.Errorf("flags: no flag --%s", name)
+		}
+		fo.apply(f)
+	}
+	return nil
+}

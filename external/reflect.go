@@ -1,0 +1,179 @@
+package external
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+// Options configure a reflection. The zero value (or nil) uses the
+// defaults.
+type Options struct {
+	// ProbeTimeout bounds each process that discovery starts;
+	// DefaultProbeTimeout when zero.
+	ProbeTimeout time.Duration
+	// Parallel is how many processes discovery runs at once; twice the
+	// number of CPUs (at most 8) when zero.
+	Parallel int
+	// MaxDepth bounds the depth of the tree walked; DefaultMaxDepth when zero.
+	MaxDepth int
+	// Env is the environment of the discovery processes (before the proxy
+	// variables are pointed at a closed port); nil inherits os.Environ().
+	Env []string
+	// CacheDir holds the cache; os.UserCacheDir()/cobramcp/external when
+	// empty. NoCache turns the cache off.
+	CacheDir string
+	NoCache  bool
+	// Refresh rebuilds the cache entry even when it is up to date.
+	Refresh bool
+	// Overlay corrects what reflection found; nil for none.
+	Overlay *Overlay
+	// Logger receives progress and notes; nil discards them.
+	Logger *slog.Logger
+}
+
+func (o *Options) withDefaults() *Options {
+	var c Options
+	if o != nil {
+		c = *o
+	}
+	if c.ProbeTimeout <= 0 {
+		c.ProbeTimeout = DefaultProbeTimeout
+	}
+	if c.Parallel <= 0 {
+		c.Parallel = min(2*runtime.NumCPU(), 8)
+	}
+	if c.MaxDepth <= 0 {
+		c.MaxDepth = DefaultMaxDepth
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &c
+}
+
+// Result is a reflected binary, ready to serve.
+type Result struct {
+	// Root is the command tree to give to bridge.Tools; its commands run
+	// nothing.
+	Root *cobra.Command
+	// Path is the binary to run (bridge.Config.Executable): absolute,
+	// symlinks resolved.
+	Path string
+	// Spec is what reflection found, with the overlay applied.
+	Spec *Spec
+	// Cached reports that Spec came from the cache.
+	Cached bool
+	// Notes say what reflection could not find out exactly (and what the
+	// overlay or Build left out).
+	Notes []string
+}
+
+// Resolve finds the binary named by name (a path, or a name looked up in
+// PATH) and returns its absolute path with symlinks resolved, and the name
+// its root command gets (the base name of name as found, without
+// resolving symlinks: "kubectl" stays "kubectl").
+func Resolve(name string) (path, root string, err error) {
+	p, err := osexec.LookPath(name)
+	if err != nil {
+		return "", "", fmt.Errorf("finding %q: %w", name, err)
+	}
+	root = binaryName(p)
+	if p, err = filepath.Abs(p); err != nil {
+		return "", "", fmt.Errorf("finding %q: %w", name, err)
+	}
+	if p, err = filepath.EvalSymlinks(p); err != nil {
+		return "", "", fmt.Errorf("finding %q: %w", name, err)
+	}
+	return p, root, nil
+}
+
+// Reflect walks the binary at path (whose root command is named name)
+// through cobra's completion command and its help texts, without the
+// cache. Every process it starts has stdin closed, a short timeout, and
+// its process group ended when it is over.
+func Reflect(ctx context.Context, path, name string, opts *Options) (*Spec, error) {
+	o := opts.withDefaults()
+	d := &discoverer{bin: path, name: name, opts: o, slots: make(chan struct{}, o.Parallel), env: discoveryEnv(o.Env, name)}
+	start := time.Now()
+	spec, err := d.discover(ctx)
+	if err != nil {
+		return nil, err
+	}
+	spec.Binary = path
+	if st, err := os.Stat(path); err == nil {
+		spec.Size, spec.ModTime = st.Size(), st.ModTime()
+	}
+	o.Logger.Info("reflected", "binary", path, "commands", countCommands(spec.Root), "took", time.Since(start).Round(time.Millisecond))
+	return spec, nil
+}
+
+func countCommands(c *Command) int {
+	n := 1
+	for _, s := range c.Commands {
+		n += countCommands(s)
+	}
+	return n
+}
+
+// Load resolves name, reflects the binary (or reads the cache entry that
+// matches its path, size, modification time and version), applies the
+// overlay, and builds the command tree:
+//
+//	r, err := external.Load(ctx, "kubectl", nil)
+//	ts, err := bridge.Tools(r.Root, &bridge.Config{Executable: r.Path})
+func Load(ctx context.Context, name string, opts *Options) (*Result, error) {
+	o := opts.withDefaults()
+	path, root, err := Resolve(name)
+	if err != nil {
+		return nil, err
+	}
+	var spec *Spec
+	cached := false
+	cache := ""
+	if !o.NoCache {
+		if cache, err = cachePath(o.CacheDir, path, root); err != nil {
+			o.Logger.Warn("no cache", "err", err)
+			cache = ""
+		}
+	}
+	if cache != "" && !o.Refresh {
+		spec = readCache(ctx, cache, path, root, o)
+		cached = spec != nil
+	}
+	if spec == nil {
+		if spec, err = Reflect(ctx, path, root, o); err != nil {
+			return nil, err
+		}
+		if cache != "" {
+			if err := writeCache(cache, spec); err != nil {
+				o.Logger.Warn("could not write the cache", "path", cache, "err", err)
+			}
+		}
+	}
+	applied := spec
+	notes := append([]string(nil), spec.Notes...)
+	if o.Overlay != nil {
+		if applied, err = o.Overlay.Apply(spec); err != nil {
+			return nil, err
+		}
+	}
+	tree, more := Build(applied)
+	tree.Use = root
+	notes = append(notes, more...)
+	for _, n := range notes {
+		o.Logger.Warn("reflection", "note", n)
+	}
+	return &Result{Root: tree, Path: path, Spec: applied, Cached: cached, Notes: notes}, nil
+}
+
+func (s *Spec) describe() string {
+	return fmt.Sprintf("%s (%d bytes, modified %s)", s.Binary, s.Size, s.ModTime.Format(time.RFC3339))
+}

@@ -1,0 +1,114 @@
+package external
+
+import "time"
+
+// specFormat is the version of the Spec encoding in the cache; a cache
+// entry of another format is rebuilt.
+const specFormat = 1
+
+// Spec is what reflection found out about a binary: its command tree, the
+// flags of each command with their types, and notes on what it could not
+// find. It is what the cache stores; Build turns it into a cobra tree.
+type Spec struct {
+	Format  int       `json:"format"`
+	Binary  string    `json:"binary"`  // absolute path, symlinks resolved
+	Size    int64     `json:"size"`    // of the binary, for the cache key
+	ModTime time.Time `json:"modTime"` // of the binary, for the cache key
+	Version string    `json:"version,omitempty"`
+	// VersionFlag reports that Version came from cobra's --version flag
+	// (re-read on a warm start to check the cache).
+	VersionFlag bool     `json:"versionFlag,omitempty"`
+	Root        *Command `json:"root"`
+	// Notes are what reflection could not find out exactly: flags served
+	// as strings because their type stayed unknown, commands left out.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Command is one command of the reflected tree.
+type Command struct {
+	Name    string   `json:"name"`
+	Aliases []string `json:"aliases,omitempty"`
+	Short   string   `json:"short,omitempty"`
+	Long    string   `json:"long,omitempty"`
+	Example string   `json:"example,omitempty"`
+	// Use is the command's usage line from its help, with the command's
+	// name first and the path of its parents removed ("pods [NAME] [flags]").
+	Use string `json:"use"`
+	// Runnable reports whether the command runs (its help shows a usage
+	// line other than "CMD [command]").
+	Runnable bool `json:"runnable"`
+	// NoParse reports that the command parses its own flags
+	// (cobra's DisableFlagParsing), as far as could be told.
+	NoParse bool `json:"noParse,omitempty"`
+	// MinArgs and MaxArgs bound the positional args, read from the usage
+	// line; MaxArgs -1 means no upper bound.
+	MinArgs int `json:"minArgs"`
+	MaxArgs int `json:"maxArgs"`
+	// Flags are the flags defined on this command (persistent ones are
+	// inherited by the sub-commands).
+	Flags    []*Flag    `json:"flags,omitempty"`
+	Commands []*Command `json:"commands,omitempty"`
+	// Annotations are set by the overlay only (read-only hints, titles).
+	Annotations map[string]string `json:"annotations,omitempty"`
+}
+
+// Flag is one flag of a command.
+type Flag struct {
+	Name      string `json:"name"`
+	Shorthand string `json:"shorthand,omitempty"`
+	Usage     string `json:"usage,omitempty"`
+	// Type is the pflag type name (Value.Type()): "string", "int",
+	// "stringSlice", "stringToString", "duration"...
+	Type string `json:"type"`
+	// TypeFrom says how the type was found: "help" (pflag's help format),
+	// "probe" (the flag parser's answer to probe values), "table" (a
+	// custom type name mapped by TypeTable), "overlay", or "unknown"
+	// (served as a string).
+	TypeFrom string `json:"typeFrom"`
+	// Default is the default value as pflag prints it (DefValue); empty
+	// when the help shows none (the type's zero value).
+	Default     string `json:"default,omitempty"`
+	NoOptDefVal string `json:"noOptDefVal,omitempty"`
+	Persistent  bool   `json:"persistent,omitempty"`
+	Required    bool   `json:"required,omitempty"`
+	// Schema is a JSON Schema for the flag's value, from the overlay; it
+	// becomes the flag's jsonschema annotation.
+	Schema string `json:"schema,omitempty"`
+}
+
+// Type sources, the values of Flag.TypeFrom.
+const (
+	FromHelp    = "help"
+	FromProbe   = "probe"
+	FromTable   = "table"
+	FromOverlay = "overlay"
+	FromUnknown = "unknown"
+)
+
+// find returns the command at path below c, or nil.
+func (c *Command) find(path []string) *Command {
+	for _, name := range path {
+		var next *Command
+		for _, s := range c.Commands {
+			if s.Name == name {
+				next = s
+				break
+			}
+		}
+		if next == nil {
+			return nil
+		}
+		c = next
+	}
+	return c
+}
+
+// flag returns c's own flag of that name, or nil.
+func (c *Command) flag(name string) *Flag {
+	for _, f := range c.Flags {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
