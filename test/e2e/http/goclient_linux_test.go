@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -119,18 +120,28 @@ func testCancel(t *testing.T, s *server, cs *mcp.ClientSession) {
 	waitFor(t, "the call's process group to end", func() bool { return len(inGroups(groups)) == 0 })
 }
 
-// waitForChildren waits until the server has at least n children and
-// returns their process groups.
+// waitForChildren waits until the server has at least n children that
+// lead process groups of their own, as a call's process does, and returns
+// those groups.
+//
+// A child is counted only once it leads its group: between fork and the
+// setpgid that exec.Run asks for, a child is still in the server's group,
+// which is this test's own, and recording that group would make the test
+// wait for its own processes to end.
 func waitForChildren(t *testing.T, s *server, n int) map[int]bool {
 	t.Helper()
 	groups := map[int]bool{}
 	waitFor(t, "the call's process", func() bool {
-		kids := children(s.cmd.Process.Pid)
-		for _, k := range kids {
-			groups[k.pgid] = true
+		for _, k := range children(s.cmd.Process.Pid) {
+			if k.pgid == k.pid {
+				groups[k.pgid] = true
+			}
 		}
-		return len(kids) >= n
+		return len(groups) >= n
 	})
+	if own := syscall.Getpgrp(); groups[own] {
+		t.Fatalf("recorded the test's own process group %d as a call's", own)
+	}
 	return groups
 }
 

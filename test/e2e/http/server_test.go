@@ -58,8 +58,8 @@ type server struct {
 	url    string // the MCP endpoint
 	base   string // scheme://host:port
 	stderr *syncBuffer
-	exited chan struct{}
-	err    error // Wait's error, once exited is closed
+	exited chan struct{} // closed when the server has exited and its stderr is read
+	err    error         // Wait's error, once exited is closed
 }
 
 // syncBuffer is a bytes.Buffer safe for one writer and many readers.
@@ -116,7 +116,9 @@ func tryStartServer(t testing.TB, env []string, args ...string) (*server, error)
 	}
 	pw.Close()
 	found := make(chan string, 1)
+	read := make(chan struct{}) // closed once all of stderr is in s.stderr
 	go func() {
+		defer close(read)
 		sc := bufio.NewScanner(pr)
 		sent := false
 		for sc.Scan() {
@@ -128,7 +130,15 @@ func tryStartServer(t testing.TB, env []string, args ...string) (*server, error)
 			}
 		}
 	}()
-	go func() { s.err = cmd.Wait(); close(s.exited) }()
+	// exited is closed only once stderr has been read to its end, so that
+	// whoever waits on it reads the whole of stderr (the last lines, such as
+	// a refusal's reason, come just before the exit).
+	go func() {
+		err := cmd.Wait()
+		<-read
+		s.err = err
+		close(s.exited)
+	}()
 	t.Cleanup(func() { s.stop(t) })
 	select {
 	case u := <-found:
