@@ -34,7 +34,13 @@ func (ts *Toolset) NewServer(opts cmd.ServerOptions) (*mcp.Server, error) {
 	if logger.Enabled(context.Background(), slog.LevelDebug) {
 		sdkLogger = logger
 	}
-	srv := mcp.NewServer(&mcp.Implementation{Name: ts.root.Name(), Version: version}, &mcp.ServerOptions{Logger: sdkLogger})
+	srv := mcp.NewServer(&mcp.Implementation{Name: ts.root.Name(), Version: version}, &mcp.ServerOptions{
+		Logger: sdkLogger,
+		// Advertise only what the server does: tools, whose list never
+		// changes while it runs. The SDK's defaults would add logging and
+		// tools.listChanged, neither of which it ever sends.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+	})
 	base := opts.Context
 	for _, t := range tools {
 		srv.AddTool(t.MCP, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
