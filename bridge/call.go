@@ -34,13 +34,21 @@ var pathMatch = path.Match
 // Call runs one call of the tool named name with the MCP arguments object
 // arguments, through the same path as the server: validation, argv, limits,
 // result. The error is non-nil only when no such tool exists; bad input and
-// failed commands are results with IsError set.
+// failed commands are results with IsError set. The names are those Tools
+// lists: in search mode, the search, describe and run tools.
 func (ts *Toolset) Call(ctx context.Context, name string, arguments json.RawMessage) (*mcp.CallToolResult, error) {
+	if ts.view != nil && ts.view.search != nil {
+		h := ts.view.search.handler(name)
+		if h == nil {
+			return nil, fmt.Errorf("unknown tool %q (in search mode the tools are %s)", name, ts.view.search.names())
+		}
+		return h(ctx, arguments, nil), nil
+	}
 	t, ok := ts.byName[name]
 	if !ok {
-		return nil, fmt.Errorf("unknown tool %q", name)
+		return nil, ts.unknownTool(name)
 	}
-	return ts.call(ctx, t, arguments, nil), nil
+	return ts.callServed(ctx, t, arguments, nil), nil
 }
 
 // input is a call's decoded arguments.

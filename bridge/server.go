@@ -2,6 +2,8 @@ package bridge
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"log/slog"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -16,9 +18,15 @@ type pflagFlag = pflag.Flag
 // NewServer returns an MCP server serving the tools that opts selects. The
 // server's name and version are the root command's.
 func (ts *Toolset) NewServer(opts cmd.ServerOptions) (*mcp.Server, error) {
-	tools, err := ts.selectTools(opts.Tools)
-	if err != nil {
-		return nil, err
+	if len(opts.Tools) > 0 {
+		if ts.view != nil {
+			return nil, errors.New("bridge: ServerOptions.Tools with a policy applied: put the patterns in the policy")
+		}
+		v, err := ts.Restrict(cmd.Policy{Tools: opts.Tools})
+		if err != nil {
+			return nil, err
+		}
+		return v.NewServer(cmd.ServerOptions{Logger: opts.Logger, Context: opts.Context})
 	}
 	logger := opts.Logger
 	if logger == nil {
@@ -42,8 +50,8 @@ func (ts *Toolset) NewServer(opts cmd.ServerOptions) (*mcp.Server, error) {
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 	})
 	base := opts.Context
-	for _, t := range tools {
-		srv.AddTool(t.MCP, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+	handle := func(run func(context.Context, json.RawMessage, progressFunc) *mcp.CallToolResult) mcp.ToolHandler {
+		return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			if base != nil {
 				var cancel context.CancelFunc
 				ctx, cancel = mergeCancel(ctx, base)
@@ -51,8 +59,19 @@ func (ts *Toolset) NewServer(opts cmd.ServerOptions) (*mcp.Server, error) {
 			}
 			progress, stop := startProgress(ctx, req)
 			defer stop()
-			return ts.call(ctx, t, req.Params.Arguments, progress), nil
-		})
+			return run(ctx, req.Params.Arguments, progress), nil
+		}
+	}
+	if ts.view != nil && ts.view.search != nil {
+		for _, t := range ts.view.search.tools() {
+			srv.AddTool(t, handle(ts.view.search.handler(t.Name)))
+		}
+		return srv, nil
+	}
+	for _, t := range ts.tools {
+		srv.AddTool(ts.listedTool(t), handle(func(ctx context.Context, args json.RawMessage, p progressFunc) *mcp.CallToolResult {
+			return ts.callServed(ctx, t, args, p)
+		}))
 	}
 	return srv, nil
 }

@@ -25,7 +25,8 @@ type Toolset struct {
 	byName   map[string]*Tool
 	problems []Problem
 	slots    chan struct{}
-	running  sync.WaitGroup
+	running  *sync.WaitGroup
+	view     *view // the end user's policy; nil when none was applied (Restrict)
 }
 
 var _ cmd.Toolset = (*Toolset)(nil)
@@ -43,10 +44,11 @@ func Tools(root *cobra.Command, cfg *Config) (*Toolset, error) {
 	w.walk(root)
 
 	ts := &Toolset{
-		cfg:    c,
-		root:   root,
-		byName: make(map[string]*Tool, len(w.tools)),
-		slots:  make(chan struct{}, c.MaxParallel),
+		cfg:     c,
+		root:    root,
+		byName:  make(map[string]*Tool, len(w.tools)),
+		slots:   make(chan struct{}, c.MaxParallel),
+		running: new(sync.WaitGroup),
 	}
 	for _, t := range w.tools {
 		if prev, dup := ts.byName[t.MCP.Name]; dup {
@@ -78,11 +80,15 @@ func (ts *Toolset) Lookup(name string) (*Tool, bool) {
 func (ts *Toolset) Problems() []Problem { return slices.Clone(ts.problems) }
 
 // Tools returns the MCP tool definitions sorted by name, as tools/list
-// returns them.
+// returns them: one per served command in full mode (without pinned
+// flags), the search, describe and run tools in search mode.
 func (ts *Toolset) Tools() []*mcp.Tool {
+	if ts.view != nil && ts.view.search != nil {
+		return ts.view.search.tools()
+	}
 	out := make([]*mcp.Tool, len(ts.tools))
 	for i, t := range ts.tools {
-		out[i] = t.MCP
+		out[i] = ts.listedTool(t)
 	}
 	return out
 }

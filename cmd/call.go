@@ -28,6 +28,7 @@ const maxCallInput = 64 << 20
 
 func newCallCmd(o *Options) *cobra.Command {
 	var format string
+	var pf *policyFlags
 	c := &cobra.Command{
 		Use:   "call NAME [ARGS|-]",
 		Short: "Run one tool call without a client and print its result as JSON",
@@ -62,7 +63,7 @@ func newCallCmd(o *Options) *cobra.Command {
 				}
 			}
 			c.SilenceUsage = true
-			ts, err := o.Load(c)
+			ts, err := pf.load(o, c)
 			if err != nil {
 				return err
 			}
@@ -79,6 +80,7 @@ func newCallCmd(o *Options) *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&format, "format", callFormatMCP, "result format: mcp (the CallToolResult) or toolvault (the toolvault response envelope)")
+	pf = addPolicyFlags(c, ToolModeFull)
 	return c
 }
 

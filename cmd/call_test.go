@@ -481,3 +481,15 @@ func TestCallStdinCharDevice(t *testing.T) {
 		}
 	}
 }
+
+func (f *fakeToolset) WithPolicy(p cmd.Policy) (cmd.Toolset, error) { return noPolicy(f, p) }
+
+// noPolicy is WithPolicy for the fakes, which serve only without a policy
+// (any tool mode is taken as full).
+func noPolicy(ts cmd.Toolset, p cmd.Policy) (cmd.Toolset, error) {
+	p.ToolMode = ""
+	if !p.IsZero() {
+		return nil, fmt.Errorf("this fake toolset takes no policy, got %+v", p)
+	}
+	return ts, nil
+}

@@ -340,16 +340,19 @@ func checkStartArgs(o *Options, c *cobra.Command, extra []string) error {
 	if err := start.ValidateArgs(start.Flags().Args()); err != nil {
 		return fmt.Errorf("arguments for mcp start %q: %w", extra, err)
 	}
-	tools, err := start.Flags().GetStringSlice("tools")
-	if err != nil || len(tools) == 0 || o.Load == nil {
+	if o.Load == nil {
 		return nil
+	}
+	pol, err := readPolicy(start.Flags(), c.Root().Name(), nil)
+	if err != nil {
+		return fmt.Errorf("arguments for mcp start %q: %w", extra, err)
 	}
 	ts, err := o.Load(c)
 	if err != nil {
 		return err
 	}
-	if _, err := ts.NewServer(ServerOptions{Tools: tools}); err != nil {
-		return fmt.Errorf("--tools %s: %w", strings.Join(tools, ","), err)
+	if _, err := ts.WithPolicy(pol); err != nil {
+		return fmt.Errorf("arguments for mcp start %q: %w", extra, err)
 	}
 	return nil
 }

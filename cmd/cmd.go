@@ -31,6 +31,11 @@ type Toolset interface {
 	// Wait blocks until every call started by Call or by a server from
 	// NewServer has ended and its process group is gone.
 	Wait()
+	// WithPolicy returns the toolset that p leaves: its Tools, Call and
+	// NewServer list and run only what p allows, in p's tool mode. It
+	// fails when p names what does not exist (a pattern matching no tool,
+	// a pin no tool takes, a pin value its flag refuses).
+	WithPolicy(p Policy) (Toolset, error)
 }
 
 // Info describes the CLI being served.
@@ -45,7 +50,9 @@ type Info struct {
 type ServerOptions struct {
 	// Tools, when non-empty, restricts the server to the tools whose names
 	// match one of these patterns (path.Match syntax). A pattern that
-	// matches no tool is an error.
+	// matches no tool is an error. The mcp commands use
+	// Toolset.WithPolicy instead, which also applies exclusions, read-only
+	// and pins to calls.
 	Tools []string
 	// Logger receives the server's logs; nil means discard.
 	Logger *slog.Logger
@@ -64,6 +71,8 @@ type Options struct {
 	// DefaultEnv returns environment variables captured at `enable` time
 	// into client configurations (Config.DefaultEnv). May be nil.
 	DefaultEnv func() map[string]string
+
+	group *cobra.Command // the group New made
 }
 
 // New returns the mcp command group with all its sub-commands.
@@ -79,7 +88,10 @@ func New(o Options) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
-	group.PersistentFlags().String("log-level", "info", "log level: debug, info, warn or error (logs go to stderr)")
+	o.group = group
+	// Named after the group, so that it cannot clash with a --log-level
+	// of the CLI itself.
+	group.PersistentFlags().String(FlagLogLevel, "info", "log level of the MCP server: debug, info, warn or error (logs go to stderr)")
 	subs := []*cobra.Command{newStartCmd(&o), newToolsCmd(&o), newStreamCmd(&o), newToolCmd(&o), newCallCmd(&o)}
 	subs = append(subs, newClientCmds(&o)...)
 	for _, s := range subs {
@@ -90,18 +102,21 @@ func New(o Options) *cobra.Command {
 	return group
 }
 
+// FlagLogLevel is the mcp group's flag for its own log level.
+const FlagLogLevel = "mcp-log-level"
+
 // Logger returns the slog logger for c, writing to stderr at the level of
-// the group's --log-level flag.
+// the group's --mcp-log-level flag.
 func Logger(c *cobra.Command) (*slog.Logger, error) { return logger(c) }
 
 func logger(c *cobra.Command) (*slog.Logger, error) {
 	lvl := "info"
-	if f := c.Flag("log-level"); f != nil {
+	if f := c.Flag(FlagLogLevel); f != nil {
 		lvl = f.Value.String()
 	}
 	var l slog.Level
 	if err := l.UnmarshalText([]byte(strings.ToLower(lvl))); err != nil {
-		return nil, fmt.Errorf("--log-level %q: want debug, info, warn or error", lvl)
+		return nil, fmt.Errorf("--%s %q: want debug, info, warn or error", FlagLogLevel, lvl)
 	}
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l})), nil
 }

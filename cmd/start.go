@@ -14,7 +14,7 @@ import (
 )
 
 func newStartCmd(o *Options) *cobra.Command {
-	var tools []string
+	var pf *policyFlags
 	c := &cobra.Command{
 		Use:   "start",
 		Short: "Serve the tools over stdio (what MCP clients launch)",
@@ -35,7 +35,7 @@ func newStartCmd(o *Options) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ts, err := o.Load(c)
+			ts, err := pf.load(o, c)
 			if err != nil {
 				return err
 			}
@@ -43,7 +43,7 @@ func newStartCmd(o *Options) *cobra.Command {
 			defer stop()
 			calls, endCalls := context.WithCancel(ctx) // a signal ends the running calls too
 			defer endCalls()
-			srv, err := ts.NewServer(ServerOptions{Tools: tools, Logger: log, Context: calls})
+			srv, err := ts.NewServer(ServerOptions{Logger: log, Context: calls})
 			if err != nil {
 				return err
 			}
@@ -58,6 +58,6 @@ func newStartCmd(o *Options) *cobra.Command {
 			return nil
 		},
 	}
-	c.Flags().StringSliceVar(&tools, "tools", nil, "serve only the tools matching these name patterns (glob syntax, e.g. 'mycli_get_*')")
+	pf = addPolicyFlags(c, ToolModeAuto)
 	return c
 }

@@ -32,7 +32,7 @@ const (
 type streamFlags struct {
 	addr           string
 	stateless      bool
-	tools          []string
+	policy         *policyFlags
 	tokenFile      string
 	tokenEnv       string
 	insecurePublic bool
@@ -82,7 +82,7 @@ func newStreamCmd(o *Options) *cobra.Command {
 	fl := c.Flags()
 	fl.StringVar(&f.addr, "addr", defaultStreamAdd, "address to listen on (host:port); a host other than loopback needs a token")
 	fl.BoolVar(&f.stateless, "stateless", false, "keep no session state, so that any replica can answer any request (see above for what clients lose)")
-	fl.StringSliceVar(&f.tools, "tools", nil, "serve only the tools matching these name patterns (glob syntax, e.g. 'mycli_get_*')")
+	f.policy = addPolicyFlags(c, ToolModeAuto)
 	fl.StringVar(&f.tokenFile, flagTokenFile, "", "file holding the bearer token that clients must send")
 	fl.StringVar(&f.tokenEnv, flagTokenEnv, "", "environment variable holding the bearer token (default <ROOT>_MCP_TOKEN, e.g. MYCLI_MCP_TOKEN)")
 	fl.BoolVar(&f.insecurePublic, flagInsecurePub, false, "DANGEROUS: serve without a token on an address other machines can reach (only behind something that authenticates)")
@@ -140,7 +140,7 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 		return err
 	}
 
-	ts, err := o.Load(c)
+	ts, err := f.policy.load(o, c)
 	if err != nil {
 		return err
 	}
@@ -178,7 +178,7 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 	// after it is over.
 	calls, endCalls := hs.CallContext(context.WithoutCancel(c.Context()))
 	defer endCalls()
-	mcpSrv, err = ts.NewServer(ServerOptions{Tools: f.tools, Logger: log, Context: calls})
+	mcpSrv, err = ts.NewServer(ServerOptions{Logger: log, Context: calls})
 	if err != nil {
 		return err
 	}

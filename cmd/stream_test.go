@@ -25,9 +25,10 @@ import (
 // which returns its text argument; it records the options of each
 // NewServer and whether Wait was called.
 type streamToolset struct {
-	mu     sync.Mutex
-	opts   []cmd.ServerOptions
-	waited atomic.Bool
+	mu       sync.Mutex
+	opts     []cmd.ServerOptions
+	policies []cmd.Policy
+	waited   atomic.Bool
 }
 
 type echoIn struct {
@@ -64,7 +65,7 @@ func streamRoot(ts cmd.Toolset) *cobra.Command {
 // its error.
 func runStream(ctx context.Context, ts cmd.Toolset, args ...string) error {
 	root := streamRoot(ts)
-	root.SetArgs(append([]string{"mcp", "stream", "--log-level", "error"}, args...))
+	root.SetArgs(append([]string{"mcp", "stream", "--mcp-log-level", "error"}, args...))
 	var out bytes.Buffer
 	root.SetOut(&out)
 	return root.ExecuteContext(ctx)
@@ -212,8 +213,11 @@ func TestStreamServes(t *testing.T) {
 			case <-time.After(30 * time.Second):
 				t.Fatal("stream did not stop")
 			}
-			if len(ts.opts) != 1 || strings.Join(ts.opts[0].Tools, ",") != "fake_*" || ts.opts[0].Context == nil || ts.opts[0].Logger == nil {
-				t.Errorf("NewServer options: %+v, want one call with Tools [fake_*], a Context and a Logger", ts.opts)
+			if len(ts.policies) != 1 || strings.Join(ts.policies[0].Tools, ",") != "fake_*" || ts.policies[0].ToolMode != cmd.ToolModeAuto {
+				t.Errorf("policies: %+v, want one with Tools [fake_*] and the tool mode auto", ts.policies)
+			}
+			if len(ts.opts) != 1 || ts.opts[0].Context == nil || ts.opts[0].Logger == nil {
+				t.Errorf("NewServer options: %+v, want one call with a Context and a Logger", ts.opts)
 			} else if ts.opts[0].Context.Err() == nil {
 				t.Error("the calls' context is still live after the server stopped")
 			}
@@ -230,4 +234,12 @@ func (a authTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+string(a))
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// WithPolicy records the policy and serves as without one.
+func (f *streamToolset) WithPolicy(p cmd.Policy) (cmd.Toolset, error) {
+	f.mu.Lock()
+	f.policies = append(f.policies, p)
+	f.mu.Unlock()
+	return f, nil
 }

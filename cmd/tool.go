@@ -13,6 +13,7 @@ import (
 
 func newToolCmd(o *Options) *cobra.Command {
 	var schema bool
+	var pf *policyFlags
 	c := &cobra.Command{
 		Use:   "tool NAME [--schema]",
 		Short: "Act as one external tool: print its schema, or run it with JSON arguments from stdin",
@@ -33,7 +34,7 @@ func newToolCmd(o *Options) *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			c.SilenceUsage = true
 			name := args[0]
-			ts, err := o.Load(c)
+			ts, err := pf.load(o, c)
 			if err != nil {
 				return err
 			}
@@ -61,6 +62,7 @@ func newToolCmd(o *Options) *cobra.Command {
 		},
 	}
 	c.Flags().BoolVar(&schema, "schema", false, "print the tool's canonical schema {name, description, parameters} and exit")
+	pf = addPolicyFlags(c, ToolModeFull)
 	return c
 }
 

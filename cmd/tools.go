@@ -33,6 +33,7 @@ const ExternalMarker = "# cobramcp external tool"
 func newToolsCmd(o *Options) *cobra.Command {
 	var output, format, dir string
 	var strict, force bool
+	var pf *policyFlags
 	names := make([]string, 0, len(dialect.Formats())+1)
 	for _, f := range dialect.Formats() {
 		names = append(names, string(f))
@@ -83,12 +84,22 @@ func newToolsCmd(o *Options) *cobra.Command {
 					return fmt.Errorf("--format: %w, or %s", err, FormatExternal)
 				}
 			}
+			pol, err := pf.policy(c, o.group)
+			if err != nil {
+				return err
+			}
 			ts, err := o.Load(c)
 			if err != nil {
 				return err
 			}
+			if ts, err = ts.WithPolicy(pol); err != nil {
+				return err
+			}
 			if format == FormatExternal {
-				return writeExternal(c, ts, dir, strict, force)
+				if pol.ToolMode == ToolModeFull {
+					pol.ToolMode = "" // mcp tool's default
+				}
+				return writeExternal(c, ts, dir, strict, force, pol.Args())
 			}
 			b, err := exportTools(c.ErrOrStderr(), ts, f, strict)
 			if err != nil {
@@ -106,6 +117,7 @@ func newToolsCmd(o *Options) *cobra.Command {
 	c.Flags().BoolVar(&strict, "strict", false, "fail, writing nothing, when the format cannot carry the tools without loss")
 	c.Flags().StringVar(&dir, "dir", "", "with --format external: the directory to write one executable per tool into")
 	c.Flags().BoolVar(&force, "force", false, "with --format external: replace files in --dir that this command did not write")
+	pf = addPolicyFlags(c, ToolModeFull)
 	return c
 }
 
@@ -218,7 +230,10 @@ type externalScript struct {
 // `mcp tool NAME` of this binary with the script's own arguments, so that
 // `SCRIPT --schema` prints the tool's canonical schema and `SCRIPT` runs a
 // call with the arguments read on stdin.
-func writeExternal(c *cobra.Command, ts Toolset, dir string, strict, force bool) error {
+//
+// policyArgs are the policy flags each script passes to `mcp tool`, so
+// that the scripts enforce the policy the export was made with.
+func writeExternal(c *cobra.Command, ts Toolset, dir string, strict, force bool, policyArgs []string) error {
 	// The canonical export checks the names and schemas that the scripts'
 	// --schema will print, and reports what it changed.
 	tools := sortedTools(ts.Tools())
@@ -256,7 +271,7 @@ func writeExternal(c *cobra.Command, ts Toolset, dir string, strict, force bool)
 			return fmt.Errorf("tools %q and %q would both be written to %s", prev, t.Name, filepath.Join(dir, file))
 		}
 		byFile[file] = t.Name
-		scripts = append(scripts, externalScript{file: file, body: scriptBody(exe, group, t.Name, c.Root().Name())})
+		scripts = append(scripts, externalScript{file: file, body: scriptBody(exe, group, policyArgs, t.Name, c.Root().Name())})
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("--dir: %w", err)
@@ -315,13 +330,17 @@ func removeStale(w io.Writer, dir string, keep map[string]string, prefix string)
 }
 
 // scriptBody is the shell script that runs `EXE GROUP... tool NAME "$@"`.
-func scriptBody(exe string, group []string, name, cli string) []byte {
+func scriptBody(exe string, group, policyArgs []string, name, cli string) []byte {
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n")
 	fmt.Fprintf(&b, "%s: %s\n", ExternalMarker, oneLine(name))
 	fmt.Fprintf(&b, "# Written by `%s`; the next export replaces it.\n", oneLine(strings.Join(append(append([]string{cli}, group...), "tools", "--format", FormatExternal), " ")))
 	b.WriteString("# --schema prints the tool's schema; otherwise the arguments are read as JSON on stdin.\n")
-	b.WriteString(execPrefix(exe, group) + shQuote(name) + ` "$@"` + "\n")
+	b.WriteString(execPrefix(exe, group))
+	for _, a := range policyArgs {
+		b.WriteString(shQuote(a) + " ")
+	}
+	b.WriteString(shQuote(name) + ` "$@"` + "\n")
 	return []byte(b.String())
 }
 

@@ -35,7 +35,7 @@ func TestDemoListAndCall(t *testing.T) {
 	bin := mycli(t)
 	t.Setenv("MYCLI_STATE", filepath.Join(t.TempDir(), "state.json"))
 
-	out, err := run(t, "demo", "--", bin, "mcp", "start", "--log-level=warn")
+	out, err := run(t, "demo", "--", bin, "mcp", "start", "--mcp-log-level=warn")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -131,7 +131,7 @@ func startServer(t testing.TB, o serverOptions) *server {
 	if tt, ok := t.(*testing.T); ok {
 		s.t = tt
 	}
-	s.cmd = exec.Command(o.bin, "mcp", "start", "--log-level", "debug")
+	s.cmd = exec.Command(o.bin, "mcp", "start", "--mcp-log-level", "debug")
 	s.cmd.Env = append(os.Environ(), mycli.StateEnv+"="+s.state)
 	s.cmd.Env = append(s.cmd.Env, o.env...)
 	s.cmd.Stderr = s.stderr

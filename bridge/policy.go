@@ -1,0 +1,423 @@
+package bridge
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cobramcp/cobramcp/cmd"
+)
+
+// view is what a policy leaves of a toolset (see Toolset.Restrict).
+type view struct {
+	policy cmd.Policy
+	mode   cmd.ToolMode // full or search, auto resolved
+	// listed is each served tool's definition as listed: the tool's own,
+	// or a copy without its pinned flags.
+	listed map[string]*mcp.Tool
+	// pins holds, per tool that takes a pinned flag, the pinned values as
+	// JSON, by flag name.
+	pins map[string]map[string]json.RawMessage
+	// pinFrom says where each pinned flag came from, by flag name.
+	pinFrom map[string]string
+	search  *searchMode      // the search, describe and run tools; nil in full mode
+	all     map[string]*Tool // every tool of the tree, to tell hidden from unknown
+}
+
+// WithPolicy implements cmd.Toolset: it returns Restrict(p).
+func (ts *Toolset) WithPolicy(p cmd.Policy) (cmd.Toolset, error) {
+	v, err := ts.Restrict(p)
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// Restrict returns the toolset that the end user's policy p leaves: the
+// tools that p.Tools selects (all when empty), minus those p.ExcludeTools
+// matches, minus, with p.ReadOnly, those not annotated mcp.readOnlyHint.
+// Its List, Lookup, Tools, Call and NewServer know only those tools, with
+// p.Pins applied: a pinned flag leaves every listed schema, a call that
+// sets it is refused, and its value joins every call's flags before the
+// same validation and argv as any other flag. The result shares the
+// receiver's limits (MaxParallel) and Wait.
+//
+// It fails when a pattern matches no tool of the tree, when nothing is
+// left, when a pin names a flag that no tool left takes or a value its
+// flag refuses, or when the receiver is itself restricted.
+func (ts *Toolset) Restrict(p cmd.Policy) (*Toolset, error) {
+	if ts.view != nil {
+		return nil, errors.New("bridge: a policy is already applied to this toolset")
+	}
+	mode := p.ToolMode
+	if mode == "" {
+		mode = cmd.ToolModeFull
+	}
+	if _, err := cmd.ParseToolMode(string(mode)); err != nil {
+		return nil, err
+	}
+	tools, err := ts.selectTools(p.Tools)
+	if err != nil {
+		return nil, fmt.Errorf("--tools: %w", err)
+	}
+	if len(p.ExcludeTools) > 0 {
+		excluded, err := ts.selectTools(p.ExcludeTools)
+		if err != nil {
+			return nil, fmt.Errorf("--exclude-tools: %w", err)
+		}
+		tools = slices.DeleteFunc(slices.Clone(tools), func(t *Tool) bool { return slices.Contains(excluded, t) })
+	}
+	if p.ReadOnly {
+		tools = slices.DeleteFunc(slices.Clone(tools), func(t *Tool) bool { return !t.ReadOnly() })
+	}
+	if len(tools) == 0 {
+		return nil, fmt.Errorf("the policy (%s) leaves no tool to serve", describePolicy(p))
+	}
+
+	v := &view{
+		policy:  p,
+		mode:    mode,
+		listed:  make(map[string]*mcp.Tool, len(tools)),
+		pins:    map[string]map[string]json.RawMessage{},
+		pinFrom: map[string]string{},
+		all:     ts.byName,
+	}
+	for _, pin := range p.Pins {
+		v.pinFrom[pin.Flag] = pin.From
+		takers := 0
+		for _, t := range tools {
+			if t.noParse || t.Flags.Lookup(pin.Flag) == nil {
+				continue
+			}
+			takers++
+			val, err := pinJSON(t, pin)
+			if err != nil {
+				return nil, err
+			}
+			if v.pins[t.MCP.Name] == nil {
+				v.pins[t.MCP.Name] = map[string]json.RawMessage{}
+			}
+			v.pins[t.MCP.Name][pin.Flag] = val
+		}
+		if takers == 0 {
+			return nil, fmt.Errorf("flag --%s (pinned %s): no served tool takes a flag of that name", pin.Flag, pin.From)
+		}
+	}
+	for _, t := range tools {
+		v.listed[t.MCP.Name] = withoutFlags(t.MCP, slices.Collect(maps.Keys(v.pins[t.MCP.Name])))
+	}
+
+	out := &Toolset{
+		cfg:      ts.cfg,
+		root:     ts.root,
+		tools:    tools,
+		byName:   make(map[string]*Tool, len(tools)),
+		problems: ts.problems,
+		slots:    ts.slots,
+		running:  ts.running,
+		view:     v,
+	}
+	for _, t := range tools {
+		out.byName[t.MCP.Name] = t
+	}
+	if mode == cmd.ToolModeAuto {
+		v.mode = cmd.ToolModeFull
+		if len(tools) > cmd.AutoSearchTools || out.fullListingBytes() > cmd.AutoSearchBytes {
+			v.mode = cmd.ToolModeSearch
+		}
+	}
+	if v.mode == cmd.ToolModeSearch {
+		v.search = newSearchMode(out)
+	}
+	return out, nil
+}
+
+// Mode returns the shape of the listing: full or search (auto is resolved
+// by Restrict). An unrestricted toolset is full.
+func (ts *Toolset) Mode() cmd.ToolMode {
+	if ts.view == nil {
+		return cmd.ToolModeFull
+	}
+	return ts.view.mode
+}
+
+// ReadOnly reports whether the tool's command is annotated
+// mcp.readOnlyHint "true", which --read-only requires.
+func (t *Tool) ReadOnly() bool {
+	return t.MCP.Annotations != nil && t.MCP.Annotations.ReadOnlyHint
+}
+
+// fullListingBytes is the size of the full listing as tools/list sends it.
+func (ts *Toolset) fullListingBytes() int {
+	n := 0
+	for _, t := range ts.tools {
+		b, err := json.Marshal(ts.listedTool(t))
+		if err != nil {
+			continue
+		}
+		n += len(b) + 1
+	}
+	return n
+}
+
+// listedTool is t's definition as this toolset lists it in full mode.
+func (ts *Toolset) listedTool(t *Tool) *mcp.Tool {
+	if ts.view != nil {
+		if l := ts.view.listed[t.MCP.Name]; l != nil {
+			return l
+		}
+	}
+	return t.MCP
+}
+
+// unknownTool is the error of a call of a tool that this toolset does not
+// serve.
+func (ts *Toolset) unknownTool(name string) error {
+	if ts.view != nil && ts.view.all[name] != nil {
+		return fmt.Errorf("tool %q is not served: the server's policy (%s) leaves it out", name, describePolicy(ts.view.policy))
+	}
+	return fmt.Errorf("unknown tool %q", name)
+}
+
+func describePolicy(p cmd.Policy) string {
+	var parts []string
+	if len(p.Tools) > 0 {
+		parts = append(parts, "--tools "+strings.Join(p.Tools, ","))
+	}
+	if len(p.ExcludeTools) > 0 {
+		parts = append(parts, "--exclude-tools "+strings.Join(p.ExcludeTools, ","))
+	}
+	if p.ReadOnly {
+		parts = append(parts, "--read-only")
+	}
+	return strings.Join(parts, " ")
+}
+
+// pinJSON converts pin's value, as written on a command line, to the JSON
+// value of t's flag, and checks it against the flag's schema.
+func pinJSON(t *Tool, pin cmd.Pin) (json.RawMessage, error) {
+	var prop *jsonschema.Schema
+	if flags := t.inputSchema().Properties["flags"]; flags != nil {
+		prop = flags.Properties[pin.Flag]
+	}
+	if prop == nil {
+		return nil, fmt.Errorf("flag --%s (pinned %s): tool %s has no schema for it", pin.Flag, pin.From, t.MCP.Name)
+	}
+	val, err := flagValue(prop, pin.Value)
+	if err != nil {
+		return nil, fmt.Errorf("flag --%s=%s (pinned %s): %v", pin.Flag, pin.Value, pin.From, err)
+	}
+	r, err := prop.CloneSchemas().Resolve(nil)
+	if err != nil {
+		return nil, fmt.Errorf("flag --%s: its schema does not resolve: %w", pin.Flag, err)
+	}
+	doc, err := roundTrip(val) // plain JSON numbers, as the call path validates
+	if err != nil {
+		return nil, fmt.Errorf("flag --%s=%s (pinned %s): %v", pin.Flag, pin.Value, pin.From, err)
+	}
+	if err := r.Validate(doc); err != nil {
+		return nil, fmt.Errorf("flag --%s=%s (pinned %s): %s", pin.Flag, pin.Value, pin.From, schemaError(err))
+	}
+	return json.Marshal(val)
+}
+
+// flagValue reads s, a flag's value as written on a command line, as the
+// JSON value the flag's schema s describes: a string as it is, a boolean
+// or a number parsed, an array as JSON ('["a","b"]') or comma-separated
+// (a,b), an object as JSON or k=v,k2=v2.
+func flagValue(prop *jsonschema.Schema, s string) (any, error) {
+	types := prop.Types
+	if prop.Type != "" {
+		types = []string{prop.Type}
+	}
+	has := func(t string) bool { return slices.Contains(types, t) }
+	trimmed := strings.TrimSpace(s)
+	switch {
+	case has("string") || len(types) == 0 && len(prop.Enum) > 0:
+		return s, nil
+	case has("boolean"):
+		b, err := strconv.ParseBool(trimmed)
+		if err != nil {
+			return nil, errors.New("want true or false")
+		}
+		return b, nil
+	case has("integer") || has("number"):
+		var n any
+		if err := jsonDecode([]byte(trimmed), &n); err != nil {
+			return nil, errors.New("want a number")
+		}
+		if _, ok := n.(json.Number); !ok {
+			return nil, errors.New("want a number")
+		}
+		return n, nil
+	case has("array"):
+		var a []any
+		if strings.HasPrefix(trimmed, "[") && jsonDecode([]byte(trimmed), &a) == nil {
+			return a, nil
+		}
+		items, err := csv.NewReader(strings.NewReader(s)).Read()
+		if err != nil {
+			return nil, fmt.Errorf("want a JSON array or comma-separated values: %v", err)
+		}
+		out := make([]any, len(items))
+		for i, it := range items {
+			if prop.Items != nil {
+				if out[i], err = flagValue(prop.Items, it); err != nil {
+					return nil, fmt.Errorf("item %d: %v", i, err)
+				}
+			} else {
+				out[i] = it
+			}
+		}
+		return out, nil
+	case has("object"):
+		var m map[string]any
+		if strings.HasPrefix(trimmed, "{") && jsonDecode([]byte(trimmed), &m) == nil {
+			return m, nil
+		}
+		out := map[string]any{}
+		for _, kv := range strings.Split(s, ",") {
+			k, val, ok := strings.Cut(kv, "=")
+			if !ok {
+				return nil, fmt.Errorf("want a JSON object or key=value pairs separated by commas, not %q", kv)
+			}
+			var v any = val
+			if prop.AdditionalProperties != nil && prop.AdditionalProperties.Type != "" && prop.AdditionalProperties.Type != "string" {
+				var err error
+				if v, err = flagValue(prop.AdditionalProperties, val); err != nil {
+					return nil, fmt.Errorf("key %q: %v", k, err)
+				}
+			}
+			out[k] = v
+		}
+		return out, nil
+	}
+	var v any
+	if err := json.Unmarshal([]byte(trimmed), &v); err == nil {
+		return v, nil
+	}
+	return s, nil
+}
+
+func jsonDecode(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("text after the value")
+	}
+	return nil
+}
+
+// withoutFlags returns t, or a copy of it whose input schema lacks the
+// named flags (pinned ones), with required updated.
+func withoutFlags(t *mcp.Tool, names []string) *mcp.Tool {
+	if len(names) == 0 {
+		return t
+	}
+	in, ok := t.InputSchema.(*jsonschema.Schema)
+	if !ok || in.Properties["flags"] == nil {
+		return t
+	}
+	cp := *t
+	top := *in
+	top.Properties = maps.Clone(in.Properties)
+	flags := *in.Properties["flags"]
+	flags.Properties = maps.Clone(flags.Properties)
+	for _, n := range names {
+		delete(flags.Properties, n)
+	}
+	flags.Required = slices.DeleteFunc(slices.Clone(flags.Required), func(r string) bool { return slices.Contains(names, r) })
+	flags.PropertyOrder = slices.DeleteFunc(slices.Clone(flags.PropertyOrder), func(r string) bool { return slices.Contains(names, r) })
+	if len(flags.Required) == 0 {
+		flags.Required = nil
+		top.Required = slices.DeleteFunc(slices.Clone(top.Required), func(r string) bool { return r == "flags" })
+		if len(top.Required) == 0 {
+			top.Required = nil
+		}
+	}
+	if len(flags.Properties) == 0 {
+		delete(top.Properties, "flags")
+		top.PropertyOrder = slices.DeleteFunc(slices.Clone(top.PropertyOrder), func(r string) bool { return r == "flags" })
+	} else {
+		top.Properties["flags"] = &flags
+	}
+	cp.InputSchema = &top
+	return &cp
+}
+
+// callServed runs a call of t, a tool this toolset serves, with its pins:
+// a call that sets a pinned flag is refused; otherwise the pinned values
+// join the call's flags and the call takes the path of every call.
+func (ts *Toolset) callServed(ctx context.Context, t *Tool, arguments json.RawMessage, progress progressFunc) *mcp.CallToolResult {
+	var pins map[string]json.RawMessage
+	if ts.view != nil {
+		pins = ts.view.pins[t.MCP.Name]
+	}
+	if len(pins) > 0 {
+		merged, err := ts.withPins(arguments, pins)
+		if err != nil {
+			return errorResult(fmt.Sprintf("%s: %v. Nothing was run.", t.MCP.Name, err))
+		}
+		if merged != nil {
+			arguments = merged
+		}
+	}
+	return ts.call(ctx, t, arguments, progress)
+}
+
+// withPins returns arguments with pins set in its flags, or nil when
+// arguments is not an object with an object (or no) "flags", which the
+// call path then refuses with its own message.
+func (ts *Toolset) withPins(arguments json.RawMessage, pins map[string]json.RawMessage) (json.RawMessage, error) {
+	a := bytes.TrimSpace(arguments)
+	if len(a) == 0 || bytes.Equal(a, []byte("null")) {
+		a = []byte("{}")
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(a, &top) != nil || top == nil {
+		return nil, nil
+	}
+	flags := map[string]json.RawMessage{}
+	if raw, ok := top["flags"]; ok && !isNull(raw) {
+		if json.Unmarshal(raw, &flags) != nil || flags == nil {
+			return nil, nil
+		}
+	}
+	var set []string
+	for name := range pins {
+		if _, ok := flags[name]; ok {
+			set = append(set, name)
+		}
+	}
+	if len(set) > 0 {
+		slices.Sort(set)
+		var b strings.Builder
+		for i, n := range set {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			fmt.Fprintf(&b, "flag --%s is pinned to %s by whoever started this server (%s) and cannot be set by a call", n, pins[n], ts.view.pinFrom[n])
+		}
+		return nil, errors.New(b.String())
+	}
+	maps.Copy(flags, pins)
+	fb, err := json.Marshal(flags)
+	if err != nil {
+		return nil, err
+	}
+	top["flags"] = fb
+	return json.Marshal(top)
+}
