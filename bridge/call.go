@@ -25,6 +25,9 @@ type Output struct {
 	Stdout   string `json:"stdout"`
 	Stderr   string `json:"stderr"`
 	ExitCode int    `json:"exitCode"`
+	// TimedOut is set when the call's timeout ended the command (ExitCode
+	// is then -1); it is left out of the JSON otherwise.
+	TimedOut bool `json:"timedOut,omitempty"`
 }
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
@@ -385,7 +388,7 @@ func errorResult(msg string) *mcp.CallToolResult {
 
 // result turns a finished process into the call's result.
 func result(r *exec.Result, timeout time.Duration) *mcp.CallToolResult {
-	out := Output{Stdout: r.Stdout, Stderr: r.Stderr, ExitCode: r.ExitCode}
+	out := Output{Stdout: r.Stdout, Stderr: r.Stderr, ExitCode: r.ExitCode, TimedOut: r.TimedOut}
 	var why string
 	switch {
 	case r.TimedOut:
@@ -412,7 +415,7 @@ func result(r *exec.Result, timeout time.Duration) *mcp.CallToolResult {
 		}
 		return res
 	}
-	res.Content = []mcp.Content{&mcp.TextContent{Text: resultText(out, isErr)}}
+	res.Content = []mcp.Content{&mcp.TextContent{Text: resultText(out, isErr, timeout)}}
 	return res
 }
 
@@ -451,8 +454,8 @@ func imageType(s string) string {
 
 // resultText is the text block for clients that do not read structured
 // content: stdout, then stderr under a header, then the exit code when the
-// call failed.
-func resultText(o Output, isErr bool) string {
+// call failed, said to be a timeout when it was one.
+func resultText(o Output, isErr bool, timeout time.Duration) string {
 	var b strings.Builder
 	b.WriteString(o.Stdout)
 	if o.Stderr != "" {
@@ -468,7 +471,11 @@ func resultText(o Output, isErr bool) string {
 		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
 			b.WriteByte('\n')
 		}
-		fmt.Fprintf(&b, "exit code: %d", o.ExitCode)
+		if o.TimedOut {
+			fmt.Fprintf(&b, "timed out after %s (exit code %d)", timeout, o.ExitCode)
+		} else {
+			fmt.Fprintf(&b, "exit code: %d", o.ExitCode)
+		}
 	}
 	return b.String()
 }

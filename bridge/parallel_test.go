@@ -80,8 +80,12 @@ func TestEnvAndTimeoutAnnotation(t *testing.T) {
 	if err != nil || !res.IsError || !strings.Contains(resultText(res), "timed out after 300ms") {
 		t.Errorf("timeout: %v %q", err, resultText(res))
 	}
-	if out := res.StructuredContent.(bridge.Output); out.ExitCode != -1 {
-		t.Errorf("exit code %d, want -1", out.ExitCode)
+	if out := res.StructuredContent.(bridge.Output); out.ExitCode != -1 || !out.TimedOut {
+		t.Errorf("structured result %+v, want exit code -1 and timedOut", out)
+	}
+	// The text's last line says why the call failed: a timeout, not an exit.
+	if text := resultText(res); !strings.HasSuffix(text, "\ntimed out after 300ms (exit code -1)") {
+		t.Errorf("text %q does not end saying the call timed out", text)
 	}
 	if d := time.Since(start); d > 20*time.Second {
 		t.Errorf("the call took %s despite its 300ms timeout", d)

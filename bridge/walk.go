@@ -85,8 +85,9 @@ func outputSchema() *jsonschema.Schema {
 			"stdout":   {Type: "string", Description: "what the command wrote to standard output"},
 			"stderr":   {Type: "string", Description: "what the command wrote to standard error"},
 			"exitCode": {Type: "integer", Description: "the command's exit code; -1 when it was ended by a signal or did not start"},
+			"timedOut": {Type: "boolean", Description: "true when the call's timeout ended the command; absent otherwise"},
 		},
-		PropertyOrder: []string{"stdout", "stderr", "exitCode"},
+		PropertyOrder: []string{"stdout", "stderr", "exitCode", "timedOut"},
 		Required:      []string{"stdout", "stderr", "exitCode"},
 	}
 }

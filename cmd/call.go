@@ -257,6 +257,7 @@ type callOutput struct {
 	Stdout   *string `json:"stdout"`
 	Stderr   string  `json:"stderr"`
 	ExitCode int     `json:"exitCode"`
+	TimedOut bool    `json:"timedOut"`
 }
 
 // structuredOutput returns res's structured content as a callOutput, and
@@ -287,6 +288,13 @@ func resultText(res *mcp.CallToolResult) string {
 // failure says in one line why the call res failed.
 func failure(res *mcp.CallToolResult) string {
 	if o, ok := structuredOutput(res); ok {
+		if o.TimedOut {
+			// bridge's last stderr line says after how long.
+			if s := lastLine(o.Stderr); strings.Contains(s, "timed out") {
+				return strings.TrimPrefix(s, "cobramcp: ")
+			}
+			return "the command timed out"
+		}
 		if o.ExitCode != 0 {
 			return fmt.Sprintf("the command exited with code %d", o.ExitCode)
 		}

@@ -80,6 +80,7 @@ type fakeOutput struct {
 	Stdout   string `json:"stdout"`
 	Stderr   string `json:"stderr"`
 	ExitCode int    `json:"exitCode"`
+	TimedOut bool   `json:"timedOut,omitempty"`
 }
 
 // ranResult is a result shaped like bridge's for a command that ran.
@@ -90,8 +91,19 @@ func ranResult(stdout, stderr string, code int) *mcp.CallToolResult {
 	}
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
-		StructuredContent: fakeOutput{stdout, stderr, code},
+		StructuredContent: fakeOutput{Stdout: stdout, Stderr: stderr, ExitCode: code},
 		IsError:           code != 0,
+	}
+}
+
+// timedOutResult is a result shaped like bridge's for a command that its
+// timeout ended.
+func timedOutResult(after string) *mcp.CallToolResult {
+	stderr := "cobramcp: the command timed out after " + after + " and its process group was ended\n"
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: stderr + "timed out after " + after + " (exit code -1)"}},
+		StructuredContent: fakeOutput{Stderr: stderr, ExitCode: -1, TimedOut: true},
+		IsError:           true,
 	}
 }
 
@@ -266,6 +278,7 @@ func TestCallMCPResult(t *testing.T) {
 	}{
 		{"ran", ranResult("hello\n", "", 0), ""},
 		{"failed", ranResult("", "boom\n", 3), "the command exited with code 3"},
+		{"timed out", timedOutResult("1s"), "the command timed out after 1s"},
 		{"refused", refusedResult("fake_get: invalid arguments: nope. Nothing was run."), "fake_get: invalid arguments: nope. Nothing was run."},
 	}
 	for _, tc := range tests {

@@ -25,6 +25,7 @@ func newToolCmd(o *Options) *cobra.Command {
 			"(empty stdin, or a terminal, means {}), the call runs exactly as the server runs it,\n" +
 			"and the result is printed as JSON on stdout:\n\n" +
 			"  {\"stdout\": \"...\", \"stderr\": \"...\", \"exitCode\": 0}      the command ran\n" +
+			"  {..., \"exitCode\": -1, \"timedOut\": true}             its timeout ended it\n" +
 			"  {\"stdout\": \"\", ..., \"image\": {\"mediaType\", \"data\"}}  it printed an image (base64)\n" +
 			"  {\"error\": \"...\"}                                   nothing ran (bad input, unknown tool)\n\n" +
 			"The exit status is non-zero when the call failed: input refused, or the command failed.",
@@ -53,7 +54,7 @@ func newToolCmd(o *Options) *cobra.Command {
 			if !ok {
 				return refuse(c, failure(res))
 			}
-			v := toolResult{Stdout: *out.Stdout, Stderr: out.Stderr, ExitCode: out.ExitCode}
+			v := toolResult{Stdout: *out.Stdout, Stderr: out.Stderr, ExitCode: out.ExitCode, TimedOut: out.TimedOut}
 			if imgs := imageCommands(res); len(imgs) > 0 {
 				img := imgs[0].Payload.(tvImage)
 				v.Stdout, v.Image = "", &img
@@ -71,6 +72,7 @@ type toolResult struct {
 	Stdout   string   `json:"stdout"`
 	Stderr   string   `json:"stderr"`
 	ExitCode int      `json:"exitCode"`
+	TimedOut bool     `json:"timedOut,omitempty"`
 	Image    *tvImage `json:"image,omitempty"`
 }
 

@@ -123,6 +123,12 @@ func TestToolRun(t *testing.T) {
 			wantError: "fake_get: the call failed: the command exited with code 4",
 		},
 		{
+			name: "timed out", tool: "fake_get", stdin: `{}`,
+			result:   timedOutResult("2s"),
+			wantArgs: `{}`, wantOut: `{"stdout":"","stderr":"cobramcp: the command timed out after 2s and its process group was ended\n","exitCode":-1,"timedOut":true}`,
+			wantError: "fake_get: the call failed: the command timed out after 2s and its process group was ended",
+		},
+		{
 			name: "input refused", tool: "fake_get", stdin: `{"flags":{"nope":1}}`,
 			result:   refusedResult(`fake_get: unknown flag "nope". Nothing was run.`),
 			wantArgs: `{"flags":{"nope":1}}`, wantOut: `{"error":"fake_get: unknown flag \"nope\". Nothing was run."}`,
