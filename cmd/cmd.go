@@ -60,6 +60,9 @@ type ServerOptions struct {
 	// calls end (their process groups are terminated). nil means no bound
 	// beyond each request's own context.
 	Context context.Context
+	// HideEnv names environment variables that the calls' processes must
+	// not see, such as the one holding the server's own token.
+	HideEnv []string
 }
 
 // Options configure the mcp command group.

@@ -26,6 +26,7 @@ const (
 	flagTokenFile    = "token-file"
 	flagTokenEnv     = "token-env"
 	flagInsecurePub  = "insecure-no-auth-on-public-address"
+	flagOpenToken    = "insecure-token-file-permissions"
 	defaultStreamAdd = "127.0.0.1:8080"
 )
 
@@ -36,6 +37,7 @@ type streamFlags struct {
 	tokenFile      string
 	tokenEnv       string
 	insecurePublic bool
+	openTokenFile  bool
 	allowOrigins   []string
 	tlsCert        string
 	tlsKey         string
@@ -84,6 +86,7 @@ func newStreamCmd(o *Options) *cobra.Command {
 	fl.BoolVar(&f.stateless, "stateless", false, "keep no session state, so that any replica can answer any request (see above for what clients lose)")
 	f.policy = addPolicyFlags(c, ToolModeAuto)
 	fl.StringVar(&f.tokenFile, flagTokenFile, "", "file holding the bearer token that clients must send")
+	fl.BoolVar(&f.openTokenFile, flagOpenToken, false, "accept a --token-file that its group or others may read or write (refused by default, as ssh refuses such keys)")
 	fl.StringVar(&f.tokenEnv, flagTokenEnv, "", "environment variable holding the bearer token (default <ROOT>_MCP_TOKEN, e.g. MYCLI_MCP_TOKEN)")
 	fl.BoolVar(&f.insecurePublic, flagInsecurePub, false, "DANGEROUS: serve without a token on an address other machines can reach (only behind something that authenticates)")
 	fl.StringSliceVar(&f.allowOrigins, "allow-origin", nil, "browser origin allowed besides the server's own (scheme://host[:port]); repeatable")
@@ -128,8 +131,10 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 	if envName == "" {
 		envName = TokenEnv(c.Root().Name())
 	}
-	token, source, err := httpserve.ReadToken(f.tokenFile, envName, nil)
+	token, source, err := httpserve.ReadToken(httpserve.TokenSource{File: f.tokenFile, Env: envName, AllowOpenFile: f.openTokenFile})
 	switch {
+	case errors.Is(err, httpserve.ErrTokenFileOpen):
+		return fmt.Errorf("--%s: %w; if something else keeps the file private, pass --%s", flagTokenFile, err, flagOpenToken)
 	case errors.Is(err, httpserve.ErrNoToken) && f.tokenEnv != "":
 		// Asked for a token by name: a typo or a missing secret must not
 		// mean serving without one.
@@ -178,7 +183,7 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 	// after it is over.
 	calls, endCalls := hs.CallContext(context.WithoutCancel(c.Context()))
 	defer endCalls()
-	mcpSrv, err = ts.NewServer(ServerOptions{Logger: log, Context: calls})
+	mcpSrv, err = ts.NewServer(ServerOptions{Logger: log, Context: calls, HideEnv: secretVars(c, f)})
 	if err != nil {
 		return err
 	}

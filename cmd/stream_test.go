@@ -90,6 +90,13 @@ func TestStreamRefusals(t *testing.T) {
 	if err := os.WriteFile(tokenFile, []byte("file-token-0123456789"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	looseFile := filepath.Join(dir, "loose")
+	if err := os.WriteFile(looseFile, []byte("file-token-0123456789"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(looseFile, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		env  string // FAKE_MCP_TOKEN
@@ -100,6 +107,7 @@ func TestStreamRefusals(t *testing.T) {
 			[]string{"refusing to serve without authentication", "--token-file", "$FAKE_MCP_TOKEN", "--insecure-no-auth-on-public-address"}},
 		{"token twice", "env-token-0123456789", []string{"--token-file", tokenFile}, []string{"given twice"}},
 		{"short token", "short", nil, []string{"too short"}},
+		{"token file readable by others", "", []string{"--token-file", looseFile}, []string{"--token-file", "mode 0644", "chmod 600", "--insecure-token-file-permissions"}},
 		{"zero body limit", "", []string{"--max-body-bytes", "0"}, []string{"--max-body-bytes"}},
 		{"named token variable unset", "", []string{"--token-env", "FAKE_UNSET_TOKEN_VAR"}, []string{"--token-env", "$FAKE_UNSET_TOKEN_VAR is not set"}},
 		{"named token variable empty", "", []string{"--token-env", "FAKE_MCP_TOKEN"}, []string{"$FAKE_MCP_TOKEN is not set or empty"}},

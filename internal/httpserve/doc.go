@@ -2,7 +2,7 @@
 // the handler stack and server behind `mcp stream`.
 //
 //	mcpHandler := mcp.NewStreamableHTTPHandler(getServer, nil)
-//	token, _, err := httpserve.ReadToken("/run/secrets/token", "MYCLI_MCP_TOKEN", nil)
+//	token, _, err := httpserve.ReadToken(httpserve.TokenSource{File: "/run/secrets/token"})
 //	if err != nil && !errors.Is(err, httpserve.ErrNoToken) {
 //		return err
 //	}

@@ -206,6 +206,18 @@ func TestReadToken(t *testing.T) {
 		return p
 	}
 	good := write("good", testToken+"\n")
+	loose := map[os.FileMode]string{}
+	for _, m := range []os.FileMode{0o644, 0o666, 0o640, 0o604, 0o620} {
+		p := write(fmt.Sprintf("open%o", m), testToken)
+		if err := os.Chmod(p, m); err != nil {
+			t.Fatal(err)
+		}
+		loose[m] = p
+	}
+	ownerOnly := write("owner", testToken)
+	if err := os.Chmod(ownerOnly, 0o400); err != nil {
+		t.Fatal(err)
+	}
 	short := write("short", "abc\n")
 	spaced := write("spaced", "0123456789 0123456789")
 	env := func(vars map[string]string) func(string) (string, bool) {
@@ -214,6 +226,7 @@ func TestReadToken(t *testing.T) {
 	tests := []struct {
 		name       string
 		file       string
+		allowOpen  bool
 		vars       map[string]string
 		want       string
 		wantSource string
@@ -227,16 +240,26 @@ func TestReadToken(t *testing.T) {
 		{name: "missing file", file: filepath.Join(dir, "none"), wantErr: "reading token file"},
 		{name: "short", file: short, wantErr: "too short"},
 		{name: "inner space", file: spaced, wantErr: "visible ASCII"},
+		{name: "0400", file: ownerOnly, want: testToken, wantSource: "file " + ownerOnly},
+		{name: "0644", file: loose[0o644], wantErr: "mode 0644"},
+		{name: "0666", file: loose[0o666], wantErr: "mode 0666"},
+		{name: "0640", file: loose[0o640], wantErr: "mode 0640"},
+		{name: "0604", file: loose[0o604], wantErr: "mode 0604"},
+		{name: "0620 (group may write)", file: loose[0o620], wantErr: "mode 0620"},
+		{name: "0644 allowed", file: loose[0o644], allowOpen: true, want: testToken, wantSource: "file " + loose[0o644]},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tok, src, err := ReadToken(tt.file, "TOK", env(tt.vars))
+			tok, src, err := ReadToken(TokenSource{File: tt.file, Env: "TOK", LookupEnv: env(tt.vars), AllowOpenFile: tt.allowOpen})
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err %v, want one containing %q", err, tt.wantErr)
 				}
 				if tt.wantErr == ErrNoToken.Error() && !errors.Is(err, ErrNoToken) {
 					t.Errorf("err %v is not ErrNoToken", err)
+				}
+				if strings.HasPrefix(tt.wantErr, "mode ") && !errors.Is(err, ErrTokenFileOpen) {
+					t.Errorf("err %v is not ErrTokenFileOpen", err)
 				}
 				return
 			}

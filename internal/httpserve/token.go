@@ -7,8 +7,10 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
+	"runtime"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 )
@@ -21,19 +23,41 @@ const MinTokenLen = 16
 // environment variable provides a token.
 var ErrNoToken = errors.New("no token configured")
 
-// ReadToken returns the bearer token from file, when file is not empty, or
-// else from the environment variable envName, looked up with lookupEnv
-// (os.LookupEnv when nil). Surrounding white space (a file's trailing
-// newline) is removed. source describes where the token came from, for
-// logs; it never contains the token.
+// ErrTokenFileOpen is returned (wrapped) by [ReadToken] for a token file
+// that its group or other users may read or write, as ssh refuses such a
+// private key.
+var ErrTokenFileOpen = errors.New("token file is accessible by group or others")
+
+// TokenSource says where [ReadToken] finds the bearer token.
+type TokenSource struct {
+	// File, when not empty, is the file holding the token.
+	File string
+	// Env is the environment variable holding the token.
+	Env string
+	// LookupEnv looks the variable up; nil means os.LookupEnv.
+	LookupEnv func(string) (string, bool)
+	// AllowOpenFile accepts a token file whose permissions let its group
+	// or others read or write it. Without it such a file is refused with
+	// [ErrTokenFileOpen].
+	AllowOpenFile bool
+}
+
+// ReadToken returns the bearer token from src.File, when it is not empty,
+// or else from the environment variable src.Env. Surrounding white space (a
+// file's trailing newline) is removed. source describes where the token
+// came from, for logs; it never contains the token.
 //
 // It is an error to provide the token both ways (the two could disagree
 // silently), and a token must be at least [MinTokenLen] bytes of visible
-// ASCII. When neither is set it returns [ErrNoToken].
+// ASCII. A token file that group or others may read or write (mode 0644,
+// 0666...) is refused unless src.AllowOpenFile (on Windows, whose file modes
+// do not say this, it is not checked). When neither is set it returns
+// [ErrNoToken].
 //
 // A token is never read from a command-line argument: other users of the
 // machine can read a process's arguments.
-func ReadToken(file, envName string, lookupEnv func(string) (string, bool)) (token []byte, source string, err error) {
+func ReadToken(src TokenSource) (token []byte, source string, err error) {
+	file, envName, lookupEnv := src.File, src.Env, src.LookupEnv
 	if lookupEnv == nil {
 		lookupEnv = os.LookupEnv
 	}
@@ -46,9 +70,9 @@ func ReadToken(file, envName string, lookupEnv func(string) (string, bool)) (tok
 	case file != "" && envSet:
 		return nil, "", fmt.Errorf("token given twice, by file %s and by $%s: keep one", file, envName)
 	case file != "":
-		b, err := os.ReadFile(file)
+		b, err := readTokenFile(file, src.AllowOpenFile)
 		if err != nil {
-			return nil, "", fmt.Errorf("reading token file: %w", err)
+			return nil, "", err
 		}
 		token, source = bytes.TrimSpace(b), "file "+file
 	case envSet:
@@ -60,6 +84,29 @@ func ReadToken(file, envName string, lookupEnv func(string) (string, bool)) (tok
 		return nil, "", fmt.Errorf("token from %s: %w", source, err)
 	}
 	return token, source, nil
+}
+
+// readTokenFile reads the token file, refusing it when its group or others
+// may read or write it, unless allowOpen. The mode is that of the open file
+// (a symbolic link's target, as in a Kubernetes secret volume).
+func readTokenFile(file string, allowOpen bool) ([]byte, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, fmt.Errorf("reading token file: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("reading token file: %w", err)
+	}
+	if perm := fi.Mode().Perm(); perm&0o077 != 0 && !allowOpen && runtime.GOOS != "windows" {
+		return nil, fmt.Errorf("%w: %s has mode %04o, want 0600 or stricter (chmod 600 %s)", ErrTokenFileOpen, file, perm, file)
+	}
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("reading token file: %w", err)
+	}
+	return b, nil
 }
 
 func checkToken(token []byte) error {
