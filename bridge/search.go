@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -41,7 +42,8 @@ type searchMode struct {
 type searchDoc struct {
 	tool  *Tool
 	terms map[string]float64
-	path  string // the command path below the root
+	path  string   // the command path below the root
+	words []string // the path's terms
 }
 
 // Weights of the fields a term is found in.
@@ -50,6 +52,9 @@ const (
 	weightShort = 2.0
 	weightFlag  = 1.0
 	weightLong  = 0.5
+	// Example comments ("# List all pods in ps output format") say in
+	// words what a command is for, as a person would ask for it.
+	weightExample = 1.0
 )
 
 func newSearchMode(ts *Toolset) *searchMode {
@@ -67,6 +72,7 @@ func newSearchMode(ts *Toolset) *searchMode {
 	}
 	for _, t := range ts.tools {
 		d := searchDoc{tool: t, terms: map[string]float64{}, path: relPath(t.Command)}
+		d.words = terms(d.path)
 		add := func(text string, w float64) {
 			for _, term := range terms(text) {
 				if d.terms[term] < w {
@@ -91,6 +97,7 @@ func newSearchMode(ts *Toolset) *searchMode {
 			}
 		})
 		add(firstParagraph(t.Command.Long), weightLong)
+		add(exampleComments(t.Command.Example), weightExample)
 		for term := range d.terms {
 			m.df[term]++
 		}
@@ -369,6 +376,20 @@ func (m *searchMode) Search(query string) []*Tool {
 		if strings.Contains(norm, d.path) {
 			score *= 1.5 // the query names the command
 		}
+		// Prefer a command whose path the query explains: "list pods"
+		// is get (list is a synonym) more than top pod.
+		if len(d.words) > 0 {
+			covered := 0
+			for _, w := range d.words {
+				for _, term := range q {
+					if term == w || slices.Contains(synonyms[term], w) {
+						covered++
+						break
+					}
+				}
+			}
+			score *= 0.5 + 0.5*float64(covered)/float64(len(d.words))
+		}
 		score *= 1 + float64(matched)/float64(len(q))
 		hits = append(hits, scored{d, score})
 	}
@@ -392,10 +413,7 @@ func (m *searchMode) Search(query string) []*Tool {
 // match returns the weight with which d has term (exactly, or as a
 // synonym or a prefix, for less) and the document frequency to use.
 func (d *searchDoc) match(term string, df map[string]int) (float64, int) {
-	if w := d.terms[term]; w > 0 {
-		return w, df[term]
-	}
-	best, bdf := 0.0, 0
+	best, bdf := d.terms[term], df[term]
 	for _, s := range synonyms[term] {
 		if w := d.terms[s] * 0.7; w > best {
 			best, bdf = w, df[s]
@@ -495,6 +513,19 @@ func stem(w string) string {
 		return w
 	}
 	return w
+}
+
+// exampleComments returns the comment lines of a command's Example, the
+// words that say what each example does ("# List all pods").
+func exampleComments(ex string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(ex, "\n") {
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, "#") {
+			b.WriteString(strings.TrimLeft(l, "# "))
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }
 
 // firstParagraph is the text up to the first blank line.

@@ -107,6 +107,7 @@ type server struct {
 type serverOptions struct {
 	bin      string   // the binary; mycliBin when empty
 	env      []string // extra environment entries
+	args     []string // extra arguments of mcp start
 	protocol string   // the client's protocol version; the SDK's latest when empty
 	// ownPipes connects over mcp.IOTransport on pipes of the test's own
 	// instead of mcp.CommandTransport, so that the test can close the
@@ -131,7 +132,7 @@ func startServer(t testing.TB, o serverOptions) *server {
 	if tt, ok := t.(*testing.T); ok {
 		s.t = tt
 	}
-	s.cmd = exec.Command(o.bin, "mcp", "start", "--mcp-log-level", "debug")
+	s.cmd = exec.Command(o.bin, append([]string{"mcp", "start", "--mcp-log-level", "debug"}, o.args...)...)
 	s.cmd.Env = append(os.Environ(), mycli.StateEnv+"="+s.state)
 	s.cmd.Env = append(s.cmd.Env, o.env...)
 	s.cmd.Stderr = s.stderr
