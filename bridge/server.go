@@ -26,7 +26,9 @@ func (ts *Toolset) NewServer(opts cmd.ServerOptions) (*mcp.Server, error) {
 		if err != nil {
 			return nil, err
 		}
-		return v.NewServer(cmd.ServerOptions{Logger: opts.Logger, Context: opts.Context})
+		rest := opts
+		rest.Tools = nil
+		return v.NewServer(rest)
 	}
 	logger := opts.Logger
 	if logger == nil {
