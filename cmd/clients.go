@@ -100,7 +100,11 @@ func newEnableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 			"The entry runs this binary (its absolute path, symlinks resolved) with `mcp start` and the\n" +
 			"arguments after --, e.g. `-- --tools 'mycli_get_*'` to serve only some tools.\n" +
 			"Environment variables captured by the CLI (such as PATH) and --env KEY=VALUE are written\n" +
-			"into the entry, since clients start servers with a minimal environment.",
+			"into the entry, since clients start servers with a minimal environment.\n" +
+			"Unless the arguments choose --tool-mode, the mode that fits the client is written: full for a\n" +
+			"client that loads tool definitions on demand (Claude Code), search when the tools exceed the\n" +
+			"client's count (e.g. Cursor's 40). A warning says when the tools still exceed the client's\n" +
+			"count or a tool name with the client's prefix exceeds its name limit.",
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) > 0 && c.ArgsLenAtDash() != 0 {
 				return fmt.Errorf("unexpected argument %q: arguments for `mcp start` go after --", args[0])
@@ -112,12 +116,14 @@ func newEnableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := checkStartArgs(o, c, extra); err != nil {
-				return err
-			}
 			if name == "" {
 				name = c.Root().Name()
 			}
+			more, notes, err := planStart(o, c, cl, name, extra)
+			if err != nil {
+				return err
+			}
+			extra = append(slices.Clone(extra), more...)
 			env, err := entryEnv(o, envs)
 			if err != nil {
 				return err
@@ -134,6 +140,9 @@ func newEnableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 			w := c.OutOrStdout()
 			where := describe(cl, scope, loc.configPath != "", ch.Path)
 			if dryRun {
+				for _, n := range notes {
+					fmt.Fprintln(c.ErrOrStderr(), n)
+				}
 				return printDryRun(w, ch, "enable", name, where)
 			}
 			switch {
@@ -152,6 +161,9 @@ func newEnableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 			}
 			if ch.Changed() {
 				fmt.Fprintf(w, "Command: %s\nRestart %s (or reload its MCP servers) to use it.\n", shellJoin(append([]string{exe}, args...)), cl.Name)
+			}
+			for _, n := range notes {
+				fmt.Fprintln(c.ErrOrStderr(), n)
 			}
 			return nil
 		},
@@ -316,45 +328,6 @@ func startArgs(c *cobra.Command) []string {
 	}
 	path := strings.Fields(group.CommandPath())
 	return append(slices.Clone(path[1:]), "start")
-}
-
-// checkStartArgs makes sure the arguments written for `mcp start` are
-// ones it accepts, and that --tools patterns match tools, so that a typo
-// fails now rather than when the client starts the server.
-func checkStartArgs(o *Options, c *cobra.Command, extra []string) error {
-	if len(extra) == 0 || c.Parent() == nil || c.Parent().Parent() == nil {
-		return nil
-	}
-	var start *cobra.Command
-	for _, s := range c.Parent().Parent().Commands() {
-		if s.Name() == "start" {
-			start = s
-		}
-	}
-	if start == nil {
-		return nil
-	}
-	if err := start.ParseFlags(extra); err != nil {
-		return fmt.Errorf("arguments for mcp start %q: %w", extra, err)
-	}
-	if err := start.ValidateArgs(start.Flags().Args()); err != nil {
-		return fmt.Errorf("arguments for mcp start %q: %w", extra, err)
-	}
-	if o.Load == nil {
-		return nil
-	}
-	pol, err := readPolicy(start.Flags(), c.Root().Name(), nil)
-	if err != nil {
-		return fmt.Errorf("arguments for mcp start %q: %w", extra, err)
-	}
-	ts, err := o.Load(c)
-	if err != nil {
-		return err
-	}
-	if _, err := ts.WithPolicy(pol); err != nil {
-		return fmt.Errorf("arguments for mcp start %q: %w", extra, err)
-	}
-	return nil
 }
 
 // entryEnv merges the CLI author's captured variables with --env values;

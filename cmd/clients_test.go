@@ -213,6 +213,9 @@ func TestClientsE2E(t *testing.T) {
 				e, after := entryNamed(t, fx.client, path, "mycli")
 				want := clientcfg.Server{Type: cl.Type, Command: bin, Args: []string{"mcp", "start", "--tools", "mycli_get_*"},
 					Env: map[string]string{"MYCLI_STATE": state}}
+				if fx.client == "claude-code" { // it defers tool definitions: full listing
+					want.Args = append(want.Args, "--tool-mode=full")
+				}
 				if !reflect.DeepEqual(e.Server, want) {
 					t.Errorf("entry = %+v\nwant %+v", e.Server, want)
 				}
