@@ -110,6 +110,9 @@ func TestTimeout(t *testing.T) {
 	if took < shortTimeout || took > shortTimeout+groupEnd {
 		t.Errorf("the call took %s; the timeout is %s", took, shortTimeout)
 	}
+	if !out.TimedOut || out.ExitCode != -1 {
+		t.Errorf("structured result %+v: want timedOut and exit code -1", out)
+	}
 	if !strings.Contains(out.Stderr, "timed out after "+shortTimeout.String()) {
 		t.Errorf("stderr %q does not say the call timed out after %s", out.Stderr, shortTimeout)
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -230,10 +231,12 @@ type output struct {
 	Stdout   string `json:"stdout"`
 	Stderr   string `json:"stderr"`
 	ExitCode int    `json:"exitCode"`
+	TimedOut bool   `json:"timedOut"`
 }
 
-// resultOutput checks that res carries exactly {stdout, stderr, exitCode} as
-// structured content and one text block consistent with it, and returns both.
+// resultOutput checks that res carries exactly {stdout, stderr, exitCode}
+// (plus "timedOut": true after a timeout) as structured content and one
+// text block consistent with it, and returns both.
 func resultOutput(t testing.TB, res *mcp.CallToolResult) (output, string) {
 	t.Helper()
 	text := resultText(t, res)
@@ -245,8 +248,12 @@ func resultOutput(t testing.TB, res *mcp.CallToolResult) (output, string) {
 	if err := json.Unmarshal(raw, &keys); err != nil {
 		t.Fatalf("structuredContent %s is not an object: %v", raw, err)
 	}
-	if len(keys) != 3 || keys["stdout"] == nil || keys["stderr"] == nil || keys["exitCode"] == nil {
-		t.Fatalf("structuredContent %s: want exactly stdout, stderr and exitCode", raw)
+	want := 3
+	if string(keys["timedOut"]) == "true" {
+		want++
+	}
+	if len(keys) != want || keys["stdout"] == nil || keys["stderr"] == nil || keys["exitCode"] == nil {
+		t.Fatalf("structuredContent %s: want exactly stdout, stderr and exitCode (and timedOut: true after a timeout)", raw)
 	}
 	var out output
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -263,7 +270,12 @@ func resultOutput(t testing.TB, res *mcp.CallToolResult) (output, string) {
 	if res.IsError != (out.ExitCode != 0) && !strings.Contains(out.Stderr, "cobramcp:") {
 		t.Errorf("isError %v with exit code %d", res.IsError, out.ExitCode)
 	}
-	if res.IsError && !strings.HasSuffix(text, "exit code: "+strconv.Itoa(out.ExitCode)) {
+	switch {
+	case out.TimedOut:
+		if !regexp.MustCompile(`\ntimed out after [0-9a-zµ.]+ \(exit code -1\)$`).MatchString(text) {
+			t.Errorf("text of a timed-out call does not end saying so: %q", text)
+		}
+	case res.IsError && !strings.HasSuffix(text, "exit code: "+strconv.Itoa(out.ExitCode)):
 		t.Errorf("text of a failed call does not end with its exit code %d: %q", out.ExitCode, text)
 	}
 	if !res.IsError && out.Stderr == "" && text != out.Stdout {
