@@ -12,30 +12,30 @@ import (
 // Positional args: the arity a command accepts, inferred by probing
 // cmd.Args, and the words of its Use line that name them.
 
-// maxProbe is how many positional args argsSchema tries; a validator that
+// maxProbe is how many positional args probeArity tries; a validator that
 // accepts this many is taken to accept any number.
 const maxProbe = 16
 
-// argsSchema infers the positional args a command accepts by probing
-// cmd.Args with 0..maxProbe placeholders. It returns nil when the command
-// takes no args.
-func argsSchema(c *cobra.Command) *jsonschema.Schema {
-	s := &jsonschema.Schema{
-		Type:  "array",
-		Items: &jsonschema.Schema{Type: "string"},
-	}
-	use := "Positional arguments, in order: " + argsUsage(c.Use)
-	if c.DisableFlagParsing {
-		s.Description = use + ". The command parses its own arguments: flags go here too, as the command's usage shows."
-		return s
-	}
+// arity is what probing a command's cmd.Args found.
+type arity struct {
+	none    bool   // the command takes no args
+	known   bool   // the validator accepts a range of counts, lo..hi
+	lo, hi  int    // hi < 0: no upper bound
+	enum    []any  // the values the validator accepts (from ValidArgs), or nil
+	unknown string // when !known and !none: the sentence that says so, or ""
+}
+
+// probeArity infers the number of positional args a command accepts by
+// probing cmd.Args with 0..maxProbe placeholders. cobra applies cmd.Args
+// to commands with DisableFlagParsing too, so they are probed alike. The
+// count is of all the args cobra passes, before and after "--".
+func probeArity(c *cobra.Command) arity {
 	validator := c.Args
 	if validator == nil {
 		if c.HasSubCommands() && !c.HasParent() {
-			return nil // cobra's legacy rule: a root with sub-commands takes no args
+			return arity{none: true} // cobra's legacy rule: a root with sub-commands takes no args
 		}
-		s.Description = use + ". The command does not declare how many it takes."
-		return s
+		return arity{unknown: "The command does not declare how many it takes."}
 	}
 	accepts := func(n int, placeholder string) (ok bool) {
 		defer func() {
@@ -57,21 +57,20 @@ func argsSchema(c *cobra.Command) *jsonschema.Schema {
 		return res
 	}
 	ok := probe("cobramcp-probe")
-	var enum []any
+	var a arity
 	if !slices.Contains(ok, true) && len(c.ValidArgs) > 0 {
 		// The validator refuses arbitrary values: try a valid one.
 		if ok2 := probe(validArg(c.ValidArgs[0])); slices.Contains(ok2, true) {
 			ok = ok2
 			for _, v := range c.ValidArgs {
-				enum = append(enum, validArg(v))
+				a.enum = append(a.enum, validArg(v))
 			}
 		}
 	}
 	if !slices.Contains(ok, true) {
 		// Nothing passes the probe (the validator looks at values): invent
 		// no limit.
-		s.Description = use + "."
-		return s
+		return arity{}
 	}
 	lo := slices.Index(ok, true)
 	hi := lo
@@ -79,29 +78,126 @@ func argsSchema(c *cobra.Command) *jsonschema.Schema {
 		hi++
 	}
 	if hi == 0 {
-		return nil // NoArgs
+		return arity{none: true} // NoArgs
 	}
-	if lo > 0 {
-		s.MinItems = jsonschema.Ptr(lo)
+	a.known, a.lo, a.hi = true, lo, hi
+	if hi >= maxProbe || slices.Contains(ok[hi+1:], true) {
+		a.hi = -1
 	}
-	contiguous := !slices.Contains(ok[hi+1:], true)
-	if hi < maxProbe && contiguous {
-		s.MaxItems = jsonschema.Ptr(hi)
+	return a
+}
+
+// count describes the arity in words: " Exactly 2.", " From 1 to 3.",
+// " At least 1.", or "".
+func (a arity) count() string {
+	switch {
+	case !a.known:
+		return ""
+	case a.hi >= 0 && a.lo == a.hi:
+		return fmt.Sprintf(" Exactly %d.", a.lo)
+	case a.hi >= 0:
+		return fmt.Sprintf(" From %d to %d.", a.lo, a.hi)
+	case a.lo > 0:
+		return fmt.Sprintf(" At least %d.", a.lo)
 	}
-	if enum != nil {
-		s.Items.Enum = enum
+	return ""
+}
+
+// check reports a count of args that the probed arity refuses.
+func (a arity) check(n int) error {
+	if !a.known || n >= a.lo && (a.hi < 0 || n <= a.hi) {
+		return nil
+	}
+	want := strings.TrimSuffix(strings.TrimPrefix(strings.ToLower(a.count()), " "), ".")
+	return fmt.Errorf("args and argsAfterDash hold %d words together, and the command takes %s (cobra counts both)", n, want)
+}
+
+// usesDash reports whether a command's Use line shows " -- ", the mark of
+// a command that gives "--" a meaning of its own (kubectl exec POD --
+// COMMAND): such a tool has the input property argsAfterDash.
+func usesDash(c *cobra.Command) bool {
+	return strings.Contains(" "+c.Use+" ", " -- ")
+}
+
+// argsSchema is the schema of the "args" property, from the probed arity,
+// or nil when the command takes no args. With dash (the tool has
+// argsAfterDash too), the count covers both properties, so it is stated
+// in words and checked by the call path rather than by minItems.
+func argsSchema(c *cobra.Command, a arity, dash bool) *jsonschema.Schema {
+	if a.none {
+		return nil
+	}
+	s := &jsonschema.Schema{
+		Type:  "array",
+		Items: &jsonschema.Schema{Type: "string"},
+	}
+	use := "Positional arguments, in order: " + argsUsage(c.Use) + "."
+	if dash {
+		use = "Positional arguments, placed before \"--\": " + argsUsage(beforeDash(c.Use)) + "."
+	}
+	if a.enum != nil {
+		s.Items.Enum = a.enum
 	}
 	switch {
-	case s.MaxItems != nil && lo == hi:
-		s.Description = fmt.Sprintf("%s. Exactly %d.", use, lo)
-	case s.MaxItems != nil:
-		s.Description = fmt.Sprintf("%s. From %d to %d.", use, lo, hi)
-	case lo > 0:
-		s.Description = fmt.Sprintf("%s. At least %d.", use, lo)
+	case dash && a.known:
+		if a.hi >= 0 {
+			s.MaxItems = jsonschema.Ptr(a.hi)
+		}
+		s.Description = use + " Together with argsAfterDash (cobra counts both):" + strings.ToLower(a.count())
+		if a.count() == "" {
+			s.Description = use
+		}
+	case a.known:
+		if a.lo > 0 {
+			s.MinItems = jsonschema.Ptr(a.lo)
+		}
+		if a.hi >= 0 {
+			s.MaxItems = jsonschema.Ptr(a.hi)
+		}
+		s.Description = use + a.count()
+	case a.unknown != "" && !c.DisableFlagParsing:
+		s.Description = use + " " + a.unknown
 	default:
-		s.Description = use + "."
+		s.Description = use
+	}
+	if c.DisableFlagParsing {
+		s.Description += " The command parses its own arguments: flags go here too, as the command's usage shows."
 	}
 	return s
+}
+
+// afterDashSchema is the schema of the "argsAfterDash" property of a
+// command whose Use line shows " -- ", or nil for other commands and for
+// commands that take no args.
+func afterDashSchema(c *cobra.Command, a arity) *jsonschema.Schema {
+	if a.none || !usesDash(c) {
+		return nil
+	}
+	_, after, _ := strings.Cut(" "+c.Use+" ", " -- ")
+	s := &jsonschema.Schema{
+		Type:  "array",
+		Items: &jsonschema.Schema{Type: "string"},
+		Description: "The words that go after \"--\", verbatim and in order (" + strings.TrimSpace(after) +
+			"): they are passed as they are, even when they begin with \"-\", and are never read as this command's flags.",
+	}
+	if c.DisableFlagParsing {
+		s.Description = "The words that go after \"--\", verbatim and in order (" + strings.TrimSpace(after) + ")."
+	}
+	if a.known {
+		if a.hi >= 0 {
+			s.MaxItems = jsonschema.Ptr(a.hi)
+		}
+		if c := a.count(); c != "" {
+			s.Description += " Together with args (cobra counts both):" + strings.ToLower(c)
+		}
+	}
+	return s
+}
+
+// beforeDash is the part of a Use line before " -- ".
+func beforeDash(use string) string {
+	before, _, _ := strings.Cut(use+" ", " -- ")
+	return before
 }
 
 // argsUsage is the part of a command's Use line that names positional
@@ -144,4 +240,34 @@ func validArg(v string) string {
 		return v[:i]
 	}
 	return v
+}
+
+// subCommandOf returns the predicate exec.Positional.SubCommand for c: a
+// word that cobra's Find would read, as the first arg, as a sub-command of
+// c (its name or an alias, in any case when cobra.EnableCaseInsensitive is
+// set, or any prefix of one when cobra.EnablePrefixMatching is set). For
+// the root it also holds the commands cobra adds when it executes (help,
+// completion, __complete), which the tree may not hold yet. It returns nil
+// when there are none.
+func subCommandOf(c *cobra.Command) func(string) bool {
+	var names []string
+	for _, sub := range c.Commands() {
+		names = append(names, sub.Name())
+		names = append(names, sub.Aliases...)
+	}
+	if !c.HasParent() {
+		names = append(names, "help", "completion", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd)
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	return func(w string) bool {
+		for _, n := range names {
+			if n == w || cobra.EnableCaseInsensitive && strings.EqualFold(n, w) ||
+				cobra.EnablePrefixMatching && strings.HasPrefix(n, w) {
+				return true
+			}
+		}
+		return false
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -57,8 +58,9 @@ func (ts *Toolset) Call(ctx context.Context, name string, arguments json.RawMess
 
 // input is a call's decoded arguments.
 type input struct {
-	flags map[string]any // JSON values decoded with UseNumber; nulls removed
-	args  []string
+	flags     map[string]any // JSON values decoded with UseNumber; nulls removed
+	args      []string
+	afterDash []string // the words after "--" (argsAfterDash)
 }
 
 // decodeInput checks arguments against t's input schema and decodes them.
@@ -73,7 +75,7 @@ func (t *Tool) decodeInput(arguments json.RawMessage) (*input, error) {
 	}
 	in := &input{flags: map[string]any{}}
 	for k := range top {
-		if k != "flags" && k != "args" {
+		if k != "flags" && k != "args" && k != "argsAfterDash" {
 			return nil, fmt.Errorf("unknown argument %q: the arguments are {\"flags\": {...}, \"args\": [...]}", k)
 		}
 	}
@@ -99,22 +101,16 @@ func (t *Tool) decodeInput(arguments json.RawMessage) (*input, error) {
 			return nil, fmt.Errorf("unknown flag %s; this tool's flags are: %s", quoteList(unknown), t.flagNames())
 		}
 	}
-	if raw, ok := top["args"]; ok && !isNull(raw) {
-		if _, has := t.inputSchema().Properties["args"]; !has {
-			return nil, fmt.Errorf("this command takes no positional args; pass options in \"flags\"")
-		}
-		// Through pointers: encoding/json turns a null element into "",
-		// an argument the caller did not give.
-		var args []*string
-		if err := json.Unmarshal(raw, &args); err != nil {
-			return nil, fmt.Errorf("\"args\" must be an array of strings: %v", err)
-		}
-		in.args = make([]string, len(args))
-		for i, a := range args {
-			if a == nil {
-				return nil, fmt.Errorf("\"args\" must be an array of strings: element %d is null", i)
-			}
-			in.args[i] = *a
+	var err error
+	if in.args, err = t.decodeStrings(top, "args", "this command takes no positional args; pass options in \"flags\""); err != nil {
+		return nil, err
+	}
+	if in.afterDash, err = t.decodeStrings(top, "argsAfterDash", "this command takes no argsAfterDash: its usage shows no \"--\""); err != nil {
+		return nil, err
+	}
+	if _, has := t.inputSchema().Properties["argsAfterDash"]; has {
+		if err := t.arity.check(len(in.args) + len(in.afterDash)); err != nil {
+			return nil, err
 		}
 	}
 
@@ -137,12 +133,14 @@ func (t *Tool) decodeInput(arguments json.RawMessage) (*input, error) {
 	} else if _, has := t.inputSchema().Properties["flags"]; has {
 		doc["flags"] = map[string]any{}
 	}
-	if in.args != nil {
-		a := make([]any, len(in.args))
-		for i, s := range in.args {
-			a[i] = s
+	for name, list := range map[string][]string{"args": in.args, "argsAfterDash": in.afterDash} {
+		if list != nil {
+			a := make([]any, len(list))
+			for i, s := range list {
+				a[i] = s
+			}
+			doc[name] = a
 		}
-		doc["args"] = a
 	}
 	if _, has := t.inputSchema().Properties["flags"]; has && len(in.flags) == 0 && !slices.Contains(t.inputSchema().Required, "flags") {
 		delete(doc, "flags")
@@ -155,6 +153,33 @@ func (t *Tool) decodeInput(arguments json.RawMessage) (*input, error) {
 		return nil, fmt.Errorf("invalid arguments: %s", schemaError(err, t.inputSchema()))
 	}
 	return in, nil
+}
+
+// decodeStrings decodes the array of strings top[name], or returns nil
+// when it is absent or null; absent is the error when the tool's input
+// schema has no such property.
+func (t *Tool) decodeStrings(top map[string]json.RawMessage, name, absent string) ([]string, error) {
+	raw, ok := top[name]
+	if !ok || isNull(raw) {
+		return nil, nil
+	}
+	if _, has := t.inputSchema().Properties[name]; !has {
+		return nil, errors.New(absent)
+	}
+	// Through pointers: encoding/json turns a null element into "", an
+	// argument the caller did not give.
+	var list []*string
+	if err := json.Unmarshal(raw, &list); err != nil {
+		return nil, fmt.Errorf("%q must be an array of strings: %v", name, err)
+	}
+	out := make([]string, len(list))
+	for i, a := range list {
+		if a == nil {
+			return nil, fmt.Errorf("%q must be an array of strings: element %d is null", name, i)
+		}
+		out[i] = *a
+	}
+	return out, nil
 }
 
 // checkGroups checks cobra's flag groups with messages that name the
@@ -270,22 +295,27 @@ func (t *Tool) flagNames() string {
 }
 
 // Argv returns the arguments after the binary that a call with these
-// (already validated) inputs runs: the command path, the flags, "--" and the
-// positional args.
+// (already validated) inputs runs: the command path, the flags, then the
+// args as a person types them (see exec.Positional) and "--" with the
+// args after it.
 func (t *Tool) argv(in *input) ([]string, error) {
 	out := slices.Clone(t.Path)
 	if t.noParse {
-		for i, a := range in.args {
+		for i, a := range append(slices.Clone(in.args), in.afterDash...) {
 			if strings.IndexByte(a, 0) >= 0 {
 				return nil, fmt.Errorf("positional argument %d: a NUL byte: %w", i, exec.ErrUnrepresentable)
 			}
 		}
-		return append(out, exec.ArgvNoParse(in.args)...), nil
+		return append(out, exec.ArgvNoParseDash(in.args, in.afterDash)...), nil
 	}
-	if err := t.checkTraverse(in.args); err != nil {
+	if err := t.checkTraverse(append(slices.Clone(in.args), in.afterDash...)); err != nil {
 		return nil, err
 	}
-	rest, err := exec.Argv(t.Flags, in.flags, in.args)
+	rest, err := exec.ArgvPositional(t.Flags, in.flags, exec.Positional{
+		Args:       in.args,
+		AfterDash:  in.afterDash,
+		SubCommand: subCommandOf(t.Command),
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -351,7 +381,7 @@ func (ts *Toolset) call(ctx context.Context, t *Tool, arguments json.RawMessage,
 	if progress != nil {
 		opts.OnLine = func(_, line string) { progress(line) }
 	}
-	c := &Call{Tool: t.MCP.Name, Command: t.Command, Flags: in.flags, Args: in.args, Path: exe, Argv: argv, Options: opts}
+	c := &Call{Tool: t.MCP.Name, Command: t.Command, Flags: in.flags, Args: in.args, ArgsAfterDash: in.afterDash, Path: exe, Argv: argv, Options: opts}
 
 	run := ts.run
 	for i := len(ts.cfg.Middleware) - 1; i >= 0; i-- {

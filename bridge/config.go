@@ -105,9 +105,11 @@ type Call struct {
 	Command *cobra.Command // the command the tool runs
 	Flags   map[string]any // the flags asked for, null values removed
 	Args    []string       // the positional args asked for
-	Path    string         // the binary that runs
-	Argv    []string       // the arguments after the binary: command path, flags, "--", args
-	Options exec.Options   // the limits of the run
+	// ArgsAfterDash are the words asked for after "--" (argsAfterDash).
+	ArgsAfterDash []string
+	Path          string       // the binary that runs
+	Argv          []string     // the arguments after the binary: command path, flags, args ("--" where needed)
+	Options       exec.Options // the limits of the run
 }
 
 // RunFunc runs a call.

@@ -30,8 +30,9 @@
 // A tool's input schema is {"flags": {...}, "args": [...]}: one property
 // per served flag by its long name (see package flagschema), cobra's
 // required flags and flag groups expressed in the schema, and the positional
-// args that cmd.Args accepts, found by probing it. The output schema is
-// always {stdout, stderr, exitCode}.
+// args that cmd.Args accepts, found by probing it; a command whose Use line
+// shows " -- " also has "argsAfterDash", the words written after "--". The
+// output schema is always {stdout, stderr, exitCode}.
 //
 // A call is validated against the input schema before anything runs; its
 // argv is built by package exec so that the command's own flag parser reads

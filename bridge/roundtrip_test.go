@@ -95,6 +95,11 @@ func TestMycliArgvRoundTrip(t *testing.T) {
 		} else {
 			args = nil
 		}
+		var afterDash []string
+		if schema.Properties["argsAfterDash"] != nil {
+			// The hostile words go after "--"; a plain one before it.
+			args, afterDash = []string{"web-0"}, args
+		}
 		// base holds what every call of this tool must carry: required
 		// flags and one flag of each one-required group.
 		base := map[string]any{}
@@ -123,7 +128,10 @@ func TestMycliArgvRoundTrip(t *testing.T) {
 		})
 		for i, flags := range cases {
 			name := fmt.Sprintf("%s/%d", tool.MCP.Name, i)
-			in, _ := json.Marshal(map[string]any{"flags": flags, "args": args})
+			in, _ := json.Marshal(map[string]any{"flags": flags, "args": args, "argsAfterDash": afterDash})
+			if afterDash == nil {
+				in, _ = json.Marshal(map[string]any{"flags": flags, "args": args})
+			}
 			if args == nil {
 				in, _ = json.Marshal(map[string]any{"flags": flags})
 			}
@@ -151,8 +159,22 @@ func TestMycliArgvRoundTrip(t *testing.T) {
 			if d := roundtrip.Diff(want, got.Flags); d != "" {
 				t.Errorf("%s: flags %s: argv %q parses back differently:\n%s", name, in, argv, d)
 			}
-			if !slices.Equal(got.Args, args) && !(len(args) == 0 && len(got.Args) == 0) {
-				t.Errorf("%s: args %q parse back as %q (argv %q)", name, args, got.Args, argv)
+			all := append(slices.Clone(args), afterDash...)
+			if !slices.Equal(got.Args, all) && !(len(all) == 0 && len(got.Args) == 0) {
+				t.Errorf("%s: args %q parse back as %q (argv %q)", name, all, got.Args, argv)
+			}
+			// Where "--" stood, as a person would have typed these args:
+			// before the hostile ones, after the plain ones, nowhere
+			// without args.
+			wantDash := -1
+			switch {
+			case afterDash != nil:
+				wantDash = len(args)
+			case slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "-") }):
+				wantDash = 0
+			}
+			if got.ArgsLenAtDash != wantDash {
+				t.Errorf("%s: argv %q: ArgsLenAtDash %d, want %d", name, argv, got.ArgsLenAtDash, wantDash)
 			}
 		}
 	}

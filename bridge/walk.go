@@ -38,7 +38,8 @@ type Tool struct {
 	// Timeout bounds a call; negative means no bound.
 	Timeout time.Duration
 
-	noParse bool // the command has DisableFlagParsing
+	noParse bool  // the command has DisableFlagParsing
+	arity   arity // the count of args (and argsAfterDash) cmd.Args accepts
 
 	resolveOnce sync.Once
 	resolved    *jsonschema.Resolved // a private copy of the input schema, resolved at the first call
@@ -192,10 +193,14 @@ func (w *walker) tool(c *cobra.Command, sel Selector) (*Tool, error) {
 	}
 	groupText := addFlagGroups(flagsSchema, t.Flags)
 
+	t.arity = probeArity(c)
+	afterDash := afterDashSchema(c, t.arity)
+	args := argsSchema(c, t.arity, afterDash != nil)
+
 	t.MCP = &mcp.Tool{
 		Name:         name,
 		Description:  description(c, groupText),
-		InputSchema:  inputSchema(flagsSchema, argsSchema(c)),
+		InputSchema:  inputSchema(flagsSchema, args, afterDash),
 		OutputSchema: outputSchema(),
 		Annotations:  annotations(c),
 	}
@@ -234,15 +239,22 @@ func (w *walker) toolTimeout(c *cobra.Command) (time.Duration, error) {
 	return d, nil
 }
 
-// inputSchema assembles a tool's input schema from its flags schema and
-// its args schema (nil when the command takes no args). It is the single
-// source of truth for validating a call.
-func inputSchema(flagsSchema, args *jsonschema.Schema) *jsonschema.Schema {
+// inputSchema assembles a tool's input schema from its flags schema, its
+// args schema (nil when the command takes no args) and its argsAfterDash
+// schema (nil unless the command's usage shows " -- "). It is the single
+// source of truth for validating a call; the one rule it cannot state,
+// the count of args and argsAfterDash together, is checked by the call
+// path from the same probe.
+func inputSchema(flagsSchema, args, afterDash *jsonschema.Schema) *jsonschema.Schema {
 	input := &jsonschema.Schema{
 		Type:                 "object",
 		Properties:           map[string]*jsonschema.Schema{},
 		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
 		PropertyOrder:        []string{"flags", "args"},
+	}
+	if afterDash != nil {
+		input.PropertyOrder = append(input.PropertyOrder, "argsAfterDash")
+		input.Properties["argsAfterDash"] = afterDash
 	}
 	if len(flagsSchema.Properties) > 0 {
 		input.Properties["flags"] = flagsSchema

@@ -36,7 +36,8 @@ func newCallCmd(o *Options) *cobra.Command {
 			"limits) and print the result as JSON on stdout.\n\n" +
 			"ARGS is the MCP arguments object, {\"flags\": {...}, \"args\": [...]}, or the list form\n" +
 			"[{\"name\": ..., \"value\": ...}], where each name is a flag name, or \"args\" for the\n" +
-			"positional args. ARGS is read from stdin when it is absent or '-' (unless stdin is a\n" +
+			"positional args, or \"argsAfterDash\" for the words after \"--\" of a command whose usage\n" +
+			"shows \" -- \" (exec POD -- COMMAND). ARGS is read from stdin when it is absent or '-' (unless stdin is a\n" +
 			"terminal); empty means {}.\n\n" +
 			"--format mcp (the default) prints the MCP CallToolResult. --format toolvault prints the\n" +
 			"toolvault response {\"result\": {\"command\", \"payload\"}, \"isError\"}: showText for text\n" +
@@ -162,8 +163,9 @@ func findTool(ts Toolset, name string) *mcp.Tool {
 // callArguments turns the input of a call into the MCP arguments object.
 // Empty input is {}. An object is passed on as it is (the call path
 // validates it). A list [{"name": ..., "value": ...}] becomes
-// {"flags": {name: value...}, "args": value-of-"args"}: "args" names the
-// positional args, unless the tool takes none and has a flag named args.
+// {"flags": {name: value...}, "args": value-of-"args", "argsAfterDash":
+// value-of-"argsAfterDash"}: "args" and "argsAfterDash" name the positional
+// args, unless the tool has no such property and a flag of that name.
 // An item without a value sets its flag to null, which means "not set".
 func callArguments(t *mcp.Tool, raw []byte) (json.RawMessage, error) {
 	raw = bytes.TrimSpace(raw)
@@ -186,7 +188,11 @@ func callArguments(t *mcp.Tool, raw []byte) (json.RawMessage, error) {
 		return nil, errors.New("the arguments list must be [{\"name\": ..., \"value\": ...}]: text after the list")
 	}
 	top, flagNames := schemaKeys(t)
-	argsIsFlag := t != nil && !top["args"] && flagNames["args"]
+	// "args" and "argsAfterDash" name the positional args, unless the tool
+	// has no such property and a flag of that name.
+	positional := func(name string) bool {
+		return (name == "args" || name == "argsAfterDash") && !(t != nil && !top[name] && flagNames[name])
+	}
 	flags := map[string]json.RawMessage{}
 	out := map[string]json.RawMessage{}
 	for i, it := range list {
@@ -198,11 +204,11 @@ func callArguments(t *mcp.Tool, raw []byte) (json.RawMessage, error) {
 		if len(value) == 0 {
 			value = json.RawMessage("null")
 		}
-		if name == "args" && !argsIsFlag {
-			if _, dup := out["args"]; dup {
-				return nil, errors.New("\"args\" appears twice in the arguments list")
+		if positional(name) {
+			if _, dup := out[name]; dup {
+				return nil, fmt.Errorf("%q appears twice in the arguments list", name)
 			}
-			out["args"] = value
+			out[name] = value
 			continue
 		}
 		if _, dup := flags[name]; dup {

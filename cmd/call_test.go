@@ -184,6 +184,7 @@ func TestCallArgumentForms(t *testing.T) {
 		{"object passed on", "fake_get", `{"flags":{"output":"json"},"args":["a"]}`, `{"flags":{"output":"json"},"args":["a"]}`},
 		{"list of flags", "fake_get", `[{"name":"output","value":"json"},{"name":"limit","value":3}]`, `{"flags":{"limit":3,"output":"json"}}`},
 		{"list with args", "fake_get", `[{"name":"args","value":["a","b"]},{"name":"output","value":"json"}]`, `{"args":["a","b"],"flags":{"output":"json"}}`},
+		{"list with argsAfterDash", "fake_get", `[{"name":"args","value":["web-0"]},{"name":"argsAfterDash","value":["ls","-l"]}]`, `{"args":["web-0"],"argsAfterDash":["ls","-l"]}`},
 		{"list item without value is null", "fake_get", `[{"name":"limit"}]`, `{"flags":{"limit":null}}`},
 		{"empty list", "fake_get", `[]`, `{}`},
 		{"numbers kept exactly", "fake_set-x", `[{"name":"x","value":1.50000000000000000001}]`, `{"flags":{"x":1.50000000000000000001}}`},
@@ -221,6 +222,7 @@ func TestCallBadList(t *testing.T) {
 	}{
 		{"duplicate flag", `[{"name":"limit","value":1},{"name":"limit","value":2}]`, `"limit" appears twice`},
 		{"duplicate args", `[{"name":"args","value":[]},{"name":"args","value":[]}]`, `"args" appears twice`},
+		{"duplicate argsAfterDash", `[{"name":"argsAfterDash","value":[]},{"name":"argsAfterDash","value":["x"]}]`, `"argsAfterDash" appears twice`},
 		{"no name", `[{"value":1}]`, `item 0 of the arguments list has no "name"`},
 		{"empty name", `[{"name":"","value":1}]`, `item 0 of the arguments list has no "name"`},
 		{"unknown field", `[{"name":"limit","valeu":1}]`, `unknown field "valeu"`},

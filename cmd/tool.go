@@ -21,7 +21,8 @@ func newToolCmd(o *Options) *cobra.Command {
 			"`tools --format external`, which writes one script per tool that runs this command).\n\n" +
 			"--schema prints the tool's canonical schema, {\"name\", \"description\", \"parameters\"}.\n\n" +
 			"Otherwise the arguments are read as JSON on stdin, the MCP arguments object\n" +
-			"{\"flags\": {...}, \"args\": [...]} or the list form [{\"name\": ..., \"value\": ...}]\n" +
+			"{\"flags\": {...}, \"args\": [...], \"argsAfterDash\": [...]} or the list form\n" +
+			"[{\"name\": ..., \"value\": ...}] (\"args\" and \"argsAfterDash\" name the positional args)\n" +
 			"(empty stdin, or a terminal, means {}), the call runs exactly as the server runs it,\n" +
 			"and the result is printed as JSON on stdout:\n\n" +
 			"  {\"stdout\": \"...\", \"stderr\": \"...\", \"exitCode\": 0}      the command ran\n" +

@@ -74,11 +74,14 @@ var (
 // compact JSON text (so a flag that reads JSON can be given an object);
 // an annotated flag of another built-in type is encoded as above.
 //
-// If args is not empty, "--" and then args follow the flags, so that an
-// argument such as "--token=x" or "-n" stays a positional argument. Cobra
-// removes the "--"; a command then sees ArgsLenAtDash() == 0 (-1 with no
-// args), which matters only to commands that give the position of "--" a
-// meaning of their own.
+// The args follow the flags as a person types them (see [Positional]):
+// plain args as they are, so the command sees ArgsLenAtDash() == -1 as
+// when typed by hand; when one of them begins with "-" (other than "-"
+// alone: a negative number, "--token=x"), "--" and then all of them, so
+// that such an arg stays a positional argument (ArgsLenAtDash() == 0).
+// Argv knows nothing of sub-commands: for a command that has some, use
+// [ArgvPositional] with [Positional.SubCommand] set, or a first arg naming
+// one would run it.
 //
 // Argv never returns an argv that parses to other values than asked: the
 // error wraps [ErrUnknownFlag], [ErrInvalidValue] or [ErrUnrepresentable]
@@ -90,6 +93,11 @@ var (
 // stringToInt(64) key holding "," or "=". Two names in flags that the flag
 // set normalizes to the same flag are refused too.
 func Argv(fs *pflag.FlagSet, flags map[string]any, args []string) ([]string, error) {
+	return ArgvPositional(fs, flags, Positional{Args: args})
+}
+
+// flagArgv returns the "--name=value" elements of flags, in name order.
+func flagArgv(fs *pflag.FlagSet, flags map[string]any) ([]string, error) {
 	names := make([]string, 0, len(flags))
 	for name, v := range flags {
 		if v != nil {
@@ -98,7 +106,7 @@ func Argv(fs *pflag.FlagSet, flags map[string]any, args []string) ([]string, err
 	}
 	slices.Sort(names)
 
-	argv := make([]string, 0, len(names)+len(args)+1)
+	argv := make([]string, 0, len(names)+1)
 	seen := make(map[string]string, len(names))
 	for _, name := range names {
 		f := fs.Lookup(name)
@@ -118,15 +126,6 @@ func Argv(fs *pflag.FlagSet, flags map[string]any, args []string) ([]string, err
 				return nil, fmt.Errorf("flag --%s: a NUL byte: %w", f.Name, ErrUnrepresentable)
 			}
 			argv = append(argv, "--"+f.Name+"="+val)
-		}
-	}
-	if len(args) > 0 {
-		argv = append(argv, "--")
-		for i, a := range args {
-			if strings.IndexByte(a, 0) >= 0 {
-				return nil, fmt.Errorf("positional argument %d: a NUL byte: %w", i, ErrUnrepresentable)
-			}
-			argv = append(argv, a)
 		}
 	}
 	return argv, nil

@@ -12,7 +12,8 @@ import (
 )
 
 // FuzzArgvRoundTrip sends random strings and numbers through Argv and back
-// through the real cobra command. Argv must either give an argv that
+// through the real cobra command, checking the values, the args and
+// cobra's ArgsLenAtDash (where "--" stood) of every round trip. Argv must either give an argv that
 // parses to exactly the asked values, or refuse with an error whose kind
 // (ErrUnrepresentable or ErrInvalidValue) matches an independent account
 // of why the input cannot be expressed.
@@ -24,6 +25,8 @@ func FuzzArgvRoundTrip(f *testing.F) {
 		x                    float64
 	}{
 		{"plain", "a", "b", "key", "value", "file.txt", 1, 1, 1.5},
+		{"child", "-", "", "k", "v", "child", 2, 2, 2},
+		{"ls", "-l", "-", "k", "v", "-1", 3, 3, -3},
 		{"", "", "", "", "", "", 0, 0, 0},
 		{"--x=y", "-n", "--secret=leak", "-b", "--", "--token=x", -1, math.MaxUint64, -0.5},
 		{`"quoted"`, `a"b`, `"`, `"k`, `v"`, `"`, math.MaxInt64, 1 << 63, 1e300},
@@ -62,11 +65,17 @@ func FuzzArgvRoundTrip(f *testing.F) {
 		fitsInt64 := x >= -9223372036854775808.0 && x < 9223372036854775808.0
 
 		type fuzzCase struct {
-			flags map[string]any
-			args  []string
-			// unrep and invalid say whether Argv may refuse the case with
-			// ErrUnrepresentable or ErrInvalidValue.
-			unrep, invalid bool
+			flags     map[string]any
+			args      []string
+			afterDash []string
+			// unrep, invalid and dash say whether Argv may refuse the case
+			// with ErrUnrepresentable, ErrInvalidValue or ErrDashConflict.
+			unrep, invalid, dash bool
+		}
+		// needsDash: an independent account of when args cannot stand
+		// before "--".
+		needsDash := func(args ...string) bool {
+			return wantArgsLenAtDash(exec.Positional{Args: args}) == 0
 		}
 		cases := []fuzzCase{
 			{flags: map[string]any{"string": s}, unrep: nul(s)},
@@ -94,6 +103,11 @@ func FuzzArgvRoundTrip(f *testing.F) {
 			{flags: map[string]any{"float64Slice": []any{x, x}, "float32Slice": []any{float32(x)}}},
 			{flags: map[string]any{"int64": x}, invalid: !finite || x != math.Trunc(x) || !fitsInt64},
 			{args: []string{arg, s, "--" + e1, "-" + e2}, unrep: nul(arg, s, e1, e2)},
+			{args: []string{arg, s}, unrep: nul(arg, s)},
+			{args: []string{"", arg}, unrep: nul(arg)},
+			{args: []string{arg}, afterDash: []string{s, e1}, unrep: nul(arg, s, e1), dash: needsDash(arg)},
+			{afterDash: []string{e1, "--", e2}, unrep: nul(e1, e2)},
+			{flags: map[string]any{"string": arg}, args: []string{e2, arg}, afterDash: []string{arg}, unrep: nul(arg, e2), dash: needsDash(e2, arg)},
 		}
 		if finite {
 			// The JSON forms of x.
@@ -104,26 +118,27 @@ func FuzzArgvRoundTrip(f *testing.F) {
 			)
 		}
 		allOK := map[string]any{}
-		var allArgs []string
+		var allArgs exec.Positional
 		for i, c := range cases {
-			_, err := roundTrip(t, c.flags, c.args)
+			_, err := roundTripP(t, c.flags, exec.Positional{Args: c.args, AfterDash: c.afterDash})
 			switch {
 			case err == nil:
 				for name, val := range c.flags {
 					allOK[name] = val
 				}
-				if c.args != nil {
-					allArgs = c.args
+				if c.args != nil || c.afterDash != nil {
+					allArgs = exec.Positional{Args: c.args, AfterDash: c.afterDash}
 				}
 			case errors.Is(err, exec.ErrUnrepresentable) && c.unrep:
 			case errors.Is(err, exec.ErrInvalidValue) && c.invalid:
+			case errors.Is(err, exec.ErrDashConflict) && c.dash:
 			default:
-				t.Fatalf("case %d %#v args %q: unexpected error: %v", i, c.flags, c.args, err)
+				t.Fatalf("case %d %#v args %q afterDash %q: unexpected error: %v", i, c.flags, c.args, c.afterDash, err)
 			}
 		}
 		// Everything that went through alone goes through together.
-		if _, err := roundTrip(t, allOK, allArgs); err != nil {
-			t.Fatalf("all together %#v args %q: %v", allOK, allArgs, err)
+		if _, err := roundTripP(t, allOK, allArgs); err != nil {
+			t.Fatalf("all together %#v args %+v: %v", allOK, allArgs, err)
 		}
 	})
 }

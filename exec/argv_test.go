@@ -99,13 +99,26 @@ func annotate(fs *pflag.FlagSet, name, schema string) {
 
 // roundTrip builds the argv for flags and args on a fresh tree, runs the
 // real cobra command on it and fails t unless the command sees exactly the
-// asked values (and Changed for exactly the asked flags) and args. It
-// returns Argv's result; when Argv fails it runs nothing.
+// asked values (and Changed for exactly the asked flags), args and
+// ArgsLenAtDash. It returns Argv's result; when Argv fails it runs nothing.
 func roundTrip(t testing.TB, flags map[string]any, args []string) ([]string, error) {
 	t.Helper()
+	return roundTripP(t, flags, exec.Positional{Args: args})
+}
+
+// childName is the sub-command of "run" that roundTripP adds, so that a
+// first arg naming it must go after "--".
+const childName = "child"
+
+// roundTripP is roundTrip with args and args after "--", on a leaf that
+// has the sub-command childName.
+func roundTripP(t testing.TB, flags map[string]any, p exec.Positional) ([]string, error) {
+	t.Helper()
 	tr := newTree()
+	tr.leaf.AddCommand(&cobra.Command{Use: childName, Run: func(*cobra.Command, []string) {}})
+	p.SubCommand = func(w string) bool { return w == childName }
 	fs := tr.leaf.Flags()
-	argv, err := exec.Argv(fs, flags, args)
+	argv, err := exec.ArgvPositional(fs, flags, p)
 	if err != nil {
 		return nil, err
 	}
@@ -123,17 +136,39 @@ func roundTrip(t testing.TB, flags map[string]any, args []string) ([]string, err
 	if d := roundtrip.Diff(want, got.Flags); d != "" {
 		t.Fatalf("argv %q:\n%s", argv, d)
 	}
-	if !slices.Equal(got.Args, args) || len(args) == 0 && len(got.Args) != 0 {
-		t.Fatalf("argv %q: args %q, want %q", argv, got.Args, args)
+	all := append(slices.Clone(p.Args), p.AfterDash...)
+	if !slices.Equal(got.Args, all) || len(all) == 0 && len(got.Args) != 0 {
+		t.Fatalf("argv %q: args %q, want %q", argv, got.Args, all)
 	}
-	wantDash := -1
-	if len(args) > 0 {
-		wantDash = 0
-	}
-	if got.ArgsLenAtDash != wantDash {
-		t.Fatalf("argv %q: ArgsLenAtDash %d, want %d", argv, got.ArgsLenAtDash, wantDash)
+	if w := wantArgsLenAtDash(p); got.ArgsLenAtDash != w {
+		t.Fatalf("argv %q: ArgsLenAtDash %d, want %d", argv, got.ArgsLenAtDash, w)
 	}
 	return argv, nil
+}
+
+// wantArgsLenAtDash is where "--" stands as a person would type the
+// args: after the args when there are words for after it; before all of
+// them when one begins with "-" (other than "-" alone) or the first word
+// cobra looks up (skipping "" and "-") names the sub-command; nowhere
+// otherwise.
+func wantArgsLenAtDash(p exec.Positional) int {
+	if len(p.AfterDash) > 0 {
+		return len(p.Args)
+	}
+	for _, a := range p.Args {
+		if strings.HasPrefix(a, "-") && a != "-" {
+			return 0
+		}
+	}
+	for _, a := range p.Args {
+		if a != "" && a != "-" {
+			if a == childName {
+				return 0
+			}
+			break
+		}
+	}
+	return -1
 }
 
 // hostile holds strings that a naive argv builder gets wrong.
@@ -446,12 +481,23 @@ func TestArgvExcludedFlagUnreachable(t *testing.T) {
 	}
 }
 
-// TestArgvPositionalArgNamingSubcommand: an arg after "--" that names a
-// sub-command does not select it.
+// TestArgvPositionalArgNamingSubcommand: a first arg that names a
+// sub-command goes after "--", so it does not select the sub-command; the
+// first word cobra looks at is the first that is neither "" nor "-".
 func TestArgvPositionalArgNamingSubcommand(t *testing.T) {
+	for _, args := range [][]string{{childName}, {"", childName}, {"-", childName}, {childName, "x"}, {"x", childName}} {
+		argv, err := roundTripP(t, nil, exec.Positional{Args: args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wantDash := wantArgsLenAtDash(exec.Positional{Args: args}) == 0; wantDash != slices.Contains(argv, "--") {
+			t.Errorf("args %q: argv %q", args, argv)
+		}
+	}
+	// Without SubCommand, Argv cannot know: documented, and visible here.
 	tr := newTree()
-	tr.leaf.AddCommand(&cobra.Command{Use: "child", Run: func(*cobra.Command, []string) {}})
-	argv, err := exec.Argv(tr.leaf.Flags(), nil, []string{"child"})
+	tr.leaf.AddCommand(&cobra.Command{Use: childName, Run: func(*cobra.Command, []string) {}})
+	argv, err := exec.Argv(tr.leaf.Flags(), nil, []string{childName})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -459,8 +505,45 @@ func TestArgvPositionalArgNamingSubcommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Command != tr.leaf || !slices.Equal(got.Args, []string{"child"}) {
-		t.Fatalf("ran %q with args %q, want run with [child]", got.Command.Name(), got.Args)
+	if got.Command.Name() != childName {
+		t.Fatalf("Argv without SubCommand: ran %q, want %q (the documented limit)", got.Command.Name(), childName)
+	}
+}
+
+// TestArgvPositional: args placed as a person types them, and the words
+// after "--" after it, with ArgsLenAtDash checked by roundTripP.
+func TestArgvPositional(t *testing.T) {
+	tests := []struct {
+		p        exec.Positional
+		wantArgv []string
+		wantErr  error
+	}{
+		{exec.Positional{Args: []string{"ns1"}}, []string{"ns1"}, nil},
+		{exec.Positional{Args: []string{"a", "-", ""}}, []string{"a", "-", ""}, nil},
+		{exec.Positional{Args: []string{"a", "-1"}}, []string{"--", "a", "-1"}, nil},
+		{exec.Positional{Args: []string{"--not-a-flag"}}, []string{"--", "--not-a-flag"}, nil},
+		{exec.Positional{Args: []string{"web-0"}, AfterDash: []string{"ls", "-l"}}, []string{"web-0", "--", "ls", "-l"}, nil},
+		{exec.Positional{AfterDash: []string{"--", "-x"}}, []string{"--", "--", "-x"}, nil},
+		{exec.Positional{Args: []string{"a"}, AfterDash: []string{}}, []string{"a"}, nil},
+		{exec.Positional{Args: []string{"-n"}, AfterDash: []string{"ls"}}, nil, exec.ErrDashConflict},
+		{exec.Positional{Args: []string{childName}, AfterDash: []string{"ls"}}, nil, exec.ErrDashConflict},
+		{exec.Positional{Args: []string{"a"}, AfterDash: []string{"l\x00s"}}, nil, exec.ErrUnrepresentable},
+	}
+	for _, tt := range tests {
+		argv, err := roundTripP(t, map[string]any{"string": "v"}, tt.p)
+		if tt.wantErr != nil {
+			if !errors.Is(err, tt.wantErr) {
+				t.Errorf("%+v: err %v, want %v", tt.p, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%+v: %v", tt.p, err)
+			continue
+		}
+		if want := append([]string{"--string=v"}, tt.wantArgv...); !slices.Equal(argv, want) {
+			t.Errorf("%+v: argv %q, want %q", tt.p, argv, want)
+		}
 	}
 }
 

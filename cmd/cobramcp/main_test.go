@@ -39,7 +39,7 @@ func TestDemoListAndCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"== connected to mycli 1.4.2", "mycli_get_pods", "== 21 tools",
+	for _, want := range []string{"== connected to mycli 1.4.2", "mycli_get_pods", "== 23 tools",
 		`pod "--namespace=kube-system" not found`, "flag --replicas: type: three", "[... cobramcp:", `unknown flag "token"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q", want)

@@ -75,6 +75,9 @@
 //	cobra.RangeArgs(1, 2)                     label
 //	cobra.MinimumNArgs(1)                     port-forward
 //	no validator (Args nil)                   echo
+//	counts the args before "--" (kubectl)     create namespace (exactly one NAME before any "--")
+//	"--" in the usage line: argsAfterDash     debug POD -- COMMAND (MinimumNArgs(2), POD before "--"),
+//	                                          exec
 //	DisableFlagParsing                        exec (prints its raw args as a JSON array)
 //	non-runnable group (subcommands, no Run)  get, describe, delete, scale
 //	hidden command                            debug-dump

@@ -72,6 +72,16 @@ func TestExecuteRecordsWithoutRunning(t *testing.T) {
 	if d := Diff(map[string]any{"ss": []string{"x", "y"}}, got.Flags); d != "" {
 		t.Fatal(d)
 	}
+	// ArgsLenAtDash is where "--" stood: -1 without it.
+	for _, tt := range []struct {
+		argv []string
+		want int
+	}{{[]string{"run", "a"}, -1}, {[]string{"run", "a", "--", "b"}, 1}, {[]string{"run", "--", "a"}, 0}} {
+		got, err := Execute(newRootOnly(), tt.argv)
+		if err != nil || got.ArgsLenAtDash != tt.want {
+			t.Fatalf("%q: ArgsLenAtDash %+v %v, want %d", tt.argv, got, err, tt.want)
+		}
+	}
 	if _, err := Execute(newRootOnly(), []string{"run", "--nope=1"}); err == nil {
 		t.Fatal("Execute of an unknown flag: no error")
 	}

@@ -79,6 +79,9 @@ func TestEveryTool(t *testing.T) {
 		{tool: "mycli_port-forward", args: `{"args":["db-0","8080:80","9090"],"flags":{"bind-address":"::1"}}`,
 			exact: ptr("Forwarding from [::1]:8080 -> 80\nForwarding from [::1]:9090 -> 9090\n")},
 		{tool: "mycli_top_nodes", args: `{"flags":{"min-cpu-percent":20.5}}`, contains: []string{"node-1", "42%"}, lacks: []string{"node-2"}},
+		{tool: "mycli_create_namespace", args: `{"args":["ns1"]}`, exact: ptr("namespace/ns1 created\n")},
+		{tool: "mycli_debug", args: `{"flags":{"container":"app"},"args":["web-0"],"argsAfterDash":["ls","-l","--","/"]}`,
+			exact: ptr(`{"pod":"web-0","container":"app","command":["ls","-l","--","/"],"argsLenAtDash":1}` + "\n")},
 		{tool: "mycli_show-helpers", args: `{}`, contains: []string{"oidc", "mycli-credential-oidc"}},
 		{tool: "mycli_env-get", args: `{"args":["E2E_MARKER"]}`, exact: ptr("value with spaces, and = signs\n")},
 		{tool: "mycli_echo", args: `{"flags":{"str":"x y","int":-3,"bool-true":false,"slice":["a","b"],"map":{"k":"v"}},"args":["one","two words"]}`,
@@ -89,7 +92,7 @@ func TestEveryTool(t *testing.T) {
 				}
 				want := mycli.EchoResult{
 					Args:          []string{"one", "two words"},
-					ArgsLenAtDash: 0,
+					ArgsLenAtDash: -1, // plain args: no "--", as a person types them
 					Flags: map[string]any{"str": "x y", "int": float64(-3), "bool-true": false,
 						"slice": []any{"a", "b"}, "map": map[string]any{"k": "v"}},
 				}
@@ -370,9 +373,9 @@ func TestHostileValues(t *testing.T) {
 		{`{"flags":{"str":"-n","array":["--state=/tmp/x","a,b"]},"args":["-c"]}`,
 			mycli.EchoResult{Args: []string{"-c"}, ArgsLenAtDash: 0, Flags: map[string]any{"str": "-n", "array": []any{"--state=/tmp/x", "a,b"}}}},
 		{`{"flags":{"str":"--bool","opt":"", "slice":[]},"args":[""]}`,
-			mycli.EchoResult{Args: []string{""}, ArgsLenAtDash: 0, Flags: map[string]any{"str": "--bool", "opt": "", "slice": []any{}}}},
+			mycli.EchoResult{Args: []string{""}, ArgsLenAtDash: -1, Flags: map[string]any{"str": "--bool", "opt": "", "slice": []any{}}}},
 		{`{"flags":{"str":"$(touch /tmp/cobramcp-e2e-pwned) ; rm -rf ~ \n 'q' \"d\" \u00e9\u2603"},"args":["*","$HOME","a\tb"]}`,
-			mycli.EchoResult{Args: []string{"*", "$HOME", "a\tb"}, ArgsLenAtDash: 0, Flags: map[string]any{"str": "$(touch /tmp/cobramcp-e2e-pwned) ; rm -rf ~ \n 'q' \"d\" é☃"}}},
+			mycli.EchoResult{Args: []string{"*", "$HOME", "a\tb"}, ArgsLenAtDash: -1, Flags: map[string]any{"str": "$(touch /tmp/cobramcp-e2e-pwned) ; rm -rf ~ \n 'q' \"d\" é☃"}}},
 	}
 	for i, tc := range tests {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {

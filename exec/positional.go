@@ -1,0 +1,117 @@
+package exec
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// ErrDashConflict reports a call whose args and args after "--" both need
+// the one "--" a command line has: an arg that begins with "-" must follow
+// "--", and so must every arg after "--".
+var ErrDashConflict = errors.New(`args and argsAfterDash both need "--"`)
+
+// Positional is the positional part of a call: where each arg goes
+// relative to "--".
+type Positional struct {
+	// Args are the positional args, placed as a person types them: before
+	// any "--" when they are plain, all after "--" when one of them
+	// begins with "-" (other than "-" alone) or the first of them names a
+	// sub-command (see SubCommand).
+	Args []string
+	// AfterDash are the words that go after "--", verbatim, for commands
+	// that give "--" a meaning of their own (kubectl exec POD -- COMMAND).
+	// An empty list writes no "--".
+	AfterDash []string
+	// SubCommand reports whether word, as the first positional arg, would
+	// be read by cobra as a sub-command (a name or alias) of the command,
+	// which cobra would then run instead. nil: the command has none.
+	SubCommand func(word string) bool
+}
+
+// needsDash reports whether args cannot stand before "--": an arg that
+// begins with "-" (other than "-" alone) would be read as a flag, and a
+// first word naming a sub-command would run it. cobra's Find skips ""
+// and "-" when it looks for the sub-command's name, so the first other
+// word counts.
+func (p Positional) needsDash() (bool, string) {
+	for i, a := range p.Args {
+		if len(a) > 1 && a[0] == '-' {
+			return true, fmt.Sprintf("args element %d (%q) begins with \"-\"", i, a)
+		}
+	}
+	if p.SubCommand != nil {
+		for i, a := range p.Args {
+			if a == "" || a == "-" {
+				continue
+			}
+			if p.SubCommand(a) {
+				return true, fmt.Sprintf("args element %d (%q) names a sub-command", i, a)
+			}
+			break
+		}
+	}
+	return false, ""
+}
+
+// Place returns the positional part of an argv: plain args as they are
+// (cobra's ArgsLenAtDash is then -1), or "--" and the args when they need
+// it (ArgsLenAtDash 0), followed by "--" and AfterDash when AfterDash is
+// not empty (ArgsLenAtDash len(Args)). No arg is ever read as a flag.
+// The error wraps [ErrDashConflict] when Args need "--" and AfterDash is
+// not empty, or [ErrUnrepresentable] for a NUL byte.
+func (p Positional) Place() ([]string, error) {
+	for i, a := range p.Args {
+		if strings.IndexByte(a, 0) >= 0 {
+			return nil, fmt.Errorf("positional argument %d: a NUL byte: %w", i, ErrUnrepresentable)
+		}
+	}
+	for i, a := range p.AfterDash {
+		if strings.IndexByte(a, 0) >= 0 {
+			return nil, fmt.Errorf("argsAfterDash element %d: a NUL byte: %w", i, ErrUnrepresentable)
+		}
+	}
+	dash, why := p.needsDash()
+	if dash && len(p.AfterDash) > 0 {
+		return nil, fmt.Errorf("%s, so it must follow \"--\", but argsAfterDash needs the command line's only \"--\": %w", why, ErrDashConflict)
+	}
+	out := make([]string, 0, len(p.Args)+len(p.AfterDash)+1)
+	if dash {
+		out = append(out, "--")
+	}
+	out = append(out, p.Args...)
+	if len(p.AfterDash) > 0 {
+		out = append(out, "--")
+		out = append(out, p.AfterDash...)
+	}
+	return out, nil
+}
+
+// ArgvPositional is [Argv] with the positional part given as a
+// [Positional]: the flags, then p placed by [Positional.Place].
+func ArgvPositional(fs *pflag.FlagSet, flags map[string]any, p Positional) ([]string, error) {
+	argv, err := flagArgv(fs, flags)
+	if err != nil {
+		return nil, err
+	}
+	rest, err := p.Place()
+	if err != nil {
+		return nil, err
+	}
+	return append(argv, rest...), nil
+}
+
+// ArgvNoParseDash is [ArgvNoParse] for a command that parses its own
+// arguments and whose usage shows "--": args verbatim, then "--" and
+// afterDash when afterDash is not empty.
+func ArgvNoParseDash(args, afterDash []string) []string {
+	out := slices.Clone(args)
+	if len(afterDash) > 0 {
+		out = append(out, "--")
+		out = append(out, afterDash...)
+	}
+	return out
+}
