@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/cobra"
 
 	"github.com/cobramcp/cobramcp/bridge"
@@ -157,5 +158,33 @@ func TestDashFirstArgNamesSubCommand(t *testing.T) {
 		if !slices.Equal(ran, tt.wantRan) {
 			t.Errorf("%s %s: argv %q ran %q, want %q", tt.tool, tt.in, argv, ran, tt.wantRan)
 		}
+	}
+}
+
+// TestNoParseArity: cobra applies cmd.Args to a command with
+// DisableFlagParsing (gh extension exec needs at least one arg), so its
+// arity is probed like any other's and a call without args is refused.
+func TestNoParseArity(t *testing.T) {
+	root := &cobra.Command{Use: "gh"}
+	ext := &cobra.Command{Use: "extension"}
+	ext.AddCommand(&cobra.Command{Use: "exec NAME [ARGS...]", DisableFlagParsing: true, Args: cobra.MinimumNArgs(1), RunE: func(*cobra.Command, []string) error { return nil }})
+	root.AddCommand(ext)
+	var argv []string
+	ts := mustTools(t, root, captureArgv(&argv))
+	tool, ok := ts.Lookup("gh_extension_exec")
+	if !ok {
+		t.Fatal("no tool gh_extension_exec")
+	}
+	args := tool.MCP.InputSchema.(*jsonschema.Schema).Properties["args"]
+	if args == nil || args.MinItems == nil || *args.MinItems != 1 || !strings.Contains(args.Description, "At least 1.") {
+		t.Fatalf("args schema %+v, want minItems 1", args)
+	}
+	res, _ := ts.Call(context.Background(), "gh_extension_exec", json.RawMessage(`{}`))
+	if !res.IsError || argv != nil || !strings.Contains(resultText(res), "Nothing was run") {
+		t.Fatalf("a call without args: isError=%v argv=%q %s", res.IsError, argv, resultText(res))
+	}
+	res, _ = ts.Call(context.Background(), "gh_extension_exec", json.RawMessage(`{"args":["x","--flag"]}`))
+	if res.IsError || !slices.Equal(argv, []string{"extension", "exec", "x", "--flag"}) {
+		t.Fatalf("argv %q: %s", argv, resultText(res))
 	}
 }
