@@ -247,3 +247,11 @@ func TestMycliFromOutside(t *testing.T) {
 		t.Errorf("outside: %d tools, in-process %d", len(out.Tools()), len(in.Tools()))
 	}
 }
+
+// runBinary runs bin with args and env and returns its output.
+func runBinary(bin string, env []string, args ...string) (string, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
+	b, err := cmd.CombinedOutput()
+	return string(b), err
+}

@@ -39,9 +39,10 @@ func parseCompletion(stdout, stderr string) (*completion, error) {
 		c.items = append(c.items, helpItem{name, strings.TrimSpace(desc)})
 	}
 	for _, l := range strings.Split(stderr, "\n") {
-		// cobra 1.2+ prints "[Error] msg" (CompErrorln); older ones "Error: msg".
-		if rest, ok := strings.CutPrefix(l, "[Error] "); ok {
-			c.errText = rest
+		// cobra 1.2+ prints "[Debug] [Error] msg" (CompErrorln); older
+		// ones "Error: msg".
+		if i := strings.Index(l, "[Error] "); i >= 0 {
+			c.errText = l[i+len("[Error] "):]
 			break
 		}
 		if rest, ok := strings.CutPrefix(l, "Error: "); ok {
@@ -50,6 +51,13 @@ func parseCompletion(stdout, stderr string) (*completion, error) {
 		}
 	}
 	return c, nil
+}
+
+// refused reports that a flag-name completion failed: cobra said why, or
+// printed no flag at all (there is always --help) with the default
+// directive, which is what cobra answers on an error.
+func (c *completion) refused() bool {
+	return c.errText != "" || len(c.items) == 0 && c.directive == 0
 }
 
 // excerpt quotes the start of what a process printed, for an error message.

@@ -163,7 +163,7 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 	// Does completion parse flags? (cobra 1.2 and later: an unknown flag is
 	// an error.) Only then can the parser be probed for types.
 	if c, err := d.complete(ctx, probeFlag, "-"); err == nil {
-		d.newComp = c.errText != "" || len(c.items) == 0 && c.directive == 0
+		d.newComp = c.refused()
 	}
 	root := &Command{Name: d.name}
 	var wg sync.WaitGroup
@@ -262,7 +262,7 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 		// its own (DisableFlagParsing) accepts it.
 		if d.newComp {
 			parseC, flagsErr = d.complete(ctx, append(slices.Clone(path), probeFlag, "-")...)
-			if flagsErr != nil || parseC.errText == "" && len(parseC.items) > 0 {
+			if flagsErr != nil || !parseC.refused() {
 				return
 			}
 		}
@@ -315,7 +315,7 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 
 	// Sub-commands.
 	var items []helpItem
-	if subs != nil {
+	if subs != nil && d.helpCmp {
 		items = subs.items
 	} else {
 		items = page.commands

@@ -88,7 +88,7 @@ func (d *discoverer) requiredGroups(ctx context.Context, c *Command, path []stri
 			continue
 		}
 		comp, err := d.complete(ctx, append(append([]string{}, path...), "--"+f.Name+"="+v, "-")...)
-		if err != nil || comp.errText != "" {
+		if err != nil || comp.refused() {
 			continue
 		}
 		still := map[string]bool{}
@@ -172,7 +172,7 @@ func (d *discoverer) flagType(ctx context.Context, f *Flag, path []string, hf *h
 		}
 		if ok {
 			f.Type, f.TypeFrom = typ, from
-			if _, def, ok := hf.split(typ); ok {
+			if _, def, ok := hf.split(typ); ok && !zeroDefault(typ, def) {
 				f.Default = def
 			}
 			if hf.noOpt != "" && hf.noOpt != "true|false" {
@@ -237,7 +237,7 @@ func (d *discoverer) probeType(ctx context.Context, path []string, f *Flag, hint
 	r.once.Do(func() {
 		accepts := func(v string) bool {
 			c, err := d.complete(ctx, append(append([]string{}, path...), "--"+f.Name+"="+v, "-")...)
-			return err == nil && c.errText == ""
+			return err == nil && !c.refused()
 		}
 		r.typ = classify(accepts, strings.HasPrefix(hint, "[") && strings.HasSuffix(hint, "]"))
 		r.from = FromProbe

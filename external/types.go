@@ -81,6 +81,9 @@ var TypeTable = map[string]string{
 // zeroDefault reports whether text is how pflag prints the zero value of
 // typ (pflag leaves such defaults out of its help).
 func zeroDefault(typ, text string) bool {
+	if typ == "string" || typ == "" {
+		return text == ""
+	}
 	switch text {
 	case "", "[]", "<nil>", "0", "0s", "false", "map[]":
 		return true

@@ -1,0 +1,219 @@
+package external_test
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cobramcp/cobramcp/external"
+)
+
+// fixture builds one of the test CLIs: a directory under testdata (this
+// module) or a module of its own (test/oldcli).
+func fixture(t *testing.T, dir string) string {
+	t.Helper()
+	return goBuild(t, dir, filepath.Base(dir))
+}
+
+type wantFlag struct {
+	cmd, name, typ, def, shorthand string
+	required, persistent           bool
+}
+
+func checkFlags(t *testing.T, spec *external.Spec, want []wantFlag) {
+	t.Helper()
+	for _, w := range want {
+		c := findCommand(spec.Root, w.cmd)
+		if c == nil {
+			t.Errorf("no command %q", w.cmd)
+			continue
+		}
+		var f *external.Flag
+		for _, x := range c.Flags {
+			if x.Name == w.name {
+				f = x
+			}
+		}
+		if f == nil {
+			t.Errorf("%q: no flag --%s", w.cmd, w.name)
+			continue
+		}
+		if f.Type != w.typ || f.Default != w.def || f.Shorthand != w.shorthand || f.Required != w.required || f.Persistent != w.persistent {
+			t.Errorf("%q --%s: type %q (from %s) default %q shorthand %q required %v persistent %v; want %q %q %q %v %v",
+				w.cmd, w.name, f.Type, f.TypeFrom, f.Default, f.Shorthand, f.Required, f.Persistent, w.typ, w.def, w.shorthand, w.required, w.persistent)
+		}
+	}
+}
+
+func findCommand(c *external.Command, path string) *external.Command {
+	for _, name := range strings.Fields(path) {
+		var next *external.Command
+		for _, s := range c.Commands {
+			if s.Name == name {
+				next = s
+			}
+		}
+		if next == nil {
+			return nil
+		}
+		c = next
+	}
+	return c
+}
+
+// TestOldPflagHelp reflects a CLI built with cobra v1.0.0 and pflag
+// v1.0.5: bools without a type word, no sub-command completion from the
+// help command, a completion that lists "--name=" and parses no flags.
+func TestOldPflagHelp(t *testing.T) {
+	bin := fixture(t, "../test/oldcli")
+	spec, err := external.Reflect(context.Background(), bin, "oldcli", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFlags(t, spec, []wantFlag{
+		{cmd: "", name: "server", typ: "string", def: "local", shorthand: "s", persistent: true},
+		{cmd: "", name: "debug", typ: "bool", persistent: true},
+		{cmd: "echo", name: "array", typ: "stringArray"},
+		{cmd: "echo", name: "bool", typ: "bool", def: "true"},
+		{cmd: "echo", name: "duration", typ: "duration", def: "2s"},
+		{cmd: "echo", name: "int", typ: "int", def: "3"},
+		{cmd: "echo", name: "map", typ: "stringToString"},
+		{cmd: "echo", name: "slice", typ: "stringSlice", def: "[a,b]"},
+		{cmd: "echo", name: "str", typ: "string"},
+		{cmd: "echo", name: "verbose", typ: "count", shorthand: "v"},
+		{cmd: "remote add", name: "fetch", typ: "bool"},
+	})
+	if c := findCommand(spec.Root, "remote add"); c == nil || c.MinArgs != 2 || c.MaxArgs != 2 || !c.Runnable {
+		t.Errorf("remote add: %+v", c)
+	}
+	if c := findCommand(spec.Root, "remote"); c == nil || c.Runnable {
+		t.Errorf("remote is a group, not runnable: %+v", c)
+	}
+	if len(spec.Notes) != 0 {
+		t.Errorf("notes: %q", spec.Notes)
+	}
+}
+
+// TestKubectlStyleHelp reflects a CLI whose help template prints flags as
+// kubectl does (--name=DEFAULT:, no types): the types come from probing
+// the flag parser.
+func TestKubectlStyleHelp(t *testing.T) {
+	bin := fixture(t, "testdata/templated")
+	spec, err := external.Reflect(context.Background(), bin, "templated", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFlags(t, spec, []wantFlag{
+		{cmd: "", name: "context", typ: "string", def: "default", shorthand: "c", persistent: true},
+		{cmd: "", name: "v", typ: "uint", persistent: true},
+		{cmd: "echo", name: "array", typ: "stringArray"},
+		{cmd: "echo", name: "bool", typ: "bool", def: "true"},
+		{cmd: "echo", name: "duration", typ: "duration", def: "1s"},
+		{cmd: "echo", name: "float", typ: "float64"},
+		{cmd: "echo", name: "int", typ: "int", def: "7"},
+		{cmd: "echo", name: "ip", typ: "ip"},
+		{cmd: "echo", name: "map", typ: "stringToString"},
+		{cmd: "echo", name: "slice", typ: "stringSlice"},
+		{cmd: "echo", name: "str", typ: "string"},
+		{cmd: "config set", name: "force", typ: "bool"},
+		{cmd: "config need", name: "name", typ: "string", required: true},
+		{cmd: "config need", name: "count", typ: "int", def: "1"},
+	})
+	if c := findCommand(spec.Root, "config set"); c == nil || c.MinArgs != 2 || c.MaxArgs != 2 {
+		t.Errorf("config set: %+v", c)
+	}
+	if len(spec.Notes) != 0 {
+		t.Errorf("notes: %q", spec.Notes)
+	}
+}
+
+// TestNoNetworkDuringReflection reflects a CLI whose completion functions,
+// PersistentPreRun and Run all dial a listener: none may connect.
+func TestNoNetworkDuringReflection(t *testing.T) {
+	bin := fixture(t, "testdata/netcli")
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	// The fixture itself must be able to dial it: check with the command
+	// that runs (a call), then reflect.
+	env := append(os.Environ(), "NETCLI_ADDR="+l.Addr().String())
+	spec, err := external.Reflect(context.Background(), bin, "netcli", &external.Options{Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Whatever dialed during reflection is queued on the listener now.
+	l.(*net.TCPListener).SetDeadline(time.Now())
+	if c, err := l.Accept(); err == nil {
+		buf := make([]byte, 100)
+		n, _ := c.Read(buf)
+		t.Fatalf("reflection reached the network: %q", buf[:n])
+	}
+	checkFlags(t, spec, []wantFlag{
+		{cmd: "get", name: "selector", typ: "string"},
+		{cmd: "get", name: "limit", typ: "int"},
+		{cmd: "get logs", name: "follow", typ: "bool", required: true},
+	})
+	// The check is not vacuous: running the command dials.
+	l.(*net.TCPListener).SetDeadline(time.Time{})
+	r, err := external.Load(context.Background(), bin, &external.Options{NoCache: true, Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runBinary(r.Path, env, "get", "pods"); err != nil {
+		t.Fatal(err)
+	}
+	c, err := l.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+}
+
+// TestBrokenBinaries: a binary that hangs, one that is not a Cobra CLI and
+// one that prints garbage each give a clear error, and nothing is left
+// running.
+func TestBrokenBinaries(t *testing.T) {
+	t.Run("hangs", func(t *testing.T) {
+		bin := fixture(t, "testdata/hang")
+		pidfile := filepath.Join(t.TempDir(), "pid")
+		env := append(os.Environ(), "HANG_PIDFILE="+pidfile)
+		_, err := external.Reflect(context.Background(), bin, "hang", &external.Options{Env: env, ProbeTimeout: 500 * time.Millisecond})
+		if err == nil || !strings.Contains(err.Error(), "did not finish within 500ms") || !errors.Is(err, external.ErrNotCobra) {
+			t.Fatalf("err = %v", err)
+		}
+		b, err := os.ReadFile(pidfile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pid, _ := strconv.Atoi(string(b))
+		// Reflect returned after the process group was ended: the child
+		// is gone, or a zombie waiting for init to reap it.
+		if err := syscall.Kill(pid, 0); err == nil {
+			stat, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+			if f := strings.Fields(string(stat)); len(f) < 3 || f[2] != "Z" {
+				t.Errorf("the hanging binary's child %d is still running: %s", pid, stat)
+			}
+		}
+	})
+	for _, tc := range []struct{ dir, want string }{
+		{"testdata/notcobra", "no completion directive line"},
+		{"testdata/garbage", "is not a completion directive"},
+	} {
+		t.Run(filepath.Base(tc.dir), func(t *testing.T) {
+			bin := fixture(t, tc.dir)
+			_, err := external.Reflect(context.Background(), bin, filepath.Base(tc.dir), nil)
+			if err == nil || !errors.Is(err, external.ErrNotCobra) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v", err)
+			}
+		})
+	}
+}
