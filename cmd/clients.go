@@ -117,7 +117,7 @@ func newEnableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 				return err
 			}
 			if name == "" {
-				name = c.Root().Name()
+				name = serverName(o, c)
 			}
 			more, notes, err := planStart(o, c, cl, name, extra)
 			if err != nil {
@@ -132,7 +132,7 @@ func newEnableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			args := append(startArgs(c), extra...)
+			args := entryArgs(o, c, extra)
 			ch, err := file.Set(name, cl.Server(exe, args, env), dryRun)
 			if err != nil {
 				return err
@@ -198,7 +198,7 @@ func newDisableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 				return err
 			}
 			if name == "" {
-				name = c.Root().Name()
+				name = serverName(o, c)
 			}
 			ch, err := file.Remove(name, dryRun)
 			if err != nil {
@@ -251,7 +251,7 @@ func newListCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 			for _, e := range entries {
 				mark := " "
-				if isThisCLI(e.Server, exe, c.Root().Name(), startArgs(c)) {
+				if isThisCLI(e.Server, exe, serverName(o, c), entryArgs(o, c, nil), o.EntryArgs != nil) {
 					mark = "*"
 				}
 				what := e.URL
@@ -317,6 +317,22 @@ func executable() (string, error) {
 	return filepath.Abs(exe)
 }
 
+// serverName is the default name of the client entry.
+func serverName(o *Options, c *cobra.Command) string {
+	if o.ServerName != nil {
+		return o.ServerName(c)
+	}
+	return c.Root().Name()
+}
+
+// entryArgs returns the arguments of a client entry's command line.
+func entryArgs(o *Options, c *cobra.Command, extra []string) []string {
+	if o.EntryArgs != nil {
+		return o.EntryArgs(c, startArgs(c), extra)
+	}
+	return append(startArgs(c), extra...)
+}
+
 // startArgs returns the arguments after the binary that run `mcp start`
 // from the command c of the client group: the path from the root to the
 // mcp group, then "start".
@@ -352,7 +368,7 @@ func entryEnv(o *Options, envs []string) (map[string]string, error) {
 
 // isThisCLI reports whether an entry starts this CLI's server: the same
 // binary, or a binary of the CLI's name running `mcp start`.
-func isThisCLI(s clientcfg.Server, exe, name string, start []string) bool {
+func isThisCLI(s clientcfg.Server, exe, name string, start []string, strict bool) bool {
 	if s.Command == "" {
 		return false
 	}
@@ -360,11 +376,17 @@ func isThisCLI(s clientcfg.Server, exe, name string, start []string) bool {
 	if r, err := filepath.EvalSymlinks(cmdPath); err == nil {
 		cmdPath = r
 	}
+	hasStart := len(s.Args) >= len(start) && slices.Equal(s.Args[:len(start)], start)
+	if strict {
+		// One executable serves many CLIs (cobramcp): the arguments that
+		// name the CLI must match too.
+		return exe != "" && cmdPath == exe && hasStart
+	}
 	if exe != "" && cmdPath == exe {
 		return true
 	}
 	base := strings.TrimSuffix(filepath.Base(s.Command), ".exe")
-	return base == name && len(s.Args) >= len(start) && slices.Equal(s.Args[:len(start)], start)
+	return base == name && hasStart
 }
 
 // shellJoin quotes args for display as a POSIX shell command line.

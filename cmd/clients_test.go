@@ -557,7 +557,24 @@ func TestIsThisCLI(t *testing.T) {
 		{"remote", clientcfg.Server{URL: "https://x"}, false},
 	}
 	for _, tt := range tests {
-		if got := isThisCLI(tt.s, "/opt/mycli", "mycli", start); got != tt.want {
+		if got := isThisCLI(tt.s, "/opt/mycli", "mycli", start, false); got != tt.want {
+			t.Errorf("%s: got %v", tt.name, got)
+		}
+	}
+	// One executable serving many CLIs (cobramcp start -- BINARY): the
+	// arguments naming the CLI decide.
+	ext := []string{"start", "--", "/usr/bin/kubectl"}
+	strict := []struct {
+		name string
+		s    clientcfg.Server
+		want bool
+	}{
+		{"same CLI", clientcfg.Server{Command: "/opt/cobramcp", Args: []string{"start", "--", "/usr/bin/kubectl", "--read-only"}}, true},
+		{"other CLI, same executable", clientcfg.Server{Command: "/opt/cobramcp", Args: []string{"start", "--", "/usr/bin/helm"}}, false},
+		{"same CLI, other executable", clientcfg.Server{Command: "/usr/bin/other", Args: ext}, false},
+	}
+	for _, tt := range strict {
+		if got := isThisCLI(tt.s, "/opt/cobramcp", "kubectl", ext, true); got != tt.want {
 			t.Errorf("%s: got %v", tt.name, got)
 		}
 	}

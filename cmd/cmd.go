@@ -74,6 +74,16 @@ type Options struct {
 	// DefaultEnv returns environment variables captured at `enable` time
 	// into client configurations (Config.DefaultEnv). May be nil.
 	DefaultEnv func() map[string]string
+	// ServerName, when set, is the default name of the server entry that
+	// `CLIENT enable|disable|list` write, remove and mark; the root
+	// command's name otherwise. cobramcp uses it to name the entry of a
+	// CLI served from outside after that CLI.
+	ServerName func(c *cobra.Command) string
+	// EntryArgs, when set, returns the arguments of the command line a
+	// client entry runs (after the executable), given the path from the
+	// root to `start` and the arguments after -- of `enable`; the two
+	// joined otherwise. cobramcp uses it to write `start -- BINARY ARGS`.
+	EntryArgs func(c *cobra.Command, start, extra []string) []string
 
 	group *cobra.Command // the group New made
 }

@@ -1,12 +1,29 @@
-// Command cobramcp is a small MCP client for any stdio MCP server, made to
-// try out a CLI served by cobramcp:
+// Command cobramcp serves any installed Cobra CLI as an MCP server, and is
+// a small MCP client for trying out stdio servers.
+//
+// Serving a CLI from outside (the binary after "--"; the same sub-commands,
+// options and policies as `mycli mcp ...` of a CLI that links cobramcp):
+//
+//	cobramcp start -- kubectl                      # stdio MCP server for the kubectl on PATH
+//	cobramcp tools -o - -- helm                    # export its tools
+//	cobramcp claude enable -- kubectl --read-only  # a client entry running `cobramcp start -- kubectl ...`
+//	cobramcp stream --addr :8080 --token-file t -- gh
+//	cobramcp tool kubectl_get --schema -- kubectl
+//	cobramcp mcp call kubectl_version '{}' -- kubectl   # one call, no client
+//
+// Options of the serving commands may also follow the binary
+// (`cobramcp start -- kubectl --read-only`), which is how client entries
+// are written.
+//
+// The client role (the command line after "--" starts a stdio MCP server):
 //
 //	cobramcp list -- mycli mcp start
 //	cobramcp call mycli_get_pods '{"flags":{"namespace":"kube-system"}}' -- mycli mcp start
 //	cobramcp demo -- mycli mcp start
 //
-// Everything before "--" is cobramcp's; everything after is the server's
-// command line, started as a child process that speaks MCP on stdio.
+// `call` exists in both roles: `cobramcp call TOOL [ARGS] -- SERVER...`
+// calls a tool of a running MCP server, `cobramcp mcp call TOOL [ARGS] --
+// BINARY` runs one call of a CLI served from outside, without a server.
 package main
 
 import (
@@ -17,28 +34,214 @@ import (
 	"io"
 	"os"
 	osexec "os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
+
+	"github.com/cobramcp/cobramcp/bridge"
+	"github.com/cobramcp/cobramcp/cmd"
+	"github.com/cobramcp/cobramcp/external"
 )
 
 func main() {
-	if err := newRoot(os.Stdout).Execute(); err != nil {
+	if err := execute(os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		os.Exit(1)
 	}
 }
 
-func newRoot(out io.Writer) *cobra.Command {
-	var timeout time.Duration
+// roleAnnotation marks the commands of the client role, whose words after
+// "--" are a server's command line, not a binary to serve.
+const roleAnnotation = "cobramcp.client"
+
+// execute runs cobramcp with args (without the program name).
+func execute(args []string, out, errOut io.Writer) error {
+	t := &target{}
+	root := newRoot(out, t)
+	root.SetArgs(t.split(root, args))
+	root.SetOut(out)
+	root.SetErr(errOut)
+	return root.Execute()
+}
+
+// target is the CLI served from outside: the binary named after "--".
+type target struct {
+	binary string // as given: a path or a name in PATH
+}
+
+// split takes the binary out of the command line of a serving command:
+// `start [OPTS] -- BINARY [MORE-OPTS]` becomes `start [OPTS] [MORE-OPTS]`,
+// and `CLIENT enable [OPTS] -- BINARY [START-OPTS]` becomes
+// `CLIENT enable [OPTS] -- [START-OPTS]`. The client role's command lines
+// are left as they are.
+func (t *target) split(root *cobra.Command, args []string) []string {
+	dash := slices.Index(args, "--")
+	if dash < 0 {
+		return args
+	}
+	c, _, err := root.Find(args[:dash])
+	if err != nil || c == root || c.Annotations[roleAnnotation] != "" {
+		return args
+	}
+	if dash+1 >= len(args) {
+		return args[:dash]
+	}
+	t.binary = args[dash+1]
+	before, rest := slices.Clone(args[:dash]), args[dash+2:]
+	if c.Name() == "enable" {
+		return append(append(before, "--"), rest...)
+	}
+	return append(before, rest...)
+}
+
+// reflection options of the serving commands (persistent flags of the root).
+type reflectFlags struct {
+	overlay      string
+	refresh      bool
+	noCache      bool
+	cacheDir     string
+	probeTimeout time.Duration
+}
+
+// load reflects the target binary and returns its toolset.
+func (t *target) load(c *cobra.Command, rf *reflectFlags) (cmd.Toolset, error) {
+	if t.binary == "" {
+		return nil, fmt.Errorf("name the Cobra CLI to serve after --, e.g. `cobramcp %s -- kubectl`", strings.TrimPrefix(c.CommandPath(), "cobramcp "))
+	}
+	log, err := cmd.Logger(c)
+	if err != nil {
+		return nil, err
+	}
+	opts := &external.Options{Refresh: rf.refresh, NoCache: rf.noCache, CacheDir: rf.cacheDir, ProbeTimeout: rf.probeTimeout, Logger: log}
+	if rf.overlay != "" {
+		if opts.Overlay, err = external.ReadOverlay(rf.overlay); err != nil {
+			return nil, err
+		}
+	}
+	r, err := external.Load(c.Context(), t.binary, opts)
+	if err != nil {
+		return nil, err
+	}
+	return bridge.Tools(r.Root, &bridge.Config{Executable: r.Path, Logger: log})
+}
+
+// entryPath is the binary as a client entry names it: absolute, found in
+// PATH if need be, symlinks kept (the root's name comes from the link).
+func (t *target) entryPath() string {
+	p, err := osexec.LookPath(t.binary)
+	if err != nil {
+		p = t.binary
+	}
+	if a, err := filepath.Abs(p); err == nil {
+		p = a
+	}
+	return p
+}
+
+// serverName is the name of the client entry of the target: its root
+// command's name.
+func (t *target) serverName() string {
+	if _, name, err := external.Resolve(t.binary); err == nil {
+		return name
+	}
+	return strings.TrimSuffix(filepath.Base(t.binary), ".exe")
+}
+
+func newRoot(out io.Writer, t *target) *cobra.Command {
 	root := &cobra.Command{
-		Use:           "cobramcp",
-		Short:         "A small MCP client for stdio servers",
+		Use:   "cobramcp",
+		Short: "Serve any installed Cobra CLI as MCP tools; a small MCP client for stdio servers",
+		Long: "Serve any installed Cobra CLI as MCP tools: `cobramcp start -- kubectl` reflects the binary\n" +
+			"named after -- (through cobra's completion command and its help, cached) and serves its\n" +
+			"commands exactly as a CLI that links cobramcp serves them with `mcp start`. Every serving\n" +
+			"command (start, stream, tools, tool, CLIENT enable|disable|list, and all of them under `mcp`)\n" +
+			"takes the binary after --; options may follow it.\n\n" +
+			"As a client, list, call and demo start the MCP server whose command line follows --.\n" +
+			"`call` exists in both roles: `cobramcp call TOOL [ARGS] -- SERVER...` is the client's,\n" +
+			"`cobramcp mcp call TOOL [ARGS] -- BINARY` runs one call of a served CLI without a server.",
+		Example: "  cobramcp start -- kubectl\n" +
+			"  cobramcp tools -o - -- helm\n" +
+			"  cobramcp claude enable -- kubectl --read-only\n" +
+			"  cobramcp stream --addr :8080 --token-file t -- gh\n" +
+			"  cobramcp mcp call kubectl_version '{}' -- kubectl\n" +
+			"  cobramcp demo -- mycli mcp start",
 		SilenceUsage:  true,
 		SilenceErrors: false,
 	}
-	root.PersistentFlags().DurationVar(&timeout, "timeout", time.Minute, "how long the whole session may take")
+	rf := &reflectFlags{}
+	pf := root.PersistentFlags()
+	pf.StringVar(&rf.overlay, "overlay", "", "JSON file correcting the reflection of the served CLI (docs/external.md)")
+	pf.BoolVar(&rf.refresh, "refresh", false, "reflect the served CLI again instead of using the cache")
+	pf.BoolVar(&rf.noCache, "no-cache", false, "neither read nor write the reflection cache")
+	pf.StringVar(&rf.cacheDir, "cache-dir", "", "directory of the reflection cache (default <user cache dir>/cobramcp/external)")
+	pf.DurationVar(&rf.probeTimeout, "probe-timeout", external.DefaultProbeTimeout, "time limit of each process that reflection starts")
+
+	opts := cmd.Options{
+		Load:       func(c *cobra.Command) (cmd.Toolset, error) { return t.load(c, rf) },
+		DefaultEnv: func() map[string]string { return map[string]string{"PATH": os.Getenv("PATH")} },
+		ServerName: func(*cobra.Command) string { return t.serverName() },
+		EntryArgs: func(c *cobra.Command, start, extra []string) []string {
+			args := append(slices.Clone(start), "--", t.entryPath())
+			args = append(args, extra...)
+			if f := c.Flag("overlay"); f != nil && f.Changed {
+				if a, err := filepath.Abs(rf.overlay); err == nil {
+					args = append(args, "--overlay", a)
+				}
+			}
+			if f := c.Flag("cache-dir"); f != nil && f.Changed {
+				if a, err := filepath.Abs(rf.cacheDir); err == nil {
+					args = append(args, "--cache-dir", a)
+				}
+			}
+			if f := c.Flag("probe-timeout"); f != nil && f.Changed {
+				args = append(args, "--probe-timeout", rf.probeTimeout.String())
+			}
+			return args
+		},
+	}
+	// The serving commands under `mcp`, as in an adopted CLI, and (all but
+	// call, which is the client's at the top) at the top.
+	group := cmd.New(opts)
+	top := cmd.New(opts)
+	root.PersistentFlags().AddFlagSet(top.PersistentFlags())
+	for _, sub := range top.Commands() {
+		if sub.Name() == "call" {
+			continue
+		}
+		top.RemoveCommand(sub)
+		root.AddCommand(sub)
+	}
+	group.Short = "The serving commands of an adopted CLI's `mcp` group, for the CLI after --"
+	for _, c := range append(root.Commands(), group) {
+		useBinary(c)
+	}
+	for _, c := range clientCommands(out) {
+		root.AddCommand(c)
+	}
+	root.AddCommand(group)
+	return root
+}
+
+// useBinary adds "-- BINARY" to the usage lines of the serving commands.
+func useBinary(c *cobra.Command) {
+	for _, s := range c.Commands() {
+		useBinary(s)
+	}
+	if c.Runnable() && !strings.Contains(c.Use, "BINARY") {
+		if strings.Contains(c.Use, "[-- MCP-START-ARGS...]") {
+			c.Use = strings.Replace(c.Use, "[-- MCP-START-ARGS...]", "-- BINARY [START-OPTIONS...]", 1)
+		} else {
+			c.Use += " -- BINARY"
+		}
+	}
+}
+
+// clientCommands are the commands of the client role.
+func clientCommands(out io.Writer) []*cobra.Command {
+	var timeout time.Duration
 	session := func(c *cobra.Command, args []string, f func(ctx context.Context, s *mcp.ClientSession, before []string) error) error {
 		dash := c.ArgsLenAtDash()
 		if dash < 0 || dash == len(args) {
@@ -58,7 +261,7 @@ func newRoot(out io.Writer) *cobra.Command {
 	}
 	list := &cobra.Command{
 		Use:   "list -- SERVER...",
-		Short: "List the server's tools",
+		Short: "List the tools of the MCP server started by SERVER...",
 		RunE: func(c *cobra.Command, args []string) error {
 			return session(c, args, func(ctx context.Context, s *mcp.ClientSession, _ []string) error {
 				for t, err := range s.Tools(ctx, nil) {
@@ -73,7 +276,7 @@ func newRoot(out io.Writer) *cobra.Command {
 	}
 	call := &cobra.Command{
 		Use:   "call TOOL [ARGUMENTS_JSON] -- SERVER...",
-		Short: "Call one tool and print the result as JSON",
+		Short: "Call one tool of the MCP server started by SERVER... and print the result as JSON",
 		RunE: func(c *cobra.Command, args []string) error {
 			return session(c, args, func(ctx context.Context, s *mcp.ClientSession, before []string) error {
 				if len(before) < 1 || len(before) > 2 {
@@ -101,15 +304,19 @@ func newRoot(out io.Writer) *cobra.Command {
 	}
 	demo := &cobra.Command{
 		Use:   "demo -- SERVER...",
-		Short: "One session against a cobramcp server: list the tools and call a few",
+		Short: "One session against the MCP server started by SERVER...: list the tools and call a few",
 		RunE: func(c *cobra.Command, args []string) error {
 			return session(c, args, func(ctx context.Context, s *mcp.ClientSession, _ []string) error {
 				return runDemo(ctx, s, out)
 			})
 		},
 	}
-	root.AddCommand(list, call, demo)
-	return root
+	cmds := []*cobra.Command{list, call, demo}
+	for _, c := range cmds {
+		c.Annotations = map[string]string{roleAnnotation: "true"}
+		c.Flags().DurationVar(&timeout, "timeout", time.Minute, "how long the whole session may take")
+	}
+	return cmds
 }
 
 func firstLine(s string) string {

@@ -24,10 +24,7 @@ func mycli(t *testing.T) string {
 
 func run(t *testing.T, args ...string) (string, error) {
 	var out bytes.Buffer
-	root := newRoot(&out)
-	root.SetArgs(args)
-	root.SetErr(&bytes.Buffer{})
-	err := root.Execute()
+	err := execute(args, &out, &bytes.Buffer{})
 	return out.String(), err
 }
 

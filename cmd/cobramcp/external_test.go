@@ -1,0 +1,168 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// build builds the main package in dir (of this module or its own) into
+// a temporary directory.
+func build(t *testing.T, dir, name string) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), name)
+	c := osexec.Command("go", "build", "-o", out, ".")
+	c.Dir = dir
+	if b, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", dir, err, b)
+	}
+	return out
+}
+
+// toolNames lists the tools of the stdio server started by argv, through
+// a real MCP client.
+func toolNames(t *testing.T, argv ...string) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	server := osexec.Command(argv[0], argv[1:]...)
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil)
+	s, err := client.Connect(ctx, &mcp.CommandTransport{Command: server}, nil)
+	if err != nil {
+		t.Fatalf("connecting to %q: %v", argv, err)
+	}
+	defer s.Close()
+	var names []string
+	for tool, err := range s.Tools(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, tool.Name)
+	}
+	return names
+}
+
+// TestStartFromOutside: `cobramcp start -- mycli` serves the same tools as
+// `mycli mcp start`, to a real MCP client.
+func TestStartFromOutside(t *testing.T) {
+	bin := mycli(t)
+	self := build(t, ".", "cobramcp")
+	cache := t.TempDir()
+	in := toolNames(t, bin, "mcp", "start", "--log-level=error")
+	out := toolNames(t, self, "start", "--log-level=error", "--cache-dir", cache, "--", bin)
+	if !slices.Equal(in, out) || len(in) < 20 {
+		t.Errorf("tools differ:\nin-process %q\noutside    %q", in, out)
+	}
+	// Options may follow the binary, as client entries write them.
+	some := toolNames(t, self, "start", "--", bin, "--tools", "mycli_get_*", "--log-level=error", "--cache-dir", cache)
+	if want := []string{"mycli_get_deployments", "mycli_get_pods", "mycli_get_services"}; !slices.Equal(some, want) {
+		t.Errorf("--tools after the binary: %q", some)
+	}
+}
+
+// callEcho runs one call of a CLI served from outside through
+// `cobramcp mcp call TOOL ARGS -- BINARY` and returns what the call printed.
+func callEcho(t *testing.T, cache, bin, tool, args string) string {
+	t.Helper()
+	out, err := run(t, "mcp", "call", tool, args, "--log-level=error", "--cache-dir", cache, "--", bin)
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", tool, args, err, out)
+	}
+	var res struct {
+		StructuredContent struct {
+			Stdout   string `json:"stdout"`
+			ExitCode int    `json:"exitCode"`
+		} `json:"structuredContent"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil || res.StructuredContent.ExitCode != 0 {
+		t.Fatalf("%s: %v\n%s", tool, err, out)
+	}
+	return strings.TrimSpace(res.StructuredContent.Stdout)
+}
+
+// TestCallsFromOutside drives calls through the wrapper into CLIs with
+// three help styles, and checks with each binary's own echo of what it
+// parsed that the argv was exact: the command path first (the root's name
+// not repeated), every flag typed as the binary's parser takes it, args
+// after "--" kept as args.
+func TestCallsFromOutside(t *testing.T) {
+	cache := t.TempDir() // a fresh cache, shared by the calls of one binary
+	templated := build(t, "../../external/testdata/templated", "templated")
+	oldcli := build(t, "../../test/oldcli", "oldcli")
+	tests := []struct {
+		name, bin, tool, args, want string
+	}{
+		{"mycli", mycli(t), "mycli_echo",
+			`{"flags":{"str":"a b,c","int":-3,"uint":4,"float":1.5,"bool-true":false,"count":2,"duration":"1m30s","slice":["x","y"],"array":["p,q","r"],"map":{"k":"v"},"ip":"::1","namespace":"kube-system"},"args":["--not-a-flag","-n"]}`,
+			`{"args":["--not-a-flag","-n"],"argsLenAtDash":0,"flags":{"array":["p,q","r"],"bool-true":false,"count":2,"duration":"1m30s","float":1.5,"int":-3,"ip":"::1","map":{"k":"v"},"namespace":"kube-system","slice":["x","y"],"str":"a b,c","uint":4}}`},
+		{"templated (kubectl-style help)", templated, "templated_echo",
+			`{"flags":{"str":"s","int":-2,"float":2.5,"bool":false,"duration":"2s","ip":"10.0.0.1","slice":["a","b"],"array":["c,d","e"],"map":{"k":"v"},"context":"prod","v":3},"args":["--x"]}`,
+			`{"args":["--x"],"flags":{"array":"c,d|e","bool":"false","context":"prod","duration":"2s","float":"2.5","int":"-2","ip":"10.0.0.1","map":"[k=v]","slice":"a|b","str":"s","v":"3"}}`},
+		{"templated, nested with a required flag", templated, "templated_config_need",
+			`{"flags":{"name":"n","count":5}}`,
+			`{"args":[],"flags":{"count":"5","name":"n"}}`},
+		{"oldcli (cobra v1.0.0, pflag v1.0.5)", oldcli, "oldcli_echo",
+			`{"flags":{"str":"s","int":9,"bool":false,"duration":"3s","slice":["x"],"array":["y,z"],"map":{"a":"b"},"verbose":3,"server":"far","debug":true},"args":["-v"]}`,
+			`{"args":["-v"],"flags":{"array":"y,z","bool":"false","debug":"true","duration":"3s","int":"9","map":"[a=b]","server":"far","slice":"x","str":"s","verbose":"3"}}`},
+		{"oldcli, nested", oldcli, "oldcli_remote_add",
+			`{"flags":{"fetch":true},"args":["origin","https://x"]}`,
+			`{"args":["origin","https://x"],"flags":{"fetch":"true"}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := callEcho(t, cache, tt.bin, tt.tool, tt.args); got != tt.want {
+				t.Errorf("echo:\n got %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestEnableFromOutside: the client entry runs `cobramcp start -- BINARY
+// OPTIONS`, is named after the CLI, is marked as this CLI by list, and
+// disable removes it.
+func TestEnableFromOutside(t *testing.T) {
+	bin := mycli(t)
+	cfg := filepath.Join(t.TempDir(), "claude.json")
+	if out, err := run(t, "claude", "enable", "--config-path", cfg, "--no-cache", "--", bin, "--tools", "mycli_get_*"); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	b, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		MCPServers map[string]struct {
+			Command string   `json:"command"`
+			Args    []string `json:"args"`
+		} `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	e, ok := doc.MCPServers["mycli"]
+	abs, _ := filepath.Abs(bin)
+	if !ok || !slices.Equal(e.Args, []string{"start", "--", abs, "--tools", "mycli_get_*"}) {
+		t.Fatalf("entry: %s", b)
+	}
+	out, err := run(t, "claude", "list", "--config-path", cfg, "--", bin)
+	if err != nil || !strings.Contains(out, "* mycli") {
+		t.Errorf("list does not mark the entry: %v\n%s", err, out)
+	}
+	if out, err := run(t, "claude", "disable", "--config-path", cfg, "--", bin); err != nil || !strings.Contains(out, `Removed server "mycli"`) {
+		t.Errorf("disable: %v\n%s", err, out)
+	}
+	// A serving command without a binary says how to name one.
+	var stderr bytes.Buffer
+	if err := execute([]string{"tools", "-o", "-"}, &bytes.Buffer{}, &stderr); err == nil || !strings.Contains(err.Error(), "cobramcp tools -- kubectl") {
+		t.Errorf("no binary: %v", err)
+	}
+}
