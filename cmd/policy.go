@@ -124,10 +124,12 @@ func envPrefix(root string) string {
 	return string(b)
 }
 
-// policy returns the policy that c's flags, the environment and the flags
-// given to the CLI itself before the mcp group ask for.
-func (p *policyFlags) policy(c, group *cobra.Command) (Policy, error) {
-	pol, err := readPolicy(c.Flags(), c.Root().Name(), os.LookupEnv)
+// policy returns the policy that c's flags, the environment (the variables
+// of the served CLI, serverName(o, c)) and the flags given to the CLI
+// itself before the mcp group ask for.
+func (p *policyFlags) policy(o *Options, c *cobra.Command) (Policy, error) {
+	group := o.group
+	pol, err := readPolicy(c.Flags(), serverName(o, c), os.LookupEnv)
 	if err != nil {
 		return Policy{}, err
 	}
@@ -273,7 +275,7 @@ func pinValue(f *pflag.Flag) (string, error) {
 
 // load reflects c's tree with o.Load and applies the policy of p.
 func (p *policyFlags) load(o *Options, c *cobra.Command) (Toolset, error) {
-	pol, err := p.policy(c, o.group)
+	pol, err := p.policy(o, c)
 	if err != nil {
 		return nil, err
 	}

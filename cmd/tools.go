@@ -84,7 +84,7 @@ func newToolsCmd(o *Options) *cobra.Command {
 					return fmt.Errorf("--format: %w, or %s", err, FormatExternal)
 				}
 			}
-			pol, err := pf.policy(c, o.group)
+			pol, err := pf.policy(o, c)
 			if err != nil {
 				return err
 			}

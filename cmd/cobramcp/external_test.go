@@ -15,6 +15,21 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// sharedCache is the reflection cache of the tests of this package, so
+// that each binary is reflected once.
+var sharedCache string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "cobramcp-cache-")
+	if err != nil {
+		panic(err)
+	}
+	sharedCache = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
 // build builds the main package in dir (of this module or its own) into
 // a temporary directory.
 func build(t *testing.T, dir, name string) string {
@@ -56,14 +71,14 @@ func toolNames(t *testing.T, argv ...string) []string {
 func TestStartFromOutside(t *testing.T) {
 	bin := mycli(t)
 	self := build(t, ".", "cobramcp")
-	cache := t.TempDir()
-	in := toolNames(t, bin, "mcp", "start", "--log-level=error")
-	out := toolNames(t, self, "start", "--log-level=error", "--cache-dir", cache, "--", bin)
+	cache := sharedCache
+	in := toolNames(t, bin, "mcp", "start", "--mcp-log-level=error")
+	out := toolNames(t, self, "start", "--mcp-log-level=error", "--cache-dir", cache, "--", bin)
 	if !slices.Equal(in, out) || len(in) < 20 {
 		t.Errorf("tools differ:\nin-process %q\noutside    %q", in, out)
 	}
 	// Options may follow the binary, as client entries write them.
-	some := toolNames(t, self, "start", "--", bin, "--tools", "mycli_get_*", "--log-level=error", "--cache-dir", cache)
+	some := toolNames(t, self, "start", "--", bin, "--tools", "mycli_get_*", "--mcp-log-level=error", "--cache-dir", cache)
 	if want := []string{"mycli_get_deployments", "mycli_get_pods", "mycli_get_services"}; !slices.Equal(some, want) {
 		t.Errorf("--tools after the binary: %q", some)
 	}
@@ -73,7 +88,7 @@ func TestStartFromOutside(t *testing.T) {
 // `cobramcp mcp call TOOL ARGS -- BINARY` and returns what the call printed.
 func callEcho(t *testing.T, cache, bin, tool, args string) string {
 	t.Helper()
-	out, err := run(t, "mcp", "call", tool, args, "--log-level=error", "--cache-dir", cache, "--", bin)
+	out, err := run(t, "mcp", "call", tool, args, "--mcp-log-level=error", "--cache-dir", cache, "--", bin)
 	if err != nil {
 		t.Fatalf("%s %s: %v\n%s", tool, args, err, out)
 	}
@@ -95,7 +110,7 @@ func callEcho(t *testing.T, cache, bin, tool, args string) string {
 // not repeated), every flag typed as the binary's parser takes it, args
 // after "--" kept as args.
 func TestCallsFromOutside(t *testing.T) {
-	cache := t.TempDir() // a fresh cache, shared by the calls of one binary
+	cache := sharedCache
 	templated := build(t, "../../external/testdata/templated", "templated")
 	oldcli := build(t, "../../test/oldcli", "oldcli")
 	tests := []struct {
@@ -132,7 +147,7 @@ func TestCallsFromOutside(t *testing.T) {
 func TestEnableFromOutside(t *testing.T) {
 	bin := mycli(t)
 	cfg := filepath.Join(t.TempDir(), "claude.json")
-	if out, err := run(t, "claude", "enable", "--config-path", cfg, "--no-cache", "--", bin, "--tools", "mycli_get_*"); err != nil {
+	if out, err := run(t, "claude", "enable", "--config-path", cfg, "--cache-dir", sharedCache, "--", bin, "--tools", "mycli_get_*"); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	b, err := os.ReadFile(cfg)
@@ -150,7 +165,7 @@ func TestEnableFromOutside(t *testing.T) {
 	}
 	e, ok := doc.MCPServers["mycli"]
 	abs, _ := filepath.Abs(bin)
-	if !ok || !slices.Equal(e.Args, []string{"start", "--", abs, "--tools", "mycli_get_*"}) {
+	if !ok || !slices.Equal(e.Args, []string{"start", "--", abs, "--tools", "mycli_get_*", "--cache-dir", sharedCache}) {
 		t.Fatalf("entry: %s", b)
 	}
 	out, err := run(t, "claude", "list", "--config-path", cfg, "--", bin)
@@ -164,5 +179,43 @@ func TestEnableFromOutside(t *testing.T) {
 	var stderr bytes.Buffer
 	if err := execute([]string{"tools", "-o", "-"}, &bytes.Buffer{}, &stderr); err == nil || !strings.Contains(err.Error(), "cobramcp tools -- kubectl") {
 		t.Errorf("no binary: %v", err)
+	}
+}
+
+// TestPolicyFromOutside: the policy flags and variables of `mcp start`
+// apply to a CLI served from outside, named after it (MYCLI_MCP_*), and
+// the overlay supplies the read-only hints that reflection cannot see.
+func TestPolicyFromOutside(t *testing.T) {
+	bin := mycli(t)
+	names := func(args ...string) ([]string, error) {
+		out, err := run(t, append([]string{"tools", "-o", "-", "--cache-dir", sharedCache, "--mcp-log-level=error"}, args...)...)
+		if err != nil {
+			return nil, err
+		}
+		var tools []struct{ Name string }
+		if err := json.Unmarshal([]byte(out), &tools); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		var n []string
+		for _, tl := range tools {
+			n = append(n, tl.Name)
+		}
+		return n, nil
+	}
+	if _, err := names("--read-only", "--", bin); err == nil || !strings.Contains(err.Error(), "leaves no tool") {
+		t.Errorf("--read-only without hints: %v", err)
+	}
+	overlay := filepath.Join(t.TempDir(), "overlay.json")
+	if err := os.WriteFile(overlay, []byte(`{"commands": {"get pods": {"readOnly": true}, "version": {"readOnly": true}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := names("--read-only", "--overlay", overlay, "--", bin)
+	if want := []string{"mycli_get_pods", "mycli_version"}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("--read-only with the overlay: %q, %v", got, err)
+	}
+	t.Setenv("MYCLI_MCP_TOOLS", "mycli_get_*")
+	got, err = names("--exclude-tools", "mycli_get_pods", "--", bin)
+	if want := []string{"mycli_get_deployments", "mycli_get_services"}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("MYCLI_MCP_TOOLS and --exclude-tools: %q, %v", got, err)
 	}
 }

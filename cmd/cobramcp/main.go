@@ -41,6 +41,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/cmd"
@@ -104,6 +105,15 @@ type reflectFlags struct {
 	noCache      bool
 	cacheDir     string
 	probeTimeout time.Duration
+}
+
+// add defines the reflection flags in fs.
+func (rf *reflectFlags) add(fs *pflag.FlagSet) {
+	fs.StringVar(&rf.overlay, "overlay", "", "JSON file correcting the reflection of the served CLI (docs/external.md)")
+	fs.BoolVar(&rf.refresh, "refresh", false, "reflect the served CLI again instead of using the cache")
+	fs.BoolVar(&rf.noCache, "no-cache", false, "neither read nor write the reflection cache")
+	fs.StringVar(&rf.cacheDir, "cache-dir", "", "directory of the reflection cache (default <user cache dir>/cobramcp/external)")
+	fs.DurationVar(&rf.probeTimeout, "probe-timeout", external.DefaultProbeTimeout, "time limit of each process that reflection starts")
 }
 
 // load reflects the target binary and returns its toolset.
@@ -172,12 +182,7 @@ func newRoot(out io.Writer, t *target) *cobra.Command {
 		SilenceErrors: false,
 	}
 	rf := &reflectFlags{}
-	pf := root.PersistentFlags()
-	pf.StringVar(&rf.overlay, "overlay", "", "JSON file correcting the reflection of the served CLI (docs/external.md)")
-	pf.BoolVar(&rf.refresh, "refresh", false, "reflect the served CLI again instead of using the cache")
-	pf.BoolVar(&rf.noCache, "no-cache", false, "neither read nor write the reflection cache")
-	pf.StringVar(&rf.cacheDir, "cache-dir", "", "directory of the reflection cache (default <user cache dir>/cobramcp/external)")
-	pf.DurationVar(&rf.probeTimeout, "probe-timeout", external.DefaultProbeTimeout, "time limit of each process that reflection starts")
+	rf.add(root.PersistentFlags())
 
 	opts := cmd.Options{
 		Load:       func(c *cobra.Command) (cmd.Toolset, error) { return t.load(c, rf) },
@@ -215,6 +220,9 @@ func newRoot(out io.Writer, t *target) *cobra.Command {
 		root.AddCommand(sub)
 	}
 	group.Short = "The serving commands of an adopted CLI's `mcp` group, for the CLI after --"
+	// The group's own copies: the policy takes flags set on the commands
+	// above an mcp group for flags of the served CLI.
+	rf.add(group.PersistentFlags())
 	for _, c := range append(root.Commands(), group) {
 		useBinary(c)
 	}
