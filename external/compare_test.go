@@ -139,11 +139,12 @@ func compareTool(in, out *mcp.Tool, annotated map[string]bool) []difference {
 	}
 	ai, ao := si.Properties["args"], so.Properties["args"]
 	if js(ai) != js(ao) {
-		kind := "args-arity"
-		if ai != nil && ao != nil && js(ai.MinItems) == js(ao.MinItems) && js(ai.MaxItems) == js(ao.MaxItems) && js(ai.Items) == js(ao.Items) {
-			kind = "args-description"
-		}
-		add(kind, "in-process %s, outside %s", js(ai), js(ao))
+		// The description states the count too: any difference is one of
+		// arity.
+		add("args-arity", "in-process %s, outside %s", js(ai), js(ao))
+	}
+	if di, do := si.Properties["argsAfterDash"], so.Properties["argsAfterDash"]; (di == nil) != (do == nil) {
+		add("args-after-dash", "in-process %s, outside %s", js(di), js(do))
 	}
 	if !slices.Equal(si.Required, so.Required) && (ai == nil) == (ao == nil) {
 		add("args-arity", "required in-process %v, outside %v", si.Required, so.Required)

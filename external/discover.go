@@ -409,8 +409,8 @@ func useArity(use string) (min, max int) {
 	for _, w := range words {
 		bare := strings.Trim(w, "[]")
 		switch {
-		case strings.EqualFold(bare, "flags") || strings.EqualFold(bare, "options"):
-			continue
+		case strings.EqualFold(bare, "flags") || strings.EqualFold(bare, "options") || w == "--":
+			continue // cobra counts the args after "--" with the others
 		case bare == "..." || bare == "…" || strings.ContainsAny(w, "|(){}=<>:"):
 			return min, -1 // the args named so far are required; the rest cannot be read
 		}
