@@ -95,7 +95,7 @@ func Execute(root *cobra.Command, args []string) (*Result, error) {
 // flag name and typed as their getter returns them (int8, []string, net.IP,
 // map[string]int64, ...); a flag of a custom type gives Value.String().
 // Where pflag's getter goes through Value.String() and loses information
-// (the string slices, the float slices, stringToInt and stringToInt64),
+// (the string slices, the float slices and the string maps),
 // the value is read without it, as the variable bound to the flag holds it. func and boolfunc flags have no value and are left out.
 func Values(fs *pflag.FlagSet) map[string]any {
 	out := map[string]any{}
@@ -187,7 +187,7 @@ func value(fs *pflag.FlagSet, f *pflag.Flag) (any, bool) {
 	case "ipNetSlice":
 		v, err = fs.GetIPNetSlice(n)
 	case "stringToString":
-		v, err = fs.GetStringToString(n)
+		v = strMap(f.Value)
 	case "stringToInt":
 		m := map[string]int{}
 		for k, x := range intMap(f.Value) {
@@ -224,6 +224,18 @@ func intMap(v pflag.Value) map[string]int64 {
 	out := make(map[string]int64, m.Len())
 	for it := m.MapRange(); it.Next(); {
 		out[it.Key().String()] = it.Value().Int()
+	}
+	return out
+}
+
+// strMap reads the map behind a stringToString value. Before pflag v1.1.0,
+// GetStringToString re-parses Value.String(), which trims the spaces at
+// both ends of the text and turns "\r\n" into "\n" inside values.
+func strMap(v pflag.Value) map[string]string {
+	m := reflect.ValueOf(v).Elem().FieldByName("value").Elem()
+	out := make(map[string]string, m.Len())
+	for it := m.MapRange(); it.Next(); {
+		out[it.Key().String()] = it.Value().String()
 	}
 	return out
 }
