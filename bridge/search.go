@@ -55,6 +55,9 @@ const (
 	// Example comments ("# List all pods in ps output format") say in
 	// words what a command is for, as a person would ask for it.
 	weightExample = 1.0
+	// pathCoverage is how much a command's score depends on how much
+	// of its path the query explains.
+	pathCoverage = 0.65
 )
 
 func newSearchMode(ts *Toolset) *searchMode {
@@ -390,7 +393,7 @@ func (m *searchMode) Search(query string) []*Tool {
 					}
 				}
 			}
-			score *= 0.5 + 0.5*float64(covered)/float64(len(d.words))
+			score *= 1 - pathCoverage + pathCoverage*float64(covered)/float64(len(d.words))
 		}
 		score *= 1 + float64(matched)/float64(len(q))
 		hits = append(hits, scored{d, score})
@@ -455,6 +458,7 @@ var synonyms = func() map[string][]string {
 		{"secret", "credential", "password"},
 		{"log", "output"},
 		{"label", "tag"},
+		{"use", "switch", "select"},
 	}
 	m := map[string][]string{}
 	for _, g := range groups {

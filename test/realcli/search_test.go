@@ -1,0 +1,79 @@
+package realcli
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cobramcp/cobramcp/bridge"
+	"github.com/cobramcp/cobramcp/cmd"
+)
+
+// TestSearchRealKubectl asks search mode what a person asks of kubectl,
+// on kubectl's real tree (its own names, descriptions and examples, which
+// nobody in this project wrote): the command meant is the first result,
+// or among the first three where two are right.
+func TestSearchRealKubectl(t *testing.T) {
+	ts, err := bridge.Tools(Kubectl(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := ts.Restrict(cmd.Policy{ToolMode: cmd.ToolModeSearch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, _ := json.Marshal(ts.Tools())
+	small, _ := json.Marshal(v.Tools())
+	t.Logf("kubectl: %d tools; tools/list %d bytes full, %d bytes in search mode", len(ts.Tools()), len(full), len(small))
+	if len(small) > 4096 {
+		t.Errorf("search mode lists %d bytes, over 4 KB", len(small))
+	}
+	if a, err := ts.Restrict(cmd.Policy{ToolMode: cmd.ToolModeAuto}); err != nil || a.Mode() != cmd.ToolModeSearch {
+		t.Errorf("auto on kubectl's %d tools: %v %v, want search", len(ts.Tools()), a.Mode(), err)
+	}
+	tests := []struct {
+		query, want string
+		within      int
+	}{
+		{"list pods in a namespace", "kubectl_get", 1},
+		{"roll back a deployment", "kubectl_rollout_undo", 1},
+		{"show logs of a container", "kubectl_logs", 1},
+		{"switch context", "kubectl_config_use-context", 1},
+		{"scale a deployment to 3 replicas", "kubectl_scale", 1},
+		{"delete a pod", "kubectl_delete", 1},
+		{"forward a local port to a pod", "kubectl_port-forward", 1},
+		{"cpu usage of nodes", "kubectl_top_node", 1},
+		{"run a command in a container", "kubectl_exec", 1},
+		{"create a secret from literal values", "kubectl_create_secret_generic", 1},
+		{"apply a manifest file", "kubectl_apply", 1},
+		{"drain a node", "kubectl_drain", 1},
+		{"mark a node unschedulable", "kubectl_cordon", 1},
+		{"restart a deployment", "kubectl_rollout_restart", 1},
+		{"copy files from a pod", "kubectl_cp", 1},
+		{"add a label to a pod", "kubectl_label", 1},
+	}
+	for _, tt := range tests {
+		q, _ := json.Marshal(map[string]any{"query": tt.query, "limit": 5})
+		res, err := v.Call(context.Background(), "kubectl_search", q)
+		if err != nil || res.IsError {
+			t.Fatalf("%q: %v %+v", tt.query, err, res)
+		}
+		var out struct{ Results []struct{ Command string } }
+		if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &out); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range out.Results {
+			got = append(got, r.Command)
+		}
+		ok := false
+		for i := 0; i < tt.within && i < len(got); i++ {
+			ok = ok || got[i] == tt.want
+		}
+		if !ok {
+			t.Errorf("%q: want %s within %d, got %v", tt.query, tt.want, tt.within, got)
+		}
+	}
+}
