@@ -62,7 +62,9 @@ var (
 //     written in canonical form (ipMask as given).
 //   - stringSlice: one CSV record, quoted the way pflag's CSV reader reads
 //     it back, so elements may hold commas, quotes, spaces and newlines.
-//   - stringArray: "--name=element" once per element.
+//   - stringArray, and custom values that accumulate
+//     ([flagschema.Repeatable]: a [pflag.SliceValue], type "list", or
+//     annotated): "--name=element" once per element, verbatim.
 //   - other slices: the elements comma-joined; boolSlice, ipSlice and
 //     ipNetSlice take an empty list as "--name=".
 //   - stringToString: a lone pair "k=v" as is where pflag reads it so,
@@ -153,24 +155,10 @@ func encodeFlag(f *pflag.Flag, v any) ([]string, error) {
 		}
 		return []string{text}, nil
 	}
+	if kind == "stringArray" || flagschema.Repeatable(f) {
+		return encodeRepeated(f, v)
+	}
 	switch kind {
-	case "stringArray":
-		elems, err := list(v)
-		if err != nil {
-			return nil, err
-		}
-		if len(elems) == 0 {
-			return nil, fmt.Errorf("an empty list (each --%s adds an element): %w", f.Name, ErrUnrepresentable)
-		}
-		out := make([]string, len(elems))
-		for i, e := range elems {
-			s, err := str(e, "a string")
-			if err != nil {
-				return nil, elemErr(i, err)
-			}
-			out[i] = s
-		}
-		return out, nil
 	case "stringSlice":
 		s, err := encodeStringSlice(v)
 		return []string{s}, err
@@ -187,6 +175,28 @@ func encodeFlag(f *pflag.Flag, v any) ([]string, error) {
 	}
 	s, err := encodeScalar(kind, v)
 	return []string{s}, err
+}
+
+// encodeRepeated returns the elements of a list, one per "--name=value":
+// stringArray and the custom values that accumulate
+// (flagschema.Repeatable).
+func encodeRepeated(f *pflag.Flag, v any) ([]string, error) {
+	elems, err := list(v)
+	if err != nil {
+		return nil, err
+	}
+	if len(elems) == 0 {
+		return nil, fmt.Errorf("an empty list (each --%s adds an element): %w", f.Name, ErrUnrepresentable)
+	}
+	out := make([]string, len(elems))
+	for i, e := range elems {
+		s, err := str(e, "a string")
+		if err != nil {
+			return nil, elemErr(i, err)
+		}
+		out[i] = s
+	}
+	return out, nil
 }
 
 // annotated reports whether f carries a non-empty [flagschema.Annotation]

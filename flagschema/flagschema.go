@@ -67,6 +67,9 @@ func Kind(f *pflag.Flag) string {
 
 // generated returns the schema that For gives f when f has no annotation.
 func generated(f *pflag.Flag) *jsonschema.Schema {
+	if Repeatable(f) {
+		return repeatableSchema(f)
+	}
 	s, note := typeSchema(Kind(f))
 	s.Description = description(f, note)
 	if f != nil && f.Deprecated != "" {

@@ -242,8 +242,10 @@ func typeCases() []typeCase {
 			`{"type":"string","description":"u (type: tristate; if given without a value: true)","default":"auto"}`},
 		{"mapStringString", func(_ testing.TB, fs *pflag.FlagSet) { fs.Var(mapStringString{}, "x", "u") },
 			`{"type":"string","description":"u (type: mapStringString)"}`},
+		// A custom value that accumulates is served as an array; no default:
+		// whether the first element replaces it is the value's own rule.
 		{"list", func(_ testing.TB, fs *pflag.FlagSet) { fs.Var(&list{"a"}, "x", "u") },
-			`{"type":"string","description":"u (type: list)","default":"[a]"}`},
+			`{"type":"array","items":{"type":"string"},"description":"u (Repeatable: each element is given to the flag as its own --x=ELEMENT, verbatim, in order.)"}`},
 		{"port", func(_ testing.TB, fs *pflag.FlagSet) {
 			p := port(8080)
 			fs.Var(&p, "x", "u")

@@ -33,6 +33,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/cobramcp/cobramcp/flagschema"
 )
 
 // Result is what the command that ran saw.
@@ -197,7 +199,11 @@ func value(fs *pflag.FlagSet, f *pflag.Flag) (any, bool) {
 	case "stringToInt64":
 		v = intMap(f.Value)
 	default:
-		v = f.Value.String()
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			v = sv.GetSlice() // a custom value that accumulates
+		} else {
+			v = f.Value.String()
+		}
 	}
 	if err != nil {
 		return fmt.Sprintf("getter error: %v", err), true
@@ -278,6 +284,9 @@ func want(f *pflag.Flag, v any) (any, error) {
 			return s, nil
 		}
 		return JSONText{v}, nil
+	}
+	if flagschema.Repeatable(f) {
+		return typedList[string](v, "string")
 	}
 	switch kind {
 	case "func", "boolfunc":
