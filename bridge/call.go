@@ -311,7 +311,38 @@ func (t *Tool) argv(in *input) ([]string, error) {
 	if err := t.checkTraverse(append(slices.Clone(in.args), in.afterDash...)); err != nil {
 		return nil, err
 	}
-	rest, err := exec.ArgvPositional(t.Flags, in.flags, exec.Positional{
+	leaf := in.flags
+	if len(t.traversed) > 0 {
+		// An ancestor's flags go before the next sub-command's name,
+		// where cobra's Traverse reads them.
+		leaf = map[string]any{}
+		at := map[int]map[string]any{}
+		for name, v := range in.flags {
+			d, ok := t.traversed[name]
+			if !ok {
+				leaf[name] = v
+				continue
+			}
+			if at[d] == nil {
+				at[d] = map[string]any{}
+			}
+			at[d][name] = v
+		}
+		out = out[:0]
+		for d := 0; d <= len(t.Path); d++ {
+			if len(at[d]) > 0 {
+				fl, err := exec.FlagArgv(t.Flags, at[d])
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, fl...)
+			}
+			if d < len(t.Path) {
+				out = append(out, t.Path[d])
+			}
+		}
+	}
+	rest, err := exec.ArgvPositional(t.Flags, leaf, exec.Positional{
 		Args:       in.args,
 		AfterDash:  in.afterDash,
 		SubCommand: subCommandOf(t.Command),

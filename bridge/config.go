@@ -94,9 +94,17 @@ type Selector struct {
 	// LocalFlag reports whether a flag defined on the command itself is
 	// served; nil serves all.
 	LocalFlag func(*pflag.Flag) bool
-	// InheritedFlag reports whether a persistent flag inherited from a
-	// parent is served; nil serves all.
+	// InheritedFlag reports whether a flag from an ancestor is served: a
+	// persistent flag inherited from a parent, or, when the root has
+	// TraverseChildren, an ancestor's local flag (see Tool.Traversed);
+	// nil serves all.
 	InheritedFlag func(*pflag.Flag) bool
+	// HiddenFlag reports whether a hidden flag is served (it must also
+	// pass LocalFlag or InheritedFlag). nil serves none: by default hidden
+	// flags are left out. etcdctl, say, hides its connection flags
+	// (--endpoints, --user, --cacert...), which an author may serve with
+	// func(*pflag.Flag) bool { return true }.
+	HiddenFlag func(*pflag.Flag) bool
 }
 
 // Call is one tool call on its way to a process, as middleware sees it.

@@ -50,19 +50,20 @@ func newFlagsSchema() *jsonschema.Schema {
 }
 
 // selectFlags fills t.Flags and the flags schema with the flags of c
-// that sel serves: local flags first, then inherited ones; a name is
-// served once. A command that parses its own flags serves none.
+// that sel serves: local flags first, then inherited ones, then (when the
+// root has TraverseChildren) the ancestors' local flags; a name is served
+// once. A command that parses its own flags serves none.
 func (w *walker) selectFlags(t *Tool, c *cobra.Command, sel Selector, flagsSchema *jsonschema.Schema) error {
 	if t.noParse {
 		return nil
 	}
 	name := t.Flags.Name()
-	add := func(f *pflag.Flag, keep func(*pflag.Flag) bool) {
-		if !servable(f) {
-			return
+	add := func(f *pflag.Flag, keep func(*pflag.Flag) bool) bool {
+		if !servable(f, sel) {
+			return false
 		}
 		if t.Flags.Lookup(f.Name) != nil || (keep != nil && !keep(f)) {
-			return
+			return false
 		}
 		e := w.flagSchema(f)
 		if e.annotation != nil {
@@ -70,24 +71,74 @@ func (w *walker) selectFlags(t *Tool, c *cobra.Command, sel Selector, flagsSchem
 		}
 		if e.invalid != nil {
 			w.problem(c, name, f.Name, fmt.Errorf("flag left out: its schema is invalid: %w", e.invalid))
-			return
+			return false
 		}
 		t.Flags.AddFlag(f)
 		flagsSchema.Properties[f.Name] = e.schema
+		return true
+	}
+	required := func(f *pflag.Flag) {
 		if isRequired(f) {
 			flagsSchema.Required = append(flagsSchema.Required, f.Name)
 		}
 	}
-	c.LocalFlags().VisitAll(func(f *pflag.Flag) { add(f, sel.LocalFlag) })
-	c.InheritedFlags().VisitAll(func(f *pflag.Flag) { add(f, sel.InheritedFlag) })
+	c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+		if add(f, sel.LocalFlag) {
+			required(f)
+		}
+	})
+	c.InheritedFlags().VisitAll(func(f *pflag.Flag) {
+		if add(f, sel.InheritedFlag) {
+			required(f)
+		}
+	})
+	w.traversedFlags(t, c, sel, add)
 	sort.Strings(flagsSchema.Required)
 	return requiredFlagsServed(t, c)
 }
 
-// servable reports whether a flag may be served at all: hidden and
-// deprecated flags, help and the flags cobra adds itself are not.
-func servable(f *pflag.Flag) bool {
-	return !f.Hidden && f.Deprecated == "" && f.Name != "help" && len(f.Annotations[cobra.FlagSetByCobraAnnotation]) == 0
+// traversedFlags serves, when the root has TraverseChildren, the local
+// (non-persistent) flags of c's ancestors: cobra's Traverse parses each
+// ancestor's flags from the words before the next sub-command's name
+// (docker's global options are local flags of its root), so the call
+// path writes them there. cobra checks neither their required mark nor
+// their groups on c, and neither does the tool. A name that the tool
+// already serves is reported and left out, never merged.
+func (w *walker) traversedFlags(t *Tool, c *cobra.Command, sel Selector, add func(*pflag.Flag, func(*pflag.Flag) bool) bool) {
+	if !c.Root().TraverseChildren {
+		return
+	}
+	var ancestors []*cobra.Command
+	for p := c.Parent(); p != nil; p = p.Parent() {
+		ancestors = append([]*cobra.Command{p}, ancestors...)
+	}
+	for depth, a := range ancestors {
+		a.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
+			if !servable(f, sel) || sel.InheritedFlag != nil && !sel.InheritedFlag(f) {
+				return
+			}
+			if t.Flags.Lookup(f.Name) != nil || c.LocalFlags().Lookup(f.Name) != nil || c.InheritedFlags().Lookup(f.Name) != nil {
+				w.problem(c, t.Flags.Name(), f.Name, fmt.Errorf("flag of %q (TraverseChildren) left out: the command or a served flag already has that name", a.CommandPath()))
+				return
+			}
+			if add(f, sel.InheritedFlag) {
+				if t.traversed == nil {
+					t.traversed = map[string]int{}
+				}
+				t.traversed[f.Name] = depth
+			}
+		})
+	}
+}
+
+// servable reports whether a flag may be served at all: deprecated flags,
+// help and the flags cobra adds itself are not, nor hidden flags unless
+// the selector's HiddenFlag serves them.
+func servable(f *pflag.Flag, sel Selector) bool {
+	if f.Hidden && (sel.HiddenFlag == nil || !sel.HiddenFlag(f)) {
+		return false
+	}
+	return f.Deprecated == "" && f.Name != "help" && len(f.Annotations[cobra.FlagSetByCobraAnnotation]) == 0
 }
 
 // requiredFlagsServed refuses a command with a required flag that is not

@@ -41,6 +41,11 @@ type Tool struct {
 	noParse bool  // the command has DisableFlagParsing
 	arity   arity // the count of args (and argsAfterDash) cmd.Args accepts
 
+	// traversed maps the name of each served flag that belongs to an
+	// ancestor, read by cobra before the sub-command's name under
+	// TraverseChildren, to the number of Path elements it goes after.
+	traversed map[string]int
+
 	resolveOnce sync.Once
 	resolved    *jsonschema.Resolved // a private copy of the input schema, resolved at the first call
 	resolveErr  error

@@ -115,3 +115,11 @@ func ArgvNoParseDash(args, afterDash []string) []string {
 	}
 	return out
 }
+
+// FlagArgv returns only the "--name=value" elements of flags, in name
+// order, encoded as [Argv] encodes them: for flags that go elsewhere than
+// right after the command path, such as an ancestor's flags that cobra
+// reads before the sub-command's name under TraverseChildren.
+func FlagArgv(fs *pflag.FlagSet, flags map[string]any) ([]string, error) {
+	return flagArgv(fs, flags)
+}
