@@ -12,9 +12,11 @@ import (
 // (error -32700 with a null id).
 const parseErrorMessage = `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the message is not valid JSON"}}` + "\n"
 
-// maxMessage bounds one incoming stdio message, as the go-sdk's own reader
-// does by default.
-const maxMessage = 64 << 20
+// maxMessage bounds one incoming stdio message: the go-sdk's default line
+// limit (mcp.DefaultMaxLineLength, 16 MiB), set explicitly on both the
+// pre-filter and the transport (stdioTransport), so that every message over
+// it is answered and none ends the session.
+const maxMessage = 16 << 20
 
 // maxDepth is the deepest nesting of objects and arrays that the go-sdk's
 // decoder accepts; a deeper message ends its session.
@@ -49,6 +51,9 @@ func check(line []byte) string {
 	}
 	if hasID && id == nil {
 		return invalidRequest(nil, `"id" must be a string or a number`)
+	}
+	if hasID && !exactID(id) {
+		return invalidRequest(id, `"id" must be a string or an integer of at most 2^53 in magnitude (a fraction, an exponent or a larger number would be answered changed)`)
 	}
 	if method, ok := m["method"]; ok {
 		var s string
@@ -182,6 +187,8 @@ type parseErrorReader struct {
 	max  int    // the longest line passed on; a longer one is answered with -32600
 	line []byte // the line being read
 	rest []byte
+
+	flight *inFlight // requests in progress; nil: not tracked
 }
 
 func newParseErrorReader(r io.Reader, out io.Writer) *parseErrorReader {
@@ -228,6 +235,9 @@ func (p *parseErrorReader) Read(b []byte) (int, error) {
 				continue
 			}
 			reply = check(line)
+			if reply == "" {
+				reply = p.track(line)
+			}
 		}
 		if reply != "" {
 			if _, err := io.WriteString(p.out, reply); err != nil {

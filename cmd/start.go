@@ -9,7 +9,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 )
 
@@ -48,7 +47,7 @@ func newStartCmd(o *Options) *cobra.Command {
 				return err
 			}
 			log.Info("serving MCP on stdio", "tools", len(ts.Tools()))
-			err = srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(newParseErrorReader(os.Stdin, proto)), Writer: proto})
+			err = srv.Run(ctx, stdioTransport(os.Stdin, proto, maxMessage))
 			endCalls()
 			ts.Wait()
 			if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) && ctx.Err() == nil {
