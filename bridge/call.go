@@ -28,7 +28,8 @@ type Output struct {
 	Stderr   string `json:"stderr"`
 	ExitCode int    `json:"exitCode"`
 	// TimedOut is set when the call's timeout ended the command (ExitCode
-	// is then -1); it is left out of the JSON otherwise.
+	// is usually -1, the signal's; a command that exits on SIGTERM gives
+	// its own); it is left out of the JSON otherwise.
 	TimedOut bool `json:"timedOut,omitempty"`
 }
 

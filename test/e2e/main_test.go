@@ -272,7 +272,7 @@ func resultOutput(t testing.TB, res *mcp.CallToolResult) (output, string) {
 	}
 	switch {
 	case out.TimedOut:
-		if !regexp.MustCompile(`\ntimed out after [0-9a-zµ.]+ \(exit code -1\)$`).MatchString(text) {
+		if !regexp.MustCompile(`\ntimed out after [0-9a-zµ.]+ \(exit code -?[0-9]+\)$`).MatchString(text) {
 			t.Errorf("text of a timed-out call does not end saying so: %q", text)
 		}
 	case res.IsError && !strings.HasSuffix(text, "exit code: "+strconv.Itoa(out.ExitCode)):
