@@ -105,7 +105,7 @@ func schemaJSON(t *testing.T, ts *bridge.Toolset, name string) map[string]any {
 	if !ok {
 		t.Fatalf("no tool %s", name)
 	}
-	b, err := json.Marshal(tool.MCP.InputSchema)
+	b, err := json.Marshal(tool.Expanded().InputSchema)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,6 +81,18 @@ type Config struct {
 	// Executable is the binary that calls run; os.Executable() when empty.
 	Executable string
 
+	// Instructions is the author's text for the server instructions that
+	// the initialize result carries, before the generated part (what the
+	// CLI is, how tools are called, the shared flags). The whole is cut
+	// at MaxInstructions bytes.
+	Instructions string
+
+	// Expanded lists every tool in full: each input schema carries every
+	// served flag, the shared ones too, and each description is the
+	// command's whole help. By default the listing is compact (see
+	// Toolset.SharedFlags). Calls are validated the same way either way.
+	Expanded bool
+
 	// Logger receives the reflector's and server's logs; when nil, the mcp
 	// commands log to stderr and library calls log nowhere.
 	Logger *slog.Logger

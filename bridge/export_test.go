@@ -53,6 +53,23 @@ func TestGoldenMycliExport(t *testing.T) {
 	if !bytes.Equal(got, again) {
 		t.Error("export is not deterministic")
 	}
+	// The expanded listing, as with Config.Expanded.
+	expanded, err := cmd.MarshalJSON(myTreeWith(&bridge.Config{Expanded: true}).Tools())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if alt, _ := cmd.MarshalJSON(ts.ExpandedTools()); !bytes.Equal(alt, expanded) {
+		t.Error("ExpandedTools differs from the listing with Config.Expanded")
+	}
+	goldenExpanded := filepath.Join("..", "testdata", "mycli-tools-expanded.json")
+	if *update {
+		if err := os.WriteFile(goldenExpanded, expanded, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want, err := os.ReadFile(goldenExpanded); err != nil || !bytes.Equal(expanded, want) {
+		t.Errorf("expanded export differs from %s (%v); run `go test ./bridge -run Golden -update` and review the diff", goldenExpanded, err)
+	}
 }
 
 // TestEveryToolIsValid checks the discovery rules on every mycli tool: a

@@ -121,9 +121,14 @@ func TestLargeTree(t *testing.T) {
 		c := tool.Command
 		want := 27
 		c.LocalNonPersistentFlags().VisitAll(func(*pflagFlag) { want++ })
-		flags := tool.MCP.InputSchema.(*jsonschema.Schema).Properties["flags"]
+		flags := tool.Expanded().InputSchema.(*jsonschema.Schema).Properties["flags"]
 		if got := len(flags.Properties); got != want {
 			t.Errorf("%s: %d flags in the schema, want %d", tool.MCP.Name, got, want)
+		}
+		// The compact listing states the 27 inherited flags once.
+		listed := tool.MCP.InputSchema.(*jsonschema.Schema).Properties["flags"]
+		if got := len(listed.Properties); got != want-27 || listed.AdditionalProperties != nil {
+			t.Errorf("%s: %d flags listed (additionalProperties %v), want the %d of its own and no additionalProperties", tool.MCP.Name, got, listed.AdditionalProperties, want-27)
 		}
 		if flags.Not == nil {
 			t.Errorf("%s: mutually exclusive group not in the schema", tool.MCP.Name)

@@ -123,6 +123,7 @@ func (ts *Toolset) Restrict(p cmd.Policy) (*Toolset, error) {
 		tools:    tools,
 		byName:   make(map[string]*Tool, len(tools)),
 		problems: ts.problems,
+		shared:   ts.shared,
 		slots:    ts.slots,
 		running:  ts.running,
 		view:     v,
@@ -348,7 +349,9 @@ func withoutFlags(t *mcp.Tool, names []string) *mcp.Tool {
 			top.Required = nil
 		}
 	}
-	if len(flags.Properties) == 0 {
+	if len(flags.Properties) == 0 && flags.AdditionalProperties != nil {
+		// No flag left to set (an open "flags" object of the compact
+		// listing still takes the shared flags).
 		delete(top.Properties, "flags")
 		top.PropertyOrder = slices.DeleteFunc(slices.Clone(top.PropertyOrder), func(r string) bool { return r == "flags" })
 	} else {

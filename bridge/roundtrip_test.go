@@ -76,7 +76,7 @@ func TestMycliArgvRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tool := range ts.List() {
-		schema := tool.MCP.InputSchema.(*jsonschema.Schema)
+		schema := tool.Expanded().InputSchema.(*jsonschema.Schema)
 		var props map[string]*jsonschema.Schema
 		if fs := schema.Properties["flags"]; fs != nil {
 			props = fs.Properties

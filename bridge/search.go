@@ -615,7 +615,7 @@ func (m *searchMode) callDescribe(arguments json.RawMessage) *mcp.CallToolResult
 		Usage:       c.UseLine(),
 		Aliases:     c.Aliases,
 		Examples:    c.Example,
-		InputSchema: m.ts.listedTool(t).InputSchema,
+		InputSchema: m.ts.describedSchema(t),
 		Annotations: t.MCP.Annotations,
 		Call:        fmt.Sprintf("%s {\"command\": %q, \"flags\": {...}, \"args\": [...]}", m.run, t.MCP.Name),
 	}

@@ -45,7 +45,8 @@ func (ts *Toolset) NewServer(opts cmd.ServerOptions) (*mcp.Server, error) {
 		sdkLogger = logger
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: ts.root.Name(), Version: version}, &mcp.ServerOptions{
-		Logger: sdkLogger,
+		Logger:       sdkLogger,
+		Instructions: ts.Instructions(),
 		// Advertise only what the server does: tools, whose list never
 		// changes while it runs. The SDK's defaults would add logging and
 		// tools.listChanged, neither of which it ever sends.

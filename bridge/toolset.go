@@ -11,6 +11,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/cobramcp/cobramcp/cmd"
 )
@@ -21,7 +22,8 @@ import (
 type Toolset struct {
 	cfg      Config
 	root     *cobra.Command
-	tools    []*Tool // sorted by name
+	tools    []*Tool       // sorted by name
+	shared   []*pflag.Flag // the flags stated once (compact listing), sorted by name
 	byName   map[string]*Tool
 	problems []Problem
 	slots    chan struct{}
@@ -64,6 +66,9 @@ func Tools(root *cobra.Command, cfg *Config) (*Toolset, error) {
 	}
 	sort.Slice(ts.tools, func(i, j int) bool { return ts.tools[i].MCP.Name < ts.tools[j].MCP.Name })
 	ts.problems = w.problems
+	if !c.Expanded {
+		ts.compact()
+	}
 	return ts, nil
 }
 

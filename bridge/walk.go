@@ -26,7 +26,8 @@ var validName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 
 // Tool is one served command: its MCP definition and how to run it.
 type Tool struct {
-	// MCP is the definition tools/list returns.
+	// MCP is the definition tools/list returns: the compact one unless
+	// Config.Expanded (see Expanded).
 	MCP *mcp.Tool
 	// Command is the command the tool runs.
 	Command *cobra.Command
@@ -38,8 +39,10 @@ type Tool struct {
 	// Timeout bounds a call; negative means no bound.
 	Timeout time.Duration
 
-	noParse bool  // the command has DisableFlagParsing
-	arity   arity // the count of args (and argsAfterDash) cmd.Args accepts
+	noParse   bool      // the command has DisableFlagParsing
+	arity     arity     // the count of args (and argsAfterDash) cmd.Args accepts
+	expanded  *mcp.Tool // the expanded definition; its input schema validates every call
+	groupText []string  // the sentences stating the flag groups
 
 	// traversed maps the name of each served flag that belongs to an
 	// ancestor, read by cobra before the sub-command's name under
@@ -202,6 +205,7 @@ func (w *walker) tool(c *cobra.Command, sel Selector) (*Tool, error) {
 	afterDash := afterDashSchema(c, t.arity)
 	args := argsSchema(c, t.arity, afterDash != nil)
 
+	t.groupText = groupText
 	t.MCP = &mcp.Tool{
 		Name:         name,
 		Description:  description(c, groupText),
@@ -213,6 +217,7 @@ func (w *walker) tool(c *cobra.Command, sel Selector) (*Tool, error) {
 		t.MCP.Title = t.MCP.Annotations.Title
 	}
 	t.MCP.Meta = w.meta(c, name)
+	t.expanded = t.MCP
 	return t, nil
 }
 
@@ -276,5 +281,15 @@ func inputSchema(flagsSchema, args, afterDash *jsonschema.Schema) *jsonschema.Sc
 	return input
 }
 
-// inputSchema is the tool's input schema as built by the walk.
-func (t *Tool) inputSchema() *jsonschema.Schema { return t.MCP.InputSchema.(*jsonschema.Schema) }
+// inputSchema is the tool's expanded input schema, as built by the walk:
+// every served flag, whatever the listing shows.
+func (t *Tool) inputSchema() *jsonschema.Schema {
+	return t.expanded.InputSchema.(*jsonschema.Schema)
+}
+
+// Expanded returns the tool's expanded definition: every served flag in
+// its input schema (the shared flags too), the command's whole help as its
+// description, and an output schema that describes its fields. Every call
+// is validated against this input schema, whichever definition is listed.
+// The caller must not modify it.
+func (t *Tool) Expanded() *mcp.Tool { return t.expanded }
