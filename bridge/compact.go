@@ -159,7 +159,7 @@ func compactTool(t *Tool, shared map[*pflag.Flag]bool, brief func(*jsonschema.Sc
 }
 
 // compactOutputSchema is the output schema of the compact listing: the
-// three fields and their types, without prose.
+// fields of Output and their types, without prose.
 func compactOutputSchema() *jsonschema.Schema {
 	return &jsonschema.Schema{
 		Type: "object",
@@ -167,8 +167,9 @@ func compactOutputSchema() *jsonschema.Schema {
 			"stdout":   {Type: "string"},
 			"stderr":   {Type: "string"},
 			"exitCode": {Type: "integer"},
+			"timedOut": {Type: "boolean"},
 		},
-		PropertyOrder: []string{"stdout", "stderr", "exitCode"},
+		PropertyOrder: []string{"stdout", "stderr", "exitCode", "timedOut"},
 		Required:      []string{"stdout", "stderr", "exitCode"},
 	}
 }
@@ -371,4 +372,12 @@ func (ts *Toolset) describedSchema(t *Tool) any {
 		pinned = slices.Collect(maps.Keys(ts.view.pins[t.MCP.Name]))
 	}
 	return withoutFlags(t.expanded, pinned).InputSchema
+}
+
+// sharedUnless is shared, or nothing when the listing is expanded.
+func sharedUnless(shared []*pflag.Flag, expanded bool) []*pflag.Flag {
+	if expanded {
+		return nil
+	}
+	return shared
 }

@@ -305,3 +305,96 @@ func TestInstructionsInInitialize(t *testing.T) {
 		t.Errorf("initialize instructions:\n%s\nwant:\n%s", got, ts.Instructions())
 	}
 }
+
+// TestToolsExportListing runs `mycli mcp tools` in-process: the mcp format
+// is the compact listing, --expanded (or its variable) the expanded one,
+// and the dialects, which have no server instructions, are expanded.
+func TestToolsExportListing(t *testing.T) {
+	run := func(args ...string) string {
+		t.Helper()
+		root := mycli.New()
+		root.AddCommand(bridge.Command(nil))
+		var out, errb strings.Builder
+		root.SetOut(&out)
+		root.SetErr(&errb)
+		root.SetArgs(append([]string{"mcp", "tools", "-o", "-"}, args...))
+		if err := root.Execute(); err != nil {
+			t.Fatalf("mcp tools %v: %v\n%s", args, err, errb.String())
+		}
+		return out.String()
+	}
+	compact, err := cmd.MarshalJSON(myTree().Tools())
+	if err != nil {
+		t.Fatal(err)
+	}
+	expanded, _ := cmd.MarshalJSON(myTree().ExpandedTools())
+	if got := run(); got != string(compact) {
+		t.Error("mcp tools is not the compact listing")
+	}
+	if got := run("--expanded"); got != string(expanded) {
+		t.Error("mcp tools --expanded is not the expanded listing")
+	}
+	t.Setenv("MYCLI_MCP_EXPANDED", "true")
+	if got := run(); got != string(expanded) {
+		t.Error("MYCLI_MCP_EXPANDED=true: not the expanded listing")
+	}
+	t.Setenv("MYCLI_MCP_EXPANDED", "")
+	// The anthropic dialect keeps the MCP schema: its mycli_get_pods has
+	// the shared flags.
+	var anthropic []struct {
+		Name        string
+		InputSchema *jsonschema.Schema `json:"input_schema"`
+	}
+	if err := json.Unmarshal([]byte(run("--format", "anthropic")), &anthropic); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, f := range anthropic {
+		if f.Name == "mycli_get_pods" {
+			found = true
+			if _, ok := f.InputSchema.Properties["flags"].Properties["namespace"]; !ok {
+				t.Errorf("anthropic export of mycli_get_pods lacks the shared flag namespace")
+			}
+		}
+	}
+	if !found {
+		t.Error("anthropic export lacks mycli_get_pods")
+	}
+}
+
+// TestPolicyAndCompact: a pinned shared flag leaves the instructions, a
+// tool whose own flags are all pinned or shared keeps its open flags
+// object, and Policy.Expanded lists the expanded definitions.
+func TestPolicyAndCompact(t *testing.T) {
+	ts := myTree()
+	v, err := ts.Restrict(cmd.Policy{Pins: []cmd.Pin{{Flag: "namespace", Value: "prod", From: "--set"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in := v.Instructions(); strings.Contains(in, "--namespace") || !strings.Contains(in, "--output") {
+		t.Errorf("instructions with namespace pinned:\n%s", in)
+	}
+	for _, tool := range v.Tools() {
+		in := tool.InputSchema.(*jsonschema.Schema)
+		orig, _ := ts.Lookup(tool.Name)
+		if orig.MCP.InputSchema.(*jsonschema.Schema).Properties["flags"] != nil && in.Properties["flags"] == nil {
+			t.Errorf("%s: the pin removed the open flags object", tool.Name)
+		}
+	}
+	r, err := v.Call(context.Background(), "mycli_version", json.RawMessage(`{"flags":{"namespace":"x"}}`))
+	if err != nil || !r.IsError {
+		t.Errorf("a call setting the pinned shared flag was not refused: %v %v", err, r)
+	}
+	e, err := ts.Restrict(cmd.Policy{Expanded: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := cmd.MarshalJSON(e.Tools())
+	b, _ := cmd.MarshalJSON(ts.ExpandedTools())
+	if string(a) != string(b) {
+		t.Error("Policy.Expanded does not list the expanded definitions")
+	}
+	if in := e.Instructions(); strings.Contains(in, "Shared flags") {
+		t.Errorf("expanded policy: instructions state shared flags:\n%s", in)
+	}
+}

@@ -114,7 +114,11 @@ func (ts *Toolset) Restrict(p cmd.Policy) (*Toolset, error) {
 		}
 	}
 	for _, t := range tools {
-		v.listed[t.MCP.Name] = withoutFlags(t.MCP, slices.Collect(maps.Keys(v.pins[t.MCP.Name])))
+		def := t.MCP
+		if p.Expanded {
+			def = t.expanded
+		}
+		v.listed[t.MCP.Name] = withoutFlags(def, slices.Collect(maps.Keys(v.pins[t.MCP.Name])))
 	}
 
 	out := &Toolset{
@@ -123,7 +127,7 @@ func (ts *Toolset) Restrict(p cmd.Policy) (*Toolset, error) {
 		tools:    tools,
 		byName:   make(map[string]*Tool, len(tools)),
 		problems: ts.problems,
-		shared:   ts.shared,
+		shared:   sharedUnless(ts.shared, p.Expanded),
 		slots:    ts.slots,
 		running:  ts.running,
 		view:     v,

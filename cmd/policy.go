@@ -33,11 +33,16 @@ type Policy struct {
 	Pins []Pin
 	// ToolMode chooses the shape of the listing; "" means ToolModeFull.
 	ToolMode ToolMode
+	// Expanded lists each tool in full (every flag in its schema, its whole
+	// help) instead of the compact form, which states the flags shared by
+	// every tool once, in the server instructions. Calls are validated the
+	// same way either way.
+	Expanded bool
 }
 
 // IsZero reports whether p changes nothing.
 func (p Policy) IsZero() bool {
-	return len(p.Tools) == 0 && len(p.ExcludeTools) == 0 && !p.ReadOnly && len(p.Pins) == 0 && (p.ToolMode == "" || p.ToolMode == ToolModeFull)
+	return len(p.Tools) == 0 && len(p.ExcludeTools) == 0 && !p.ReadOnly && len(p.Pins) == 0 && (p.ToolMode == "" || p.ToolMode == ToolModeFull) && !p.Expanded
 }
 
 // Pin is one flag fixed for every call.
@@ -88,6 +93,7 @@ const (
 	flagReadOnly     = "read-only"
 	flagSet          = "set"
 	flagToolMode     = "tool-mode"
+	flagExpanded     = "expanded"
 )
 
 // policyFlags defines the policy flags on one sub-command.
@@ -101,6 +107,7 @@ func addPolicyFlags(c *cobra.Command, defaultMode ToolMode) *policyFlags {
 	fl.StringSlice(flagExcludeTools, nil, "do not serve the tools matching these name patterns; wins over --tools (env <ROOT>_MCP_EXCLUDE_TOOLS)")
 	fl.Bool(flagReadOnly, false, "serve only the commands annotated mcp.readOnlyHint; nothing else is listed or callable (env <ROOT>_MCP_READ_ONLY)")
 	fl.StringArray(flagSet, nil, "pin a flag for every call, FLAG=VALUE (repeatable): it leaves the schemas and a call cannot change it")
+	fl.Bool(flagExpanded, false, "list every tool in full: every flag in its schema and its whole help, instead of stating the shared flags once in the server instructions (env <ROOT>_MCP_EXPANDED)")
 	fl.String(flagToolMode, string(defaultMode), "tool listing: full (one tool per command), search (search, describe and run tools) or auto (search above "+strconv.Itoa(AutoSearchTools)+" tools or "+strconv.Itoa(AutoSearchBytes/1000)+" KB; env <ROOT>_MCP_TOOL_MODE)")
 	return &policyFlags{}
 }
@@ -167,6 +174,12 @@ func readPolicy(fs *pflag.FlagSet, root string, lookup func(string) (string, boo
 			return Policy{}, fmt.Errorf("$%s=%q: want true or false", PolicyEnv(root, flagReadOnly), v)
 		}
 	}
+	pol.Expanded, _ = fs.GetBool(flagExpanded)
+	if v, ok := env(flagExpanded); ok {
+		if pol.Expanded, err = strconv.ParseBool(strings.TrimSpace(v)); err != nil {
+			return Policy{}, fmt.Errorf("$%s=%q: want true or false", PolicyEnv(root, flagExpanded), v)
+		}
+	}
 	mode, _ := fs.GetString(flagToolMode)
 	if v, ok := env(flagToolMode); ok {
 		mode = v
@@ -215,6 +228,9 @@ func (p Policy) Args() []string {
 	}
 	if p.ToolMode != "" {
 		out = append(out, "--"+flagToolMode+"="+string(p.ToolMode))
+	}
+	if p.Expanded {
+		out = append(out, "--"+flagExpanded)
 	}
 	return out
 }
@@ -275,10 +291,18 @@ func pinValue(f *pflag.Flag) (string, error) {
 
 // load reflects c's tree with o.Load and applies the policy of p.
 func (p *policyFlags) load(o *Options, c *cobra.Command) (Toolset, error) {
+	return p.loadExpanded(o, c, false)
+}
+
+// loadExpanded is load, with the expanded listing when expanded is true
+// (for the exports that have no server instructions to state the shared
+// flags in).
+func (p *policyFlags) loadExpanded(o *Options, c *cobra.Command, expanded bool) (Toolset, error) {
 	pol, err := p.policy(o, c)
 	if err != nil {
 		return nil, err
 	}
+	pol.Expanded = pol.Expanded || expanded
 	ts, err := o.Load(c)
 	if err != nil {
 		return nil, err

@@ -36,7 +36,9 @@ func newToolCmd(o *Options) *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			c.SilenceUsage = true
 			name := args[0]
-			ts, err := pf.load(o, c)
+			// The canonical schema has no server instructions beside it
+			// to state the shared flags in: it is the expanded one.
+			ts, err := pf.loadExpanded(o, c, schema)
 			if err != nil {
 				return err
 			}

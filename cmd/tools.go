@@ -43,7 +43,7 @@ func newToolsCmd(o *Options) *cobra.Command {
 		Use:   "tools",
 		Short: "Export the tool definitions as JSON, in MCP or another dialect",
 		Long: "Write the tools, sorted by name, in one of these formats (--format):\n\n" +
-			"  mcp        exactly as tools/list returns them (the default)\n" +
+			"  mcp        exactly as tools/list returns them (the default): compact unless --expanded\n" +
 			"  canonical  [{name, description, parameters}], what an external tool's --schema prints\n" +
 			"  openai     the Chat Completions \"tools\" array, functions in strict mode\n" +
 			"  anthropic  the Messages API \"tools\" array of {name, description, input_schema}\n" +
@@ -56,6 +56,9 @@ func newToolsCmd(o *Options) *cobra.Command {
 			"Every change a dialect forces on a tool (a keyword dropped, a name changed...) is\n" +
 			"printed on stderr, one warning per line, as \"tool: /json/pointer: format: message\".\n" +
 			"With --strict any such change is an error and nothing is written.\n\n" +
+			"The mcp format is the compact listing that tools/list returns, in which the flags every\n" +
+			"tool shares are stated once, in the server instructions; --expanded lists every flag in\n" +
+			"every tool. The other formats have no instructions to carry them: they are expanded.\n\n" +
 			"--format external writes each script atomically. A file in --dir that was not written\n" +
 			"by this command (its second line does not start with '" + ExternalMarker + "') is\n" +
 			"not replaced unless --force is given; nothing is written when one is in the way. The\n" +
@@ -87,6 +90,11 @@ func newToolsCmd(o *Options) *cobra.Command {
 			pol, err := pf.policy(o, c)
 			if err != nil {
 				return err
+			}
+			// Only MCP has server instructions to state the shared flags
+			// in: the other formats list every tool expanded.
+			if f != dialect.MCP || format == FormatExternal {
+				pol.Expanded = true
 			}
 			ts, err := o.Load(c)
 			if err != nil {
