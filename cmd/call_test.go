@@ -500,9 +500,11 @@ func TestCallStdinCharDevice(t *testing.T) {
 func (f *fakeToolset) WithPolicy(p cmd.Policy) (cmd.Toolset, error) { return noPolicy(f, p) }
 
 // noPolicy is WithPolicy for the fakes, which serve only without a policy
-// (any tool mode is taken as full).
+// (any tool mode is taken as full; their listing has one form, so
+// Expanded changes nothing).
 func noPolicy(ts cmd.Toolset, p cmd.Policy) (cmd.Toolset, error) {
 	p.ToolMode = ""
+	p.Expanded = false
 	if !p.IsZero() {
 		return nil, fmt.Errorf("this fake toolset takes no policy, got %+v", p)
 	}

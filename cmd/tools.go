@@ -107,6 +107,7 @@ func newToolsCmd(o *Options) *cobra.Command {
 				if pol.ToolMode == ToolModeFull {
 					pol.ToolMode = "" // mcp tool's default
 				}
+				pol.Expanded = false // mcp tool --schema is expanded anyway
 				return writeExternal(c, ts, dir, strict, force, pol.Args())
 			}
 			b, err := exportTools(c.ErrOrStderr(), ts, f, strict)
