@@ -24,7 +24,14 @@
 //     check (a browser request from another origin than the server's own or
 //     a trusted one gets 403, whatever its method), the bearer token check
 //     when a token is set (401 without the right token; the comparison takes
-//     the same time whatever the guess), and the body limit (413).
+//     the same time whatever the guess), and the body limits: a body is
+//     read only after those checks, must be at most Options.MaxBodyBytes
+//     (413) and arrive within Options.BodyTimeout (408). A refusal that
+//     leaves a body unread closes the connection at once, so a client that
+//     sends its body slowly, or never, gets its 401 without delay.
+//   - A JSON-RPC request that the go-sdk's handler refuses in plain text
+//     because its method is unknown or it is invalid gets a JSON-RPC error
+//     instead: -32601 or -32600, with its id, in an HTTP 200 response.
 //   - A page of a trusted origin can call the server from a browser: the
 //     CORS preflight (OPTIONS) of that origin is answered 204 without the
 //     token, and its requests' answers carry Access-Control-Allow-Origin

@@ -18,6 +18,9 @@ import (
 const (
 	DefaultMaxBodyBytes = 4 << 20 // 4 MiB, as the go-sdk's own default
 	DefaultGrace        = 25 * time.Second
+	// DefaultBodyTimeout bounds the time to receive a request body: 4 MiB
+	// at about 140 KB/s.
+	DefaultBodyTimeout = 30 * time.Second
 	// DefaultAbortWait bounds how long Serve waits, once the grace period is
 	// over and in-flight work has been cancelled, for that work to return.
 	DefaultAbortWait = 5 * time.Second
@@ -54,6 +57,10 @@ type Options struct {
 	// MaxBodyBytes bounds a request body; a larger one is refused with 413.
 	// Zero means DefaultMaxBodyBytes; negative means no limit.
 	MaxBodyBytes int64
+	// BodyTimeout bounds the time to receive a request body, once its
+	// headers were read and its token checked; a body not received in time
+	// gets 408. Zero means DefaultBodyTimeout.
+	BodyTimeout time.Duration
 	// Grace is how long in-flight requests may run once shutdown starts.
 	// Zero means DefaultGrace.
 	Grace time.Duration
@@ -86,7 +93,7 @@ type Server struct {
 
 // New returns a Server that serves h, for every path but [HealthPath],
 // behind (in this order) the cross-origin check, the bearer token check and
-// the body size limit. It fails on a bad trusted origin, a bad token, or
+// the body's size and time limits. It fails on a bad trusted origin, a bad token, or
 // TLS files that cannot be loaded.
 func New(h http.Handler, o Options) (*Server, error) {
 	if o.MaxBodyBytes == 0 {
@@ -94,6 +101,9 @@ func New(h http.Handler, o Options) (*Server, error) {
 	}
 	if o.Grace <= 0 {
 		o.Grace = DefaultGrace
+	}
+	if o.BodyTimeout <= 0 {
+		o.BodyTimeout = DefaultBodyTimeout
 	}
 	if o.AbortWait <= 0 {
 		o.AbortWait = DefaultAbortWait
@@ -119,7 +129,9 @@ func New(h http.Handler, o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	inner := s.track(limitBody(o.MaxBodyBytes, h))
+	// The body is read only once the request is authenticated: the token
+	// and origin checks look at the headers alone.
+	inner := s.track(readBody(o.MaxBodyBytes, o.BodyTimeout, h))
 	if len(o.Token) > 0 {
 		if err := checkToken(o.Token); err != nil {
 			return nil, fmt.Errorf("token: %w", err)
@@ -131,7 +143,7 @@ func New(h http.Handler, o Options) (*Server, error) {
 	mux := http.NewServeMux()
 	mux.HandleFunc(HealthPath, s.health)
 	mux.Handle("/", inner)
-	s.handler = mux
+	s.handler = closeUnread(mux)
 	return s, nil
 }
 
@@ -267,24 +279,6 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	io.WriteString(w, "ok\n")
-}
-
-// limitBody refuses a body larger than limit with 413 (at once when the
-// Content-Length says so, or when reading passes the limit).
-func limitBody(limit int64, next http.Handler) http.Handler {
-	if limit < 0 {
-		return next
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.ContentLength > limit {
-			http.Error(w, fmt.Sprintf("request body exceeds %d bytes", limit), http.StatusRequestEntityTooLarge)
-			return
-		}
-		if r.Body != nil {
-			r.Body = http.MaxBytesReader(w, r.Body, limit)
-		}
-		next.ServeHTTP(w, r)
-	})
 }
 
 // track counts the requests in flight, except GET.
