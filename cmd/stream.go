@@ -44,6 +44,7 @@ type streamFlags struct {
 	maxBody        int64
 	grace          time.Duration
 	sessionTimeout time.Duration
+	maxSessions    int
 }
 
 func newStreamCmd(o *Options) *cobra.Command {
@@ -64,7 +65,9 @@ func newStreamCmd(o *Options) *cobra.Command {
 			"    loopback a Host header that is not localhost is refused (DNS rebinding).\n" +
 			"  - Request bodies are limited (--max-body-bytes); --tls-cert and --tls-key serve HTTPS.\n" +
 			"\n" +
-			"By default the server is stateful: a session lives in the replica that created it. With\n" +
+			"By default the server is stateful: a session lives in the replica that created it, at most\n" +
+			"--max-sessions at once. A call ends with its process group when its request's connection\n" +
+			"drops or its session is deleted. With\n" +
 			"--stateless no state is kept, so any replica can answer any request; a client then loses\n" +
 			"server-to-client requests (sampling, elicitation, roots) and the stream for server\n" +
 			"notifications (GET), and with protocol versions before 2026-07-28 a notifications/cancelled\n" +
@@ -94,7 +97,8 @@ func newStreamCmd(o *Options) *cobra.Command {
 	fl.StringVar(&f.tlsKey, "tls-key", "", "private key of --tls-cert (PEM)")
 	fl.Int64Var(&f.maxBody, "max-body-bytes", httpserve.DefaultMaxBodyBytes, "largest request body accepted; larger ones get 413")
 	fl.DurationVar(&f.grace, "shutdown-grace", httpserve.DefaultGrace, "on SIGTERM, how long running calls may go on before they are ended")
-	fl.DurationVar(&f.sessionTimeout, "session-timeout", 30*time.Minute, "close a stateful session idle this long (0: never)")
+	fl.DurationVar(&f.sessionTimeout, "session-timeout", 30*time.Minute, "close a stateful session idle this long (0: never, only with --max-sessions 0)")
+	fl.IntVar(&f.maxSessions, "max-sessions", DefaultMaxSessions, "most stateful sessions held at once; a new one over it is refused (0: no limit)")
 	return c
 }
 
@@ -126,6 +130,9 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 	}
 	if f.sessionTimeout < 0 {
 		return fmt.Errorf("--session-timeout %v: want 0 (never) or a positive duration", f.sessionTimeout)
+	}
+	if err := checkSessionLimits(f); err != nil {
+		return err
 	}
 	envName := f.tokenEnv
 	if envName == "" {
@@ -161,10 +168,11 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 		PropagateRequestCancellation: true,
 	})
 	mux := http.NewServeMux()
+	sess := newSessions(f.maxSessions, log)
 	if f.stateless {
 		mux.Handle(StreamPath, withRequestContext(handler))
 	} else {
-		mux.Handle(StreamPath, handler)
+		mux.Handle(StreamPath, sess.handler(handler))
 	}
 	hs, err := httpserve.New(mux, httpserve.Options{
 		Token:                  token,
@@ -189,6 +197,8 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 	}
 	if f.stateless {
 		mcpSrv.AddReceivingMiddleware(endWithRequest)
+	} else {
+		mcpSrv.AddReceivingMiddleware(sess.middleware)
 	}
 
 	ln, err := net.Listen("tcp", f.addr)

@@ -114,6 +114,8 @@ func TestStreamRefusals(t *testing.T) {
 		{"zero shutdown grace", "", []string{"--shutdown-grace", "0"}, []string{"--shutdown-grace"}},
 		{"negative shutdown grace", "", []string{"--shutdown-grace", "-1s"}, []string{"--shutdown-grace"}},
 		{"negative session timeout", "", []string{"--session-timeout", "-1s"}, []string{"--session-timeout"}},
+		{"sessions forever with a cap", "", []string{"--session-timeout", "0"}, []string{"--session-timeout 0", "--max-sessions 1000", "--max-sessions 0"}},
+		{"negative session cap", "", []string{"--max-sessions", "-1"}, []string{"--max-sessions -1"}},
 		{"bad origin", "", []string{"--allow-origin", "not a url"}, []string{"trusted origin"}},
 		{"key without cert", "", []string{"--tls-key", "k.pem"}, []string{"both a certificate and a key"}},
 		{"bad address", "", []string{"--addr", "256.0.0.1:1"}, []string{"--addr"}},
