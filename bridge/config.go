@@ -28,7 +28,10 @@ const (
 const (
 	DefaultCommandName = "mcp"
 	DefaultTimeout     = 2 * time.Minute
-	DefaultMaxParallel = 8
+	// DefaultMaxParallel was chosen from BenchmarkParallelCalls
+	// (test/e2e): commands that wait (on a network, as kubectl's do) need
+	// slots, not cores; see docs/design.md.
+	DefaultMaxParallel = 32
 )
 
 // Config chooses what is served and how calls run. The zero value (or a nil

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cobramcp/cobramcp/bridge"
 )
 
 // rawSession initializes a stateful session over plain HTTP and returns its
@@ -153,7 +155,7 @@ func TestCallsEndWithTheirCaller(t *testing.T) {
 		t.Parallel()
 		s := startServer(t, nil)
 		sid := rawSession(t, s)
-		const n = 8 // every slot, by default
+		n := bridge.DefaultMaxParallel // every slot
 		var drops []func()
 		for i := range n {
 			drop, _ := openCall(t, s, sid, 10+i)
