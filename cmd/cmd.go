@@ -112,6 +112,7 @@ func New(o Options) *cobra.Command {
 			group.AddCommand(s)
 		}
 	}
+	usageOnlyForUsageErrors(group)
 	return group
 }
 
