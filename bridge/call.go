@@ -94,7 +94,14 @@ func (t *Tool) decodeInput(arguments json.RawMessage) (*input, error) {
 				continue
 			}
 			if v != nil { // null: the flag is not set (OpenAI strict mode sends it)
-				in.flags[k] = dropNullMembers(v)
+				v = dropNullMembers(v)
+				if isMapFlag(t.Flags.Lookup(k)) {
+					var err error
+					if v, err = mapFromPairs(k, v); err != nil {
+						return nil, err
+					}
+				}
+				in.flags[k] = v
 			}
 		}
 		if len(unknown) > 0 {

@@ -188,3 +188,32 @@ func TestNoParseArity(t *testing.T) {
 		t.Fatalf("argv %q: %s", argv, resultText(res))
 	}
 }
+
+// TestMapPairsSameArgv: the strict form of a map flag, [{key, value}],
+// gives exactly the argv of the map; a key given twice is refused.
+func TestMapPairsSameArgv(t *testing.T) {
+	var a1, a2 []string
+	ts1 := mustTools(t, mycli.New(), captureArgv(&a1))
+	ts2 := mustTools(t, mycli.New(), captureArgv(&a2))
+	for _, tt := range []struct{ tool, asMap, asPairs string }{
+		{"mycli_echo", `{"flags":{"map":{"a":"1,2","b=":"x"}}}`, `{"flags":{"map":[{"key":"b=","value":"x"},{"key":"a","value":"1,2"}]}}`},
+		{"mycli_run", `{"flags":{"image":"nginx","labels":{"team":"blue"}},"args":["web"]}`, `{"flags":{"image":"nginx","labels":[{"key":"team","value":"blue"}]},"args":["web"]}`},
+	} {
+		r1, _ := ts1.Call(context.Background(), tt.tool, json.RawMessage(tt.asMap))
+		r2, _ := ts2.Call(context.Background(), tt.tool, json.RawMessage(tt.asPairs))
+		if r1.IsError != r2.IsError || !slices.Equal(a1, a2) {
+			t.Errorf("%s: map gives %q (%s), pairs give %q (%s)", tt.tool, a1, resultText(r1), a2, resultText(r2))
+		}
+	}
+	for _, in := range []string{
+		`{"flags":{"map":[{"key":"a","value":"1"},{"key":"a","value":"2"}]}}`,
+		`{"flags":{"map":[{"key":"a"}]}}`,
+		`{"flags":{"map":[{"key":"a","value":"1","x":1}]}}`,
+	} {
+		a1 = nil
+		res, _ := ts1.Call(context.Background(), "mycli_echo", json.RawMessage(in))
+		if !res.IsError || a1 != nil || !strings.Contains(resultText(res), "Nothing was run") {
+			t.Errorf("%s: want refused, got %q %s", in, a1, resultText(res))
+		}
+	}
+}

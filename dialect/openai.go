@@ -132,6 +132,10 @@ func (s *strictifier) schema(v any, path string, nullable bool) any {
 		s.block(path, "the boolean schema "+jsonText(v)+" has no strict form")
 		return v
 	}
+	if pairs := mapPairs(o); pairs != nil {
+		// Nothing is lost: the call path reads the pairs back as the map.
+		return s.schema(pairs, path, nullable)
+	}
 	out := newObject()
 	var notes []string
 	for _, k := range o.list() {
@@ -401,4 +405,45 @@ func (s *strictifier) limits(root any, path string) {
 	if chars > openaiMaxStringChars {
 		s.block(path, "property names, enum and const values exceed 120000 characters in all")
 	}
+}
+
+// MapPairsNote ends the description of a map in its strict form.
+const MapPairsNote = "Given as a list of {key, value} pairs, each key at most once."
+
+// mapPairs returns the strict form of a map schema (an object with no
+// properties whose additionalProperties is a schema, such as a key=value
+// flag): an array of {key, value} objects, minProperties becoming
+// minItems and propertyNames the key's schema. It returns nil for any
+// other schema.
+func mapPairs(o *object) *object {
+	ap, ok := o.m["additionalProperties"].(*object)
+	if !ok || !typeHas(o, "object") || o.has("properties") || o.has("patternProperties") {
+		return nil
+	}
+	key := newObject()
+	if pn := o.obj("propertyNames"); pn != nil {
+		for _, k := range pn.list() {
+			key.set(k, clone(pn.m[k]))
+		}
+	}
+	key.set("type", "string")
+	props := newObject()
+	props.set("key", key)
+	props.set("value", clone(ap))
+	item := newObject()
+	item.set("type", "object")
+	item.set("properties", props)
+	item.set("required", []any{"key", "value"})
+	item.set("additionalProperties", false)
+	out := newObject()
+	out.set("type", "array")
+	out.set("description", withNotes(o.str("description"), []string{MapPairsNote}))
+	if n, ok := o.m["minProperties"]; ok {
+		out.set("minItems", n)
+	}
+	out.set("items", item)
+	if d, ok := o.m["default"]; ok {
+		out.set("default", clone(d)) // moved into the description by schema
+	}
+	return out
 }

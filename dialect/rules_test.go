@@ -268,9 +268,12 @@ func TestOpenAIStrictRules(t *testing.T) {
 	if strict < 3 {
 		t.Errorf("only %d strict functions; the fixtures should give at least 3", strict)
 	}
-	// The map flags of mycli_label force it out of strict mode.
-	if !hasWarning(warns, "mycli_label", "/inputSchema/properties/flags/properties/labels/additionalProperties", "strict mode off") {
-		t.Errorf("the map flag was not reported: %v", warns)
+	// A map flag has a strict form ({key, value} pairs): it forces no
+	// tool out of strict mode, and costs no warning.
+	for _, w := range warns {
+		if strings.Contains(w.Path, "/labels") || strings.Contains(w.Path, "/properties/map") {
+			t.Errorf("a map flag cost a warning: %v", w)
+		}
 	}
 }
 

@@ -372,6 +372,9 @@ func TestHostileValues(t *testing.T) {
 			mycli.EchoResult{Args: []string{"--state=/tmp/x", "-n", "kube-system", "--", "-v", "--help"}, ArgsLenAtDash: 0, Flags: map[string]any{}}},
 		{`{"flags":{"str":"-n","array":["--state=/tmp/x","a,b"]},"args":["-c"]}`,
 			mycli.EchoResult{Args: []string{"-c"}, ArgsLenAtDash: 0, Flags: map[string]any{"str": "-n", "array": []any{"--state=/tmp/x", "a,b"}}}},
+		// The OpenAI strict form of a map flag reads back as the map.
+		{`{"flags":{"map":[{"key":"k","value":"v,w=1"}]},"args":["a"]}`,
+			mycli.EchoResult{Args: []string{"a"}, ArgsLenAtDash: -1, Flags: map[string]any{"map": map[string]any{"k": "v,w=1"}}}},
 		{`{"flags":{"str":"--bool","opt":"", "slice":[]},"args":[""]}`,
 			mycli.EchoResult{Args: []string{""}, ArgsLenAtDash: -1, Flags: map[string]any{"str": "--bool", "opt": "", "slice": []any{}}}},
 		{`{"flags":{"str":"$(touch /tmp/cobramcp-e2e-pwned) ; rm -rf ~ \n 'q' \"d\" \u00e9\u2603"},"args":["*","$HOME","a\tb"]}`,
