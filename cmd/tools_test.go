@@ -122,7 +122,7 @@ func TestToolsStrict(t *testing.T) {
 		{dialect.Anthropic, false},
 		{dialect.ToolVault, false},
 		{dialect.Canonical, true}, // fake_set-x is renamed
-		{dialect.OpenAI, true},    // fake_label's map flag has no strict form
+		{dialect.OpenAI, false},   // fake_label's map flag has a strict form: {key, value} pairs
 	}
 	for _, tc := range tests {
 		t.Run(string(tc.format), func(t *testing.T) {
