@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 NODEDIR := test/node
 
-.PHONY: all build demo test vet unit node-deps bench kubectl fuzz clean
+.PHONY: all build demo test vet unit node-deps bench kubectl external-timing fuzz clean
 
 all: build
 
@@ -45,6 +45,19 @@ $(BIN)/kubectl: FORCE
 	cd test/realcli && $(GO) build -o $(CURDIR)/$@ ./kubectl
 
 kubectl: $(BIN)/kubectl
+
+# Cold reflection and warm (cached) start to tools/list of CLIs served from outside, through a
+# real MCP client: `cobramcp list -- cobramcp start [--refresh] -- BINARY` (figures in README).
+external-timing: build $(BIN)/kubectl
+	@cache=$$(mktemp -d); for b in $(BIN)/mycli $(BIN)/kubectl; do \
+	  for mode in cold warm warm; do \
+	    flag=; [ $$mode = cold ] && flag=--refresh; \
+	    s=$$(date +%s%N); \
+	    n=$$($(BIN)/cobramcp list --timeout 10m -- $(BIN)/cobramcp start --mcp-log-level=error --cache-dir $$cache $$flag -- $$b | wc -l); \
+	    e=$$(date +%s%N); \
+	    echo "$$(basename $$b): $$n tools, $$mode: $$(( (e - s) / 1000000 )) ms"; \
+	  done; \
+	done; rm -rf $$cache
 
 # Fuzzers (their seed corpora run in `make test`); FUZZTIME per target.
 FUZZTIME ?= 60s

@@ -23,6 +23,11 @@ type completion struct {
 // completion lines, then ":N". Anything else is not a cobra completion.
 func parseCompletion(stdout, stderr string) (*completion, error) {
 	lines := strings.Split(strings.TrimRight(stdout, "\n"), "\n")
+	// A command that writes its errors to stdout (kubectl's options does)
+	// puts cobra's own note after the directive.
+	for len(lines) > 1 && strings.HasPrefix(lines[len(lines)-1], "Completion ended with directive:") {
+		lines = lines[:len(lines)-1]
+	}
 	if len(lines) == 0 || !strings.HasPrefix(lines[len(lines)-1], ":") {
 		return nil, fmt.Errorf("no completion directive line (\":N\") at the end of its output%s", excerpt(stdout, stderr))
 	}
@@ -35,10 +40,17 @@ func parseCompletion(stdout, stderr string) (*completion, error) {
 		if l == "" || strings.HasPrefix(l, activeHelpMarker) {
 			continue
 		}
+		if i := strings.Index(l, "[Error] "); i >= 0 && strings.HasPrefix(l, "[") {
+			c.errText = l[i+len("[Error] "):] // cobra's stderr, written to stdout
+			continue
+		}
 		name, desc, _ := strings.Cut(l, "\t")
 		c.items = append(c.items, helpItem{name, strings.TrimSpace(desc)})
 	}
 	for _, l := range strings.Split(stderr, "\n") {
+		if c.errText != "" {
+			break
+		}
 		// cobra 1.2+ prints "[Debug] [Error] msg" (CompErrorln); older
 		// ones "Error: msg".
 		if i := strings.Index(l, "[Error] "); i >= 0 {

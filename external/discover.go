@@ -395,7 +395,15 @@ var (
 // usage it cannot read allows any number (max -1, min 0); no words, none.
 func useArity(use string) (min, max int) {
 	for {
-		next := flagGroupInUse.ReplaceAllString(use, " ")
+		next := flagGroupInUse.ReplaceAllStringFunc(use, func(g string) string {
+			// A group of flags only goes; one with an arg among its
+			// alternatives ("[NAME | -l label]") leaves the count open.
+			rest := flagInUse.ReplaceAllString(g[1:len(g)-1], " ")
+			if strings.Trim(rest, " |") != "" {
+				return " ... "
+			}
+			return " "
+		})
 		if next == use {
 			break
 		}

@@ -235,11 +235,33 @@ func (d *discoverer) probeType(ctx context.Context, path []string, f *Flag, hint
 	}
 	d.mu.Unlock()
 	r.once.Do(func() {
+		answers := map[string]bool{}
+		var first string // the parser's reason for refusing probeValue
 		accepts := func(v string) bool {
+			if ok, seen := answers[v]; seen {
+				return ok
+			}
 			c, err := d.complete(ctx, append(append([]string{}, path...), "--"+f.Name+"="+v, "-")...)
-			return err == nil && !c.refused()
+			ok := err == nil && !c.refused()
+			answers[v] = ok
+			if v == probeValue && c != nil {
+				first = c.errText
+			}
+			return ok
 		}
-		r.typ = classify(accepts, strings.HasPrefix(hint, "[") && strings.HasSuffix(hint, "]"))
+		list := strings.HasPrefix(hint, "[") && strings.HasSuffix(hint, "]")
+		if !accepts(probeValue) {
+			// pflag's reason names the type: one process instead of a
+			// sequence of probes.
+			if typ := fromMessage(first, list); typ != "" {
+				if typ == "stringToString" && !accepts("k=v") {
+					typ = "stringToInt"
+				}
+				r.typ, r.from = typ, FromProbe
+				return
+			}
+		}
+		r.typ = classify(accepts, list)
 		r.from = FromProbe
 		if r.typ == "" {
 			r.typ, r.from = "string", FromUnknown
@@ -319,4 +341,61 @@ func helpType(hf *helpFlag) string {
 		return t
 	}
 	return TypeTable[hf.word]
+}
+
+// parserReasons map what pflag's Set says when it refuses a value (the
+// words of pflag 1.1 and the strconv/time errors of earlier versions) to
+// the scalar type that says it.
+var parserReasons = []struct{ text, typ string }{
+	{"must be a non-negative integer", "uint"},
+	{"strconv.ParseUint", "uint"},
+	{"must be an integer", "int"},
+	{"strconv.ParseInt", "int"},
+	{"strconv.Atoi", "int"},
+	{"must be a number", "float64"},
+	{"strconv.ParseFloat", "float64"},
+	{"must be true or false", "bool"},
+	{"strconv.ParseBool", "bool"},
+	{"must be a duration", "duration"},
+	{"time: invalid duration", "duration"},
+	{"invalid string being converted to IPNet", "ipNet"},
+	{"invalid CIDR address", "ipNet"},
+	{"failed to parse IP", "ip"},
+	{"invalid string being converted to IP address", "ip"},
+	{"must be formatted as key=value", "stringToString"},
+}
+
+// fromMessage returns the type that the parser's reason for refusing a
+// value names ("" when it names none known); list selects the slice type
+// of a scalar.
+func fromMessage(msg string, list bool) string {
+	if msg == "" {
+		return ""
+	}
+	for _, r := range parserReasons {
+		if !strings.Contains(msg, r.text) {
+			continue
+		}
+		if r.typ == "stringToString" || !list {
+			return r.typ
+		}
+		switch r.typ {
+		case "int":
+			return "intSlice"
+		case "uint":
+			return "uintSlice"
+		case "float64":
+			return "float64Slice"
+		case "bool":
+			return "boolSlice"
+		case "duration":
+			return "durationSlice"
+		case "ip":
+			return "ipSlice"
+		case "ipNet":
+			return "ipNetSlice"
+		}
+		return ""
+	}
+	return ""
 }

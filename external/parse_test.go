@@ -1,0 +1,76 @@
+package external
+
+import "testing"
+
+func TestUseArity(t *testing.T) {
+	tests := []struct {
+		use      string
+		min, max int
+	}{
+		{"get", 0, 0},
+		{"get [flags]", 0, 0},
+		{"get NAME [flags]", 1, 1},
+		{"get [NAME] [flags]", 0, 1},
+		{"get [NAME...] [flags]", 0, -1},
+		{"get NAME... [flags]", 1, -1},
+		{"set NAME VALUE", 2, 2},
+		{"run NAME (--image IMAGE | --overrides JSON) [flags]", 1, 1},
+		{"apply -f FILE [flags]", 0, 0},
+		{"deployment NAME --replicas N", 1, 1},
+		{"debug POD -- COMMAND [ARGS...]", 2, -1},
+		{"label POD [KEY=VALUE KEY-]", 1, -1},
+		{"port-forward POD [[LOCAL:]REMOTE ...]", 1, -1},
+		{"get TYPE[.VERSION] [NAME | -l label]", 1, -1},
+		{"cp <file-spec-src> <file-spec-dest>", 0, -1},
+	}
+	for _, tt := range tests {
+		if min, max := useArity(tt.use); min != tt.min || max != tt.max {
+			t.Errorf("useArity(%q) = %d, %d; want %d, %d", tt.use, min, max, tt.min, tt.max)
+		}
+	}
+}
+
+func TestParseCompletion(t *testing.T) {
+	// kubectl's options command writes cobra's stderr to stdout: the note
+	// after the directive and the error before it are not completions.
+	c, err := parseCompletion("[Debug] [Error] unknown flag: --x\n:0\nCompletion ended with directive: ShellCompDirectiveDefault\n", "")
+	if err != nil || c.directive != 0 || len(c.items) != 0 || !c.refused() || c.errText != "unknown flag: --x" {
+		t.Errorf("stdout with cobra's notes: %+v, %v", c, err)
+	}
+	c, err = parseCompletion("--all\tall of them\n-A\tall of them\n_activeHelp_ hint\n:4\n", "[Debug] Completion ended")
+	if err != nil || c.directive != 4 || len(c.items) != 2 || c.refused() {
+		t.Errorf("flag list: %+v, %v", c, err)
+	}
+	fl := flagsOf(c)
+	if len(fl) != 1 || fl[0].name != "all" || fl[0].shorthand != "A" || fl[0].usage != "all of them" {
+		t.Errorf("flags: %+v", fl)
+	}
+	for _, bad := range []string{"", "hello\n", ":x\n", "garbage\n:-1\n"} {
+		if _, err := parseCompletion(bad, ""); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+}
+
+func TestFromMessage(t *testing.T) {
+	tests := []struct {
+		msg  string
+		list bool
+		want string
+	}{
+		{`invalid argument "cobramcp-probe" for "--int" flag: must be an integer`, false, "int"},
+		{`invalid argument "cobramcp-probe" for "--v" flag: strconv.ParseUint: parsing "cobramcp-probe": invalid syntax`, false, "uint"},
+		{`invalid argument "x" for "--n" flag: must be a non-negative integer`, false, "uint"},
+		{`invalid argument "x" for "--b" flag: strconv.ParseBool: parsing "x": invalid syntax`, true, "boolSlice"},
+		{`invalid argument "x" for "--d" flag: time: invalid duration "x"`, false, "duration"},
+		{`invalid argument "x" for "--m" flag: x must be formatted as key=value`, true, "stringToString"},
+		{`invalid argument "x" for "--ip" flag: failed to parse IP: "x"`, false, "ip"},
+		{`invalid argument "x" for "--level" flag: not a level`, false, ""},
+		{"", false, ""},
+	}
+	for _, tt := range tests {
+		if got := fromMessage(tt.msg, tt.list); got != tt.want {
+			t.Errorf("fromMessage(%q, %v) = %q, want %q", tt.msg, tt.list, got, tt.want)
+		}
+	}
+}
