@@ -53,11 +53,13 @@ external-timing: build $(BIN)/kubectl
 	  for mode in cold warm warm; do \
 	    flag=; [ $$mode = cold ] && flag=--refresh; \
 	    s=$$(date +%s%N); \
-	    n=$$($(BIN)/cobramcp list --timeout 10m -- $(BIN)/cobramcp start --mcp-log-level=error --cache-dir $$cache $$flag -- $$b | wc -l); \
+	    n=$$($(BIN)/cobramcp list --timeout 10m -- $(BIN)/cobramcp start --mcp-log-level=error --probe-timeout 30s --cache-dir $$cache $$flag -- $$b | wc -l); \
 	    e=$$(date +%s%N); \
 	    echo "$$(basename $$b): $$n tools, $$mode: $$(( (e - s) / 1000000 )) ms"; \
 	  done; \
-	done; rm -rf $$cache
+	done; rm -rf $$cache; \
+	s=$$(date +%s%N); n=$$($(BIN)/cobramcp list -- $(BIN)/mycli mcp start --mcp-log-level=error | wc -l); e=$$(date +%s%N); \
+	echo "mycli mcp start (adopted, for comparison): $$n tools, $$(( (e - s) / 1000000 )) ms"
 
 # Fuzzers (their seed corpora run in `make test`); FUZZTIME per target.
 FUZZTIME ?= 60s

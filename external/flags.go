@@ -237,6 +237,7 @@ func (d *discoverer) probeType(ctx context.Context, path []string, f *Flag, hint
 	r.once.Do(func() {
 		answers := map[string]bool{}
 		var first string // the parser's reason for refusing probeValue
+		again := false   // the flag is offered again once set: it takes many values
 		accepts := func(v string) bool {
 			if ok, seen := answers[v]; seen {
 				return ok
@@ -246,10 +247,18 @@ func (d *discoverer) probeType(ctx context.Context, path []string, f *Flag, hint
 			answers[v] = ok
 			if v == probeValue && c != nil {
 				first = c.errText
+				for _, lf := range flagsOf(c) {
+					again = again || ok && lf.name == f.Name
+				}
 			}
 			return ok
 		}
 		list := strings.HasPrefix(hint, "[") && strings.HasSuffix(hint, "]")
+		if accepts(probeValue) && again {
+			// Cobra offers a set flag again only when it takes many
+			// values (a slice, an array or a map).
+			list = true
+		}
 		if !accepts(probeValue) {
 			// pflag's reason names the type: one process instead of a
 			// sequence of probes.
