@@ -113,6 +113,7 @@ func New(o Options) *cobra.Command {
 		}
 	}
 	usageOnlyForUsageErrors(group)
+	nameTheCLI(group)
 	return group
 }
 

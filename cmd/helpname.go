@@ -1,0 +1,66 @@
+package cmd
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// exampleName is the CLI name the help texts of the mcp commands are
+// written with; they show the real root's name instead.
+const exampleName = "mycli"
+
+// nameTheCLI makes the help and usage of every command under group name
+// the CLI that group is attached to, which is known only once the group
+// is added to its root: the texts (short, long, examples, flag usages)
+// are rewritten when help or usage is first shown, then printed by the
+// help and usage functions the group would otherwise inherit.
+func nameTheCLI(group *cobra.Command) {
+	var named string // the root name the texts were rewritten for
+	rename := func() {
+		name := group.Root().Name()
+		if name == named {
+			return
+		}
+		from := named
+		if from == "" {
+			from = exampleName
+		}
+		named = name
+		r := strings.NewReplacer(from, name, envStem(from), envStem(name))
+		renameTexts(group, r)
+	}
+	group.SetHelpFunc(func(c *cobra.Command, args []string) {
+		rename()
+		inherited(group).HelpFunc()(c, args)
+	})
+	group.SetUsageFunc(func(c *cobra.Command) error {
+		rename()
+		return inherited(group).UsageFunc()(c)
+	})
+}
+
+// inherited is the command whose help and usage functions group would use
+// without its own: its parent, or a bare command (cobra's defaults).
+func inherited(group *cobra.Command) *cobra.Command {
+	if group.HasParent() {
+		return group.Parent()
+	}
+	return &cobra.Command{}
+}
+
+// envStem is the environment variable prefix of the CLI named name:
+// "MYCLI" for "mycli".
+func envStem(name string) string { return strings.TrimSuffix(TokenEnv(name), "_MCP_TOKEN") }
+
+// renameTexts applies r to the texts of c and of every command under it.
+func renameTexts(c *cobra.Command, r *strings.Replacer) {
+	c.Short, c.Long, c.Example = r.Replace(c.Short), r.Replace(c.Long), r.Replace(c.Example)
+	fix := func(f *pflag.Flag) { f.Usage = r.Replace(f.Usage) }
+	c.LocalFlags().VisitAll(fix)
+	c.PersistentFlags().VisitAll(fix)
+	for _, s := range c.Commands() {
+		renameTexts(s, r)
+	}
+}
