@@ -132,6 +132,9 @@ func newEnableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if w := goRunWarning(exe); w != "" {
+				notes = append(notes, w)
+			}
 			args := entryArgs(o, c, extra)
 			ch, err := file.Set(name, cl.Server(exe, args, env), dryRun)
 			if err != nil {
