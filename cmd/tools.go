@@ -205,8 +205,28 @@ func writeOutput(c *cobra.Command, out string, b []byte) error {
 
 // writeFileAtomic replaces the file named name by one holding b with the
 // given mode: a temporary file in the same directory renamed over it, so
-// that a reader sees the old file or the new one, never a part.
+// that a reader sees the old file or the new one, never a part. A name that
+// exists and is not a regular file (/dev/null, /dev/stdout, a named pipe) is
+// written into as it is: renaming over it would replace the device or pipe
+// with a regular file.
 func writeFileAtomic(name string, b []byte, mode os.FileMode) error {
+	if fi, err := os.Stat(name); err == nil && !fi.Mode().IsRegular() {
+		if fi.IsDir() {
+			return fmt.Errorf("writing %s: it is a directory", name)
+		}
+		f, err := os.OpenFile(name, os.O_WRONLY, 0)
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", name, err)
+		}
+		if _, err := f.Write(b); err != nil {
+			f.Close()
+			return fmt.Errorf("writing %s: %w", name, err)
+		}
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("writing %s: %w", name, err)
+		}
+		return nil
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
