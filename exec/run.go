@@ -98,7 +98,9 @@ type Result struct {
 // sends SIGTERM to the whole group and, if any member is left after
 // Options.KillGrace, SIGKILL. When the process exits by itself, whatever it
 // left behind in its group (a background child) is ended the same way, so no
-// descendant outlives the call, unless it left the group (setsid). Output is
+// descendant outlives the call, unless it left the group (setsid). On Linux
+// the process is also killed if this process dies, even by SIGKILL (its own
+// children are not). Output is
 // read as it comes and capped per stream (Options.MaxOutput), so memory stays
 // bounded whatever the command prints.
 //
@@ -140,6 +142,9 @@ func Run(ctx context.Context, path string, argv []string, opts Options) (*Result
 	cmd.Stdout = outW
 	cmd.Stderr = errW
 
+	// The thread that starts the child must outlive it (see dieWithParent
+	// on Linux): Run holds it until the child has been waited for.
+	defer lockThread()()
 	start := time.Now()
 	err = cmd.Start()
 	// The child holds its own copies of the write ends; ours must go, or the

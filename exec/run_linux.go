@@ -3,9 +3,31 @@ package exec
 import (
 	"bytes"
 	"os"
+	"runtime"
 	"strconv"
 	"syscall"
 )
+
+// dieWithParent has the child killed (SIGKILL) when this process dies, even
+// by SIGKILL, when nothing is left to end its group: Linux's parent-death
+// signal (PR_SET_PDEATHSIG). Only the child gets it: its own children, the
+// rest of the group, outlive this process unless the child ends them.
+//
+// Linux sends the signal when the thread that started the child exits, not
+// the process; Go ends a thread when a goroutine locked to it returns. Run
+// therefore starts the child from a goroutine locked to its thread
+// (lockThread) and keeps it locked until the child has been waited for, so
+// that no other goroutine can end that thread under a running child.
+func dieWithParent(attr *syscall.SysProcAttr) {
+	attr.Pdeathsig = syscall.SIGKILL
+}
+
+// lockThread locks the calling goroutine to its thread, for the
+// parent-death signal (see dieWithParent), and returns the unlock.
+func lockThread() (unlock func()) {
+	runtime.LockOSThread()
+	return runtime.UnlockOSThread
+}
 
 // groupLive reports whether the process group pgid has a member that is not a
 // zombie. Zombies count as gone: an orphan is reparented to init, and an init

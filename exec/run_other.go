@@ -21,6 +21,8 @@ func signalGroup(_ int, p *os.Process, _ bool) error {
 
 func groupLive(int) bool { return false }
 
+func lockThread() (unlock func()) { return func() {} }
+
 func exitSignal(*os.ProcessState) string { return "" }
 
 // drain reads nothing: reading stopped by closing f (pipes have no

@@ -10,9 +10,12 @@ import (
 	"time"
 )
 
-// setGroup makes the child the leader of a new process group whose id is its pid.
+// setGroup makes the child the leader of a new process group whose id is its
+// pid, and, where the system can, has it killed when this process dies
+// (dieWithParent).
 func setGroup(cmd *osexec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	dieWithParent(cmd.SysProcAttr)
 }
 
 // signalGroup sends SIGTERM (kill false) or SIGKILL (kill true) to every

@@ -9,3 +9,10 @@ import "syscall"
 func groupLive(pgid int) bool {
 	return syscall.Kill(-pgid, 0) == nil
 }
+
+// dieWithParent does nothing: only Linux has a parent-death signal, so here
+// a call's process outlives a server killed by SIGKILL.
+func dieWithParent(*syscall.SysProcAttr) {}
+
+// lockThread does nothing: see dieWithParent.
+func lockThread() (unlock func()) { return func() {} }

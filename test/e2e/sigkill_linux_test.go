@@ -1,0 +1,43 @@
+package e2e
+
+import (
+	"context"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestKillServerMidCall SIGKILLs a real `mycli mcp start` while a call runs
+// (`sleep --spawn`): the server cannot end anything then, but the call's
+// process must die with it (the parent-death signal, on Linux). Its
+// grandchild is not covered (see docs/design.md); the test ends it.
+func TestKillServerMidCall(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, serverOptions{ownPipes: true})
+	grandchild, pgid, done := spawnCall(t, s, context.Background(), "killed", false)
+	t.Cleanup(func() { syscall.Kill(-pgid, syscall.SIGKILL) })
+	leader := pgid // the call's process leads the group
+	if err := s.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = s.cmd.Wait()
+	s.closed = true
+	_ = s.cs.Close()
+	if err := <-done; err == nil {
+		t.Errorf("the call returned no error from a killed server")
+	}
+	deadline := time.Now().Add(groupEnd)
+	for {
+		p, ok := readProc(leader)
+		if !ok || !p.alive() {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the call's process %d outlived the SIGKILLed server by %s: %+v", leader, groupEnd, p)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if p, ok := readProc(grandchild); ok && p.alive() {
+		t.Logf("grandchild %d outlived the server, as documented", grandchild)
+	}
+}
