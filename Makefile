@@ -30,7 +30,7 @@ node-deps:
 	@if [ -f $(NODEDIR)/package-lock.json ]; then cd $(NODEDIR) && npm ci --no-audit --no-fund --loglevel=error; fi
 
 unit:
-	MYCLI_BIN=$(CURDIR)/$(BIN)/mycli $(GO) test -race -count=1 ./...
+	MYCLI_BIN=$(CURDIR)/$(BIN)/mycli $(GO) test -race -count=1 -timeout=30m ./...
 
 test: vet build node-deps unit
 
