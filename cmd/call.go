@@ -45,9 +45,9 @@ func newCallCmd(o *Options) *cobra.Command {
 			"for an image, logMessage for what the command wrote on stderr, and composite (a list\n" +
 			"of commands) when there is more than one; a failed call is showText of its message.\n\n" +
 			"The exit status is non-zero when the call failed (isError).",
-		Example: "  mycli mcp call mycli_version\n" +
-			"  mycli mcp call mycli_get_pods '{\"flags\": {\"output\": \"json\"}}'\n" +
-			"  echo '[{\"name\": \"output\", \"value\": \"json\"}]' | mycli mcp call mycli_get_pods --format toolvault",
+		Example: "  CLINAME mcp call CLINAME_version\n" +
+			"  CLINAME mcp call CLINAME_get_pods '{\"flags\": {\"output\": \"json\"}}'\n" +
+			"  echo '[{\"name\": \"output\", \"value\": \"json\"}]' | CLINAME mcp call CLINAME_get_pods --format toolvault",
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(c *cobra.Command, args []string) error {
 			format = strings.ToLower(strings.TrimSpace(format))

@@ -98,7 +98,7 @@ func newEnableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 			"arguments and the environment variables set here change; any other setting in it (and any\n" +
 			"other variable) is kept. A remote server of that name is left alone: pick another --server-name.\n" +
 			"The entry runs this binary (its absolute path, symlinks resolved) with `mcp start` and the\n" +
-			"arguments after --, e.g. `-- --tools 'mycli_get_*'` to serve only some tools.\n" +
+			"arguments after --, e.g. `-- --tools 'CLINAME_get_*'` to serve only some tools.\n" +
 			"Environment variables captured by the CLI (such as PATH) and --env KEY=VALUE are written\n" +
 			"into the entry, since clients start servers with a minimal environment.\n" +
 			"Unless the arguments choose --tool-mode, the mode that fits the client is written: full for a\n" +

@@ -7,9 +7,14 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// exampleName is the CLI name the help texts of the mcp commands are
-// written with; they show the real root's name instead.
-const exampleName = "mycli"
+// The placeholders the help texts of the mcp commands are written with:
+// the CLI's name (CLINAME mcp start, CLINAME_get_pods) and its environment
+// variable prefix (CLIENV_MCP_TOKEN). Help and usage show the real root's
+// name and prefix instead.
+const (
+	nameHolder = "CLINAME"
+	envHolder  = "CLIENV"
+)
 
 // nameTheCLI makes the help and usage of every command under group name
 // the CLI that group is attached to, which is known only once the group
@@ -23,12 +28,12 @@ func nameTheCLI(group *cobra.Command) {
 		if name == named {
 			return
 		}
-		from := named
-		if from == "" {
-			from = exampleName
+		from, fromEnv := named, envStem(named)
+		if named == "" {
+			from, fromEnv = nameHolder, envHolder
 		}
 		named = name
-		r := strings.NewReplacer(from, name, envStem(from), envStem(name))
+		r := strings.NewReplacer(from, name, fromEnv, envStem(name))
 		renameTexts(group, r)
 	}
 	group.SetHelpFunc(func(c *cobra.Command, args []string) {
@@ -51,7 +56,7 @@ func inherited(group *cobra.Command) *cobra.Command {
 }
 
 // envStem is the environment variable prefix of the CLI named name:
-// "MYCLI" for "mycli".
+// "ACME" for "acme".
 func envStem(name string) string { return strings.TrimSuffix(TokenEnv(name), "_MCP_TOKEN") }
 
 // renameTexts applies r to the texts of c and of every command under it.

@@ -103,7 +103,7 @@ type policyFlags struct{}
 // --tool-mode when neither the flag nor its variable is set.
 func addPolicyFlags(c *cobra.Command, defaultMode ToolMode) *policyFlags {
 	fl := c.Flags()
-	fl.StringSlice(flagTools, nil, "serve only the tools matching these name patterns (glob syntax, e.g. 'mycli_get_*'; env <ROOT>_MCP_TOOLS)")
+	fl.StringSlice(flagTools, nil, "serve only the tools matching these name patterns (glob syntax, e.g. 'CLINAME_get_*'; env <ROOT>_MCP_TOOLS)")
 	fl.StringSlice(flagExcludeTools, nil, "do not serve the tools matching these name patterns; wins over --tools (env <ROOT>_MCP_EXCLUDE_TOOLS)")
 	fl.Bool(flagReadOnly, false, "serve only the commands annotated mcp.readOnlyHint; nothing else is listed or callable (env <ROOT>_MCP_READ_ONLY)")
 	fl.StringArray(flagSet, nil, "pin a flag for every call, FLAG=VALUE (repeatable): it leaves the schemas and a call cannot change it")

@@ -58,7 +58,7 @@ func newStreamCmd(o *Options) *cobra.Command {
 			"Safety by default:\n" +
 			"  - With a token, every request but /healthz needs \"Authorization: Bearer TOKEN\". The token is\n" +
 			"    read from --token-file or from the environment variable --token-env (by default\n" +
-			"    <ROOT>_MCP_TOKEN, e.g. MYCLI_MCP_TOKEN), never from the command line.\n" +
+			"    <ROOT>_MCP_TOKEN, e.g. CLIENV_MCP_TOKEN), never from the command line.\n" +
 			"  - Without a token it serves only on a loopback address; on any other address it refuses to\n" +
 			"    start unless --" + flagInsecurePub + " says that something in front of it authenticates.\n" +
 			"  - Browser requests from another origin are refused (--allow-origin trusts one), and on\n" +
@@ -77,10 +77,10 @@ func newStreamCmd(o *Options) *cobra.Command {
 			"within --shutdown-grace, then the calls left are ended with their process groups. A second\n" +
 			"signal ends them at once.",
 		Example: "  # on this machine only, no token needed:\n" +
-			"  mycli mcp stream\n" +
+			"  CLINAME mcp stream\n" +
 			"  # for a team, on every interface, with a token:\n" +
 			"  head -c 32 /dev/urandom | base64 > token && chmod 600 token\n" +
-			"  mycli mcp stream --addr :8080 --token-file token",
+			"  CLINAME mcp stream --addr :8080 --token-file token",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return runStream(c, o, &f) },
 	}
@@ -90,7 +90,7 @@ func newStreamCmd(o *Options) *cobra.Command {
 	f.policy = addPolicyFlags(c, ToolModeAuto)
 	fl.StringVar(&f.tokenFile, flagTokenFile, "", "file holding the bearer token that clients must send")
 	fl.BoolVar(&f.openTokenFile, flagOpenToken, false, "accept a --token-file that its group or others may read or write (refused by default, as ssh refuses such keys)")
-	fl.StringVar(&f.tokenEnv, flagTokenEnv, "", "environment variable holding the bearer token (default <ROOT>_MCP_TOKEN, e.g. MYCLI_MCP_TOKEN)")
+	fl.StringVar(&f.tokenEnv, flagTokenEnv, "", "environment variable holding the bearer token (default <ROOT>_MCP_TOKEN, e.g. CLIENV_MCP_TOKEN)")
 	fl.BoolVar(&f.insecurePublic, flagInsecurePub, false, "DANGEROUS: serve without a token on an address other machines can reach (only behind something that authenticates)")
 	fl.StringSliceVar(&f.allowOrigins, "allow-origin", nil, "browser origin allowed besides the server's own (scheme://host[:port]); repeatable")
 	fl.StringVar(&f.tlsCert, "tls-cert", "", "serve HTTPS with this certificate (PEM; needs --tls-key)")
@@ -103,7 +103,7 @@ func newStreamCmd(o *Options) *cobra.Command {
 }
 
 // TokenEnv returns the default environment variable for the token of the
-// CLI named root: "MYCLI_MCP_TOKEN" for "mycli". Characters that cannot be
+// CLI named root: "CLIENV_MCP_TOKEN" for "CLINAME". Characters that cannot be
 // in a variable name become '_'.
 func TokenEnv(root string) string {
 	b := []byte(strings.ToUpper(root))

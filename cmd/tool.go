@@ -30,8 +30,8 @@ func newToolCmd(o *Options) *cobra.Command {
 			"  {\"stdout\": \"\", ..., \"image\": {\"mediaType\", \"data\"}}  it printed an image (base64)\n" +
 			"  {\"error\": \"...\"}                                   nothing ran (bad input, unknown tool)\n\n" +
 			"The exit status is non-zero when the call failed: input refused, or the command failed.",
-		Example: "  mycli mcp tool mycli_get_pods --schema\n" +
-			"  echo '{\"flags\": {\"output\": \"json\"}}' | mycli mcp tool mycli_get_pods",
+		Example: "  CLINAME mcp tool CLINAME_get_pods --schema\n" +
+			"  echo '{\"flags\": {\"output\": \"json\"}}' | CLINAME mcp tool CLINAME_get_pods",
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			c.SilenceUsage = true

@@ -64,9 +64,9 @@ func newToolsCmd(o *Options) *cobra.Command {
 			"not replaced unless --force is given; nothing is written when one is in the way. The\n" +
 			"scripts this binary wrote earlier for tools it no longer has are removed; scripts of\n" +
 			"other programs in the same directory are left alone. The scripts are POSIX sh.",
-		Example: "  mycli mcp tools -o -\n" +
-			"  mycli mcp tools --format openai --strict -o openai-tools.json\n" +
-			"  mycli mcp tools --format external --dir ~/.agent/tools",
+		Example: "  CLINAME mcp tools -o -\n" +
+			"  CLINAME mcp tools --format openai --strict -o openai-tools.json\n" +
+			"  CLINAME mcp tools --format external --dir ~/.agent/tools",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			format = strings.ToLower(strings.TrimSpace(format))
@@ -284,7 +284,7 @@ func writeExternal(c *cobra.Command, ts Toolset, dir string, strict, force bool,
 		return err
 	}
 	// The words between the root and this command's group: `mcp` for
-	// `mycli mcp tools`.
+	// `CLINAME mcp tools`.
 	var group []string
 	if p := c.Parent(); p != nil {
 		group = strings.Fields(p.CommandPath())[1:]
@@ -420,7 +420,7 @@ func sortedTools(tools []*mcp.Tool) []*mcp.Tool {
 
 // kebabCase turns a tool name into a file name: lower case, every run of
 // characters other than letters and digits turned into one '-', no '-' at
-// either end. mycli_get_pods becomes mycli-get-pods.
+// either end. CLINAME_get_pods becomes CLINAME-get-pods.
 func kebabCase(name string) string {
 	var b strings.Builder
 	dash := false

@@ -17,9 +17,9 @@
 //
 // The client role (the command line after "--" starts a stdio MCP server):
 //
-//	cobramcp list -- mycli mcp start
-//	cobramcp call mycli_get_pods '{"flags":{"namespace":"kube-system"}}' -- mycli mcp start
-//	cobramcp demo -- mycli mcp start
+//	cobramcp list -- yourcli mcp start
+//	cobramcp call yourcli_get_pods '{"flags":{"namespace":"kube-system"}}' -- yourcli mcp start
+//	cobramcp demo -- yourcli mcp start
 //
 // `call` exists in both roles: `cobramcp call TOOL [ARGS] -- SERVER...`
 // calls a tool of a running MCP server, `cobramcp mcp call TOOL [ARGS] --
@@ -177,7 +177,7 @@ func newRoot(out io.Writer, t *target) *cobra.Command {
 			"  cobramcp claude enable -- kubectl --read-only\n" +
 			"  cobramcp stream --addr :8080 --token-file t -- gh\n" +
 			"  cobramcp mcp call kubectl_version '{}' -- kubectl\n" +
-			"  cobramcp demo -- mycli mcp start",
+			"  cobramcp demo -- yourcli mcp start",
 		SilenceUsage:  true,
 		SilenceErrors: false,
 	}
@@ -253,7 +253,7 @@ func clientCommands(out io.Writer) []*cobra.Command {
 	session := func(c *cobra.Command, args []string, f func(ctx context.Context, s *mcp.ClientSession, before []string) error) error {
 		dash := c.ArgsLenAtDash()
 		if dash < 0 || dash == len(args) {
-			return errors.New("give the server's command after --, e.g. -- mycli mcp start")
+			return errors.New("give the server's command after --, e.g. -- yourcli mcp start")
 		}
 		ctx, cancel := context.WithTimeout(c.Context(), timeout)
 		defer cancel()
