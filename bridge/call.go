@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"runtime/debug"
 	"slices"
 	"sort"
@@ -32,10 +31,6 @@ type Output struct {
 	// its own); it is left out of the JSON otherwise.
 	TimedOut bool `json:"timedOut,omitempty"`
 }
-
-func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
-
-var pathMatch = path.Match
 
 // Call runs one call of the tool named name with the MCP arguments object
 // arguments, through the same path as the server: validation, argv, limits,

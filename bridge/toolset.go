@@ -3,6 +3,7 @@ package bridge
 import (
 	"errors"
 	"fmt"
+	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -182,14 +183,14 @@ func (ts *Toolset) selectTools(patterns []string) ([]*Tool, error) {
 	}
 	var out []*Tool
 	for _, p := range patterns {
-		if _, err := pathMatch(p, ""); err != nil {
+		if _, err := path.Match(p, ""); err != nil {
 			return nil, fmt.Errorf("tool pattern %q: %w", p, err)
 		}
 	}
 	used := make([]bool, len(patterns))
 	for _, t := range ts.tools {
 		for i, p := range patterns {
-			if ok, _ := pathMatch(p, t.MCP.Name); ok {
+			if ok, _ := path.Match(p, t.MCP.Name); ok {
 				used[i] = true
 				out = append(out, t)
 				break
