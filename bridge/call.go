@@ -408,7 +408,7 @@ func (ts *Toolset) call(ctx context.Context, t *Tool, arguments json.RawMessage,
 			return errorResult(fmt.Sprintf("%s: cannot find this program's executable: %v", t.MCP.Name, err))
 		}
 	}
-	opts := exec.Options{Env: callEnv(ctx, ts.cfg.Env), MaxOutput: ts.cfg.MaxOutput}
+	opts := exec.Options{Env: ts.cfg.Env, MaxOutput: ts.cfg.MaxOutput}
 	if t.Timeout > 0 {
 		opts.Timeout = t.Timeout
 	}

@@ -1,7 +1,6 @@
 package bridge
 
 import (
-	"context"
 	"os"
 	"slices"
 	"strings"
@@ -38,21 +37,25 @@ func withoutVars(env, hide []string) []string {
 	return out
 }
 
-// callEnvKey is the context key of the environment that a server's calls
-// run in, when the server hides variables from them (ServerOptions.HideEnv).
-type callEnvKey struct{}
-
-// withCallEnv returns ctx carrying env as the environment of the calls run
-// under it. The server sets it once per call; every way a call goes (a
-// tool, search mode's run tool) reaches the same run path with it.
-func withCallEnv(ctx context.Context, env []string) context.Context {
-	return context.WithValue(ctx, callEnvKey{}, env)
-}
-
-// callEnv returns the environment set by withCallEnv, or def.
-func callEnv(ctx context.Context, def []string) []string {
-	if env, ok := ctx.Value(callEnvKey{}).([]string); ok {
-		return env
+// hiding returns ts with the variables named in hide removed from its
+// calls' environment, or ts itself when hide is empty. The copy shares
+// everything else with ts (its tools, limits and Wait); in search mode its
+// run tool calls through the copy. ts itself is not changed, so another
+// server built from it, or its Call, still sees Config.Env.
+func (ts *Toolset) hiding(hide []string) *Toolset {
+	if len(hide) == 0 {
+		return ts
 	}
-	return def
+	cp := *ts
+	cp.cfg.Env = withoutVars(ts.cfg.Env, hide)
+	if ts.view != nil {
+		v := *ts.view
+		cp.view = &v
+		if v.search != nil {
+			m := *v.search
+			m.ts = &cp
+			v.search = &m
+		}
+	}
+	return &cp
 }

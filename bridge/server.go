@@ -53,12 +53,9 @@ func (ts *Toolset) NewServer(opts cmd.ServerOptions) (*mcp.Server, error) {
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 	})
 	base := opts.Context
-	env := withoutVars(ts.cfg.Env, opts.HideEnv)
+	ts = ts.hiding(opts.HideEnv)
 	handle := func(run func(context.Context, json.RawMessage, progressFunc) *mcp.CallToolResult) mcp.ToolHandler {
 		return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			if len(opts.HideEnv) > 0 {
-				ctx = withCallEnv(ctx, env)
-			}
 			if base != nil {
 				var cancel context.CancelFunc
 				ctx, cancel = mergeCancel(ctx, base)
