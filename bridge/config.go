@@ -14,6 +14,10 @@ import (
 
 // Annotation keys read from cmd.Annotations. They carry MCP metadata on a
 // command without new API, in the manner of cobra's own annotations.
+// Ophis's keys ("title", "readOnlyHint", "destructiveHint", "idempotentHint",
+// "openWorldHint") are read as aliases of the first five; ours win. Unknown
+// mcp.* keys and values that are not booleans are reported by
+// Toolset.Problems.
 const (
 	AnnotationTitle       = "mcp.title"           // the tool's human-readable title
 	AnnotationReadOnly    = "mcp.readOnlyHint"    // "true": the command changes nothing

@@ -32,41 +32,6 @@ func description(c *cobra.Command, groups []string) string {
 	return strings.Join(parts, "\n\n")
 }
 
-func annotations(c *cobra.Command) *mcp.ToolAnnotations {
-	a := &mcp.ToolAnnotations{Title: c.Annotations[AnnotationTitle]}
-	set := false
-	if b, ok := boolAnnotation(c, AnnotationReadOnly); ok {
-		a.ReadOnlyHint, set = b, true
-	}
-	if b, ok := boolAnnotation(c, AnnotationIdempotent); ok {
-		a.IdempotentHint, set = b, true
-	}
-	if b, ok := boolAnnotation(c, AnnotationDestructive); ok {
-		a.DestructiveHint, set = &b, true
-	}
-	if b, ok := boolAnnotation(c, AnnotationOpenWorld); ok {
-		a.OpenWorldHint, set = &b, true
-	}
-	if !set && a.Title == "" {
-		return nil
-	}
-	return a
-}
-
-func boolAnnotation(c *cobra.Command, key string) (bool, bool) {
-	v, ok := c.Annotations[key]
-	if !ok {
-		return false, false
-	}
-	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "true", "1", "yes":
-		return true, true
-	case "false", "0", "no":
-		return false, true
-	}
-	return false, false
-}
-
 // meta is the tool record of a tool (seed 003): its id "namespace:name",
 // the namespace, the CLI's version and the tags from the command's cobra
 // group (its own or its nearest ancestor's) and its AnnotationTags.

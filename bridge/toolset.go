@@ -36,7 +36,8 @@ var _ cmd.Toolset = (*Toolset)(nil)
 
 // Tools reflects the tree of root into tools, without starting anything.
 // Commands and flags that cannot be served are left out and reported by
-// Problems (and to cfg.Logger); the rest load. A nil cfg means the defaults.
+// Problems (and to cfg.Logger), as are annotations ignored; the rest load.
+// A nil cfg means the defaults.
 func Tools(root *cobra.Command, cfg *Config) (*Toolset, error) {
 	if root == nil {
 		return nil, errors.New("bridge: nil root command")
@@ -82,7 +83,9 @@ func (ts *Toolset) Lookup(name string) (*Tool, bool) {
 	return t, ok
 }
 
-// Problems returns the commands and flags left out, with their reasons.
+// Problems returns the commands and flags left out, and the annotations
+// ignored on served commands (an unknown mcp.* key, a value that is not a
+// boolean, an Ophis key overridden by ours), with their reasons.
 func (ts *Toolset) Problems() []Problem { return slices.Clone(ts.problems) }
 
 // Tools returns the MCP tool definitions sorted by name, as tools/list

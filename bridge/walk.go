@@ -67,7 +67,8 @@ func (t *Tool) validator() (*jsonschema.Resolved, error) {
 	return t.resolved, t.resolveErr
 }
 
-// Problem is a command or flag left out, with the reason.
+// Problem is a command or flag left out, or an annotation ignored on a
+// command that is served, with the reason.
 type Problem struct {
 	Command string // the command's full path
 	Tool    string // the tool name, when one was derived
@@ -114,6 +115,15 @@ func (w *walker) problem(c *cobra.Command, tool, flag string, err error) {
 	p := Problem{Command: c.CommandPath(), Tool: tool, Flag: flag, Err: err}
 	w.problems = append(w.problems, p)
 	w.cfg.Logger.Warn("left out of the MCP tools", "command", p.Command, "tool", tool, "flag", flag, "reason", err)
+}
+
+// annotationProblem reports an annotation of c that the walk ignored (an
+// unknown mcp.* key, a value that is not a boolean, an Ophis key overridden
+// by ours); c is served all the same.
+func (w *walker) annotationProblem(c *cobra.Command, tool string, err error) {
+	p := Problem{Command: c.CommandPath(), Tool: tool, Err: err}
+	w.problems = append(w.problems, p)
+	w.cfg.Logger.Warn("annotation ignored", "command", p.Command, "tool", tool, "reason", err)
 }
 
 func (w *walker) walk(c *cobra.Command) {
@@ -206,12 +216,16 @@ func (w *walker) tool(c *cobra.Command, sel Selector) (*Tool, error) {
 	args := argsSchema(c, t.arity, afterDash != nil)
 
 	t.groupText = groupText
+	ann, ignored := annotations(c)
+	for _, err := range ignored {
+		w.annotationProblem(c, name, err)
+	}
 	t.MCP = &mcp.Tool{
 		Name:         name,
 		Description:  description(c, groupText),
 		InputSchema:  inputSchema(flagsSchema, args, afterDash),
 		OutputSchema: outputSchema(),
-		Annotations:  annotations(c),
+		Annotations:  ann,
 	}
 	if t.MCP.Annotations != nil {
 		t.MCP.Title = t.MCP.Annotations.Title
