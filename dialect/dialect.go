@@ -56,9 +56,37 @@ func ParseFormat(s string) (Format, error) {
 	return "", fmt.Errorf("unknown format %q: want one of %s", s, strings.Join(names, ", "))
 }
 
-// Warning reports one change a dialect forced on one tool: a keyword
-// dropped, a constraint weakened, a limit exceeded, a name changed.
+// Kind tells a loss from a change that loses nothing but is still worth
+// reporting.
+type Kind int
+
+const (
+	// Loss is something the dialect cannot carry: a keyword dropped, a
+	// constraint weakened, a limit exceeded, a name changed. With
+	// [Options.Strict] a loss is an error.
+	Loss Kind = iota
+	// Restated is a constraint the dialect has no keyword for, stated
+	// exactly in words in a description instead: which properties an
+	// object may, must or must not hold together (cobra's flag groups).
+	// It is reported, and it does not fail [Options.Strict]; the server
+	// still enforces the constraint on every call.
+	Restated
+)
+
+// String returns "loss" or "restated".
+func (k Kind) String() string {
+	if k == Restated {
+		return "restated"
+	}
+	return "loss"
+}
+
+// Warning reports one change a dialect forced on one tool: a loss (a
+// keyword dropped, a constraint weakened, a limit exceeded, a name
+// changed) or a constraint restated in words.
 type Warning struct {
+	// Kind is Loss or Restated.
+	Kind Kind
 	// Tool is the tool's MCP name (before any renaming).
 	Tool string
 	// Path is a JSON Pointer into the tool as MCP describes it, such as
@@ -73,7 +101,8 @@ type Warning struct {
 }
 
 // String renders w like a compiler diagnostic:
-// "tool: /path: format: message".
+// "tool: /path: format: message", with "restated: " before the message of
+// a Restated warning.
 func (w Warning) String() string {
 	var b strings.Builder
 	b.WriteString(w.Tool)
@@ -84,6 +113,9 @@ func (w Warning) String() string {
 	}
 	b.WriteString(string(w.Format))
 	b.WriteString(": ")
+	if w.Kind == Restated {
+		b.WriteString("restated: ")
+	}
 	b.WriteString(w.Message)
 	return b.String()
 }
@@ -101,8 +133,8 @@ type Options struct {
 	// Envelope fills the toolvault list envelope.
 	Envelope Envelope
 	// Strict turns every loss into an error: when the export produces any
-	// warning, Export returns a *LossError listing all of them and no
-	// output.
+	// warning of kind Loss, Export returns a *LossError listing all of
+	// them and no output. Restated warnings are no loss.
 	Strict bool
 }
 
@@ -110,7 +142,7 @@ type Options struct {
 // carry the tools without loss.
 type LossError struct {
 	Format   Format
-	Warnings []Warning
+	Warnings []Warning // the losses only
 }
 
 // Error lists every loss, one per line after the summary.
@@ -127,8 +159,8 @@ func (e *LossError) Error() string {
 // Export translates tools into format and returns the document, indented
 // JSON without a trailing newline. The tools are written sorted by name,
 // whatever their order in the slice. Every change the format forces is
-// returned as a Warning, in tool order; with opts.Strict any warning is an
-// error. An error is also returned for an unknown format, a nil tool, two
+// returned as a Warning, in tool order; with opts.Strict any loss (a
+// warning of kind Loss) is an error. An error is also returned for an unknown format, a nil tool, two
 // tools with one name, a schema that is not a JSON object, and two tools
 // whose names the format's name rule maps to one name.
 func Export(format Format, tools []*mcp.Tool, opts Options) (json.RawMessage, []Warning, error) {
@@ -153,14 +185,27 @@ func Export(format Format, tools []*mcp.Tool, opts Options) (json.RawMessage, []
 			return nil, warns, err
 		}
 	}
-	if opts.Strict && len(warns) > 0 {
-		return nil, warns, &LossError{Format: format, Warnings: warns}
+	if opts.Strict {
+		if losses := Losses(warns); len(losses) > 0 {
+			return nil, warns, &LossError{Format: format, Warnings: losses}
+		}
 	}
 	out, err := encode(doc)
 	if err != nil {
 		return nil, warns, fmt.Errorf("%s: encoding: %w", format, err)
 	}
 	return out, warns, nil
+}
+
+// Losses returns the warnings of kind Loss, in order.
+func Losses(warns []Warning) []Warning {
+	var out []Warning
+	for _, w := range warns {
+		if w.Kind == Loss {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // sortTools returns the tools sorted by name and rejects nil tools and
@@ -209,8 +254,16 @@ type report struct {
 	warns  []Warning
 }
 
+// add reports a loss.
 func (r *report) add(path, format string, args ...any) {
 	r.warns = append(r.warns, Warning{Tool: r.tool, Path: path, Format: r.format, Message: fmt.Sprintf(format, args...)})
+}
+
+// restated reports keyword k at path, with no form in the dialect, as
+// stated in words in the description of the object at the path's parent.
+func (r *report) restated(path, k string, sentences []string) {
+	r.warns = append(r.warns, Warning{Kind: Restated, Tool: r.tool, Path: path, Format: r.format,
+		Message: fmt.Sprintf("keyword %q is stated in words in the object's description instead (%s has no form for it): %s", k, r.format, strings.Join(sentences, " "))})
 }
 
 // decodeTool decodes t's schemas.

@@ -35,7 +35,11 @@
 //     written as T plus nullable, an integer's exclusive bound made
 //     inclusive, additionalProperties: false added (OpenAI) or dropped
 //     (Gemini, which shows the model the listed properties only).
-//   - With [Options.Strict], any warning is an error ([*LossError]) that
+//   - A constraint a dialect has no keyword for but can state exactly in
+//     words (which properties an object may, must or must not hold
+//     together: cobra's flag groups) is written into the object's
+//     description and reported as a [Restated] warning, which is no loss.
+//   - With [Options.Strict], any loss is an error ([*LossError]) that
 //     lists all of them, and nothing is written.
 //   - Names follow each dialect's documented rule and stay unique; two tools
 //     that would share a name are an error.

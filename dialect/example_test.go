@@ -93,6 +93,26 @@ func ExampleExport_strict() {
 	// 	mycli_label: /inputSchema/properties/labels: gemini: left out: Gemini has no form for an object without properties (such as a map flag), so the model cannot set this property
 }
 
+// A flag group (here: --all and --selector exclusive) has no keyword in
+// OpenAI strict mode, but only says which flags are present: it is stated
+// in words in the flags description, reported as Restated, and strict
+// mode succeeds.
+func ExampleLosses() {
+	tools := []*mcp.Tool{{
+		Name: "mycli_delete",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"flags":{"type":"object","properties":{` +
+			`"all":{"type":"boolean"},"selector":{"type":"string"}},"not":{"required":["all","selector"]}}}}`),
+	}}
+	_, warns, err := dialect.Export(dialect.OpenAI, tools, dialect.Options{Strict: true})
+	fmt.Println(err, len(dialect.Losses(warns)))
+	for _, w := range warns {
+		fmt.Println(w.Kind, w)
+	}
+	// Output:
+	// <nil> 0
+	// restated mycli_delete: /inputSchema/properties/flags/not: openai: restated: keyword "not" is stated in words in the object's description instead (openai has no form for it): "all" and "selector" cannot both be set.
+}
+
 func ExampleNormalizeTags() {
 	fmt.Printf("%q\n", dialect.NormalizeTags([]string{" Read Only ", "k8s!", "read-only", ""}))
 	// Output: ["read-only" "k8s"]

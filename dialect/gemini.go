@@ -107,9 +107,19 @@ func (g *geminizer) schema(v any, path string) *object {
 	if len(types) == 1 {
 		prim = types[0]
 	}
+	isObject := slices.Contains(types, "object") || o.has("properties")
 	for _, k := range o.list() {
 		val := o.m[k]
 		at := ptr(path, k)
+		if isObject && slices.Contains(presenceKeywords, k) {
+			if sentences, ok := restate(k, val); ok {
+				// Nothing is lost: the description states it, and the
+				// server checks every call against the full schema.
+				notes = append(notes, sentences...)
+				g.r.restated(at, k, sentences)
+				continue
+			}
+		}
 		switch {
 		case k == "type":
 			switch {

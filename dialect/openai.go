@@ -137,10 +137,20 @@ func (s *strictifier) schema(v any, path string, nullable bool) any {
 		return s.schema(pairs, path, nullable)
 	}
 	out := newObject()
-	var notes []string
+	var notes, said []string
+	isObject := typeHas(o, "object") || o.has("properties")
 	for _, k := range o.list() {
 		val := o.m[k]
 		at := ptr(path, k)
+		if isObject && slices.Contains(presenceKeywords, k) {
+			if sentences, ok := restate(k, val); ok {
+				// Nothing is lost: the description states it, and the
+				// server checks every call against the full schema.
+				said = append(said, sentences...)
+				s.r.restated(at, k, sentences)
+				continue
+			}
+		}
 		switch {
 		case slices.Contains(openaiKept, k):
 			out.set(k, clone(val))
@@ -197,6 +207,12 @@ func (s *strictifier) schema(v any, path string, nullable bool) any {
 		s.block(path, "a schema without a type has no strict form")
 	}
 	distribute(out)
+	if len(said) > 0 {
+		// Strict mode makes every property present; an optional one is
+		// null when not set.
+		notes = append(notes, said...)
+		notes = append(notes, "A property counts as set when it is not null.")
+	}
 	if len(notes) > 0 {
 		out.set("description", withNotes(out.str("description"), notes))
 	}

@@ -90,7 +90,9 @@ func TestOpenAIStrictRewrite(t *testing.T) {
 		{"oneOf becomes anyOf", `{"oneOf":[{"type":"string"},{"type":"number"}]}`, true, `{"anyOf":[{"type":"string"},{"type":"number"}]}`, true, "oneOf became anyOf"},
 		{"not dropped", `{"type":"string","not":{"const":"x"}}`, true, `{"type":"string"}`, true, `dropped keyword "not"`},
 		{"if/then/else dropped", `{"type":"string","if":{"const":"a"},"then":{"minLength":1},"else":{"maxLength":0}}`, true, `{"type":"string"}`, true, `dropped keyword "if"`},
-		{"flag group anyOf dropped", `{"type":"object","properties":{"a":{"type":"string"}},"anyOf":[{"required":["a"]}],"additionalProperties":false}`, true,
+		{"flag group anyOf restated", `{"type":"object","properties":{"a":{"type":"string"}},"anyOf":[{"required":["a"]}],"additionalProperties":false}`, true,
+			`{"type":"object","properties":{"a":{"type":["string","null"]}},"required":["a"],"additionalProperties":false,"description":"\"a\" must be set. A property counts as set when it is not null."}`, true, `keyword "anyOf" is stated in words`},
+		{"untyped anyOf that is no flag group dropped", `{"type":"object","properties":{"a":{"type":"string"}},"anyOf":[{"minProperties":1}],"additionalProperties":false}`, true,
 			`{"type":"object","properties":{"a":{"type":["string","null"]}},"required":["a"],"additionalProperties":false}`, true, "only assert which properties"},
 		{"map becomes {key, value} pairs", `{"type":"object","description":"labels","minProperties":1,"additionalProperties":{"type":"integer"},"propertyNames":{"pattern":"^[^=]*$"}}`, true,
 			`{"type":"array","description":"labels. Given as a list of {key, value} pairs, each key at most once.","minItems":1,"items":{"type":"object","properties":{"key":{"pattern":"^[^=]*$","type":"string"},"value":{"type":"integer"}},"required":["key","value"],"additionalProperties":false}}`, true, ""},
@@ -348,7 +350,8 @@ func TestOpenAIRoot(t *testing.T) {
 		{"untyped root with properties becomes an object", `{"properties":{"a":{"type":"string"}}}`, true, ""},
 		{"string root", `{"type":"string"}`, false, `the root must have type "object"`},
 		{"anyOf root", `{"type":"object","properties":{},"additionalProperties":false,"anyOf":[{"type":"object","properties":{},"additionalProperties":false}]}`, false, "must not be anyOf"},
-		{"flag-group anyOf at the root is dropped, not fatal", `{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false,"anyOf":[{"required":["a"]}]}`, true, "only assert which properties"},
+		{"flag-group anyOf at the root is restated, not fatal", `{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false,"anyOf":[{"required":["a"]}]}`, true, `keyword "anyOf" is stated in words`},
+		{"anyOf of untyped branches that are no flag group is dropped, not fatal", `{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false,"anyOf":[{"minProperties":1}]}`, true, "only assert which properties"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
