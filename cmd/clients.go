@@ -95,8 +95,9 @@ func newEnableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 		Use:   "enable [flags] [-- MCP-START-ARGS...]",
 		Short: "Add this CLI to " + cl.Name + "'s MCP servers",
 		Long: "Add this CLI to " + cl.Name + "'s MCP servers, or update the entry of the same name: its command,\n" +
-			"arguments and the environment variables set here change; any other setting in it (and any\n" +
-			"other variable) is kept. A remote server of that name is left alone: pick another --server-name.\n" +
+			"arguments and the environment variables set here change; an entry switched off (\"disabled\": true,\n" +
+			"Codex's enabled = false) is switched on; any other setting in it (and any other variable) is\n" +
+			"kept. A remote server of that name is left alone: pick another --server-name.\n" +
 			"The entry runs this binary (its absolute path, symlinks resolved) with `mcp start` and the\n" +
 			"arguments after --, e.g. `-- --tools 'CLINAME_get_*'` to serve only some tools.\n" +
 			"Environment variables captured by the CLI (such as PATH) and --env KEY=VALUE are written\n" +
@@ -146,7 +147,11 @@ func newEnableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 				for _, n := range notes {
 					fmt.Fprintln(c.ErrOrStderr(), n)
 				}
-				return printDryRun(w, ch, "enable", name, where)
+				var switched string
+				if ch.Enabled != "" {
+					switched = fmt.Sprintf("The entry is switched off (%s); it would be switched on (%s).", switchText(file.Format, ch.Enabled, false), switchText(file.Format, ch.Enabled, true))
+				}
+				return printDryRun(w, ch, "enable", name, where, switched)
 			}
 			switch {
 			case !ch.Changed():
@@ -155,6 +160,9 @@ func newEnableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 				fmt.Fprintf(w, "Updated server %q in %s: its command, arguments and environment variables.\n", name, where)
 			default:
 				fmt.Fprintf(w, "Added server %q to %s.\n", name, where)
+			}
+			if ch.Enabled != "" {
+				fmt.Fprintf(w, "The entry was switched off (%s); it is switched on now (%s).\n", switchText(file.Format, ch.Enabled, false), switchText(file.Format, ch.Enabled, true))
 			}
 			if len(ch.Kept) > 0 && ch.Changed() {
 				fmt.Fprintf(w, "Kept the entry's other settings: %s.\n", strings.Join(ch.Kept, ", "))
@@ -289,7 +297,23 @@ func describe(cl clientcfg.Client, scope clientcfg.Scope, custom bool, path stri
 	return fmt.Sprintf("%s %s config %s", cl.Name, scope, path)
 }
 
-func printDryRun(w io.Writer, ch *clientcfg.Change, verb, name, where string) error {
+// switchText shows the member that switches an entry off or on
+// (clientcfg.Change.Enabled) as the file writes it: "disabled": true for
+// off in JSON, enabled = false for off in Codex's TOML.
+func switchText(f clientcfg.Format, member string, on bool) string {
+	v := on
+	if member == "disabled" {
+		v = !on
+	}
+	if f == clientcfg.TOML {
+		return fmt.Sprintf("%s = %t", member, v)
+	}
+	return fmt.Sprintf("%q: %t", member, v)
+}
+
+// printDryRun says what a dry run would do, then lines (those not empty),
+// then the diff.
+func printDryRun(w io.Writer, ch *clientcfg.Change, verb, name, where string, lines ...string) error {
 	if !ch.Changed() {
 		fmt.Fprintf(w, "Dry run: %s %q would change nothing in %s.\n", verb, name, where)
 		return nil
@@ -303,6 +327,11 @@ func printDryRun(w io.Writer, ch *clientcfg.Change, verb, name, where string) er
 	fmt.Fprintf(w, "Dry run: would %s server %q in %s; nothing was written.\n", action, name, where)
 	if len(ch.Kept) > 0 {
 		fmt.Fprintf(w, "It would keep the entry's other settings: %s.\n", strings.Join(ch.Kept, ", "))
+	}
+	for _, l := range lines {
+		if l != "" {
+			fmt.Fprintln(w, l)
+		}
 	}
 	_, err := io.WriteString(w, clientcfg.Diff(ch.Path, ch.Before, ch.After))
 	return err

@@ -632,3 +632,63 @@ func TestEnableUpdatesHandEditedEntry(t *testing.T) {
 		t.Errorf("hand-added members not kept:\n%s", b)
 	}
 }
+
+// TestEnableSwitchesOnDisabledEntry runs enable over an entry the user
+// switched off, in a JSON client and in Codex's TOML, with no variables of
+// its own to write: the entry is switched on and the message says so, and
+// the Kept line names the user's variables that stay.
+func TestEnableSwitchesOnDisabledEntry(t *testing.T) {
+	tests := []struct {
+		client, file, src string
+		dryRun, want      []string
+		on                string // in the file afterwards
+	}{
+		{"windsurf", "mcp_config.json",
+			"{\n  \"mcpServers\": {\n    \"kubectl2\": {\n      \"command\": \"/old\",\n      \"args\": [],\n      \"env\": {\"TOKEN\": \"t\"},\n      \"disabled\": true\n    }\n  }\n}\n",
+			[]string{"It would keep the entry's other settings: env.TOKEN.", `The entry is switched off ("disabled": true); it would be switched on ("disabled": false).`},
+			[]string{`Updated server "kubectl2"`, `The entry was switched off ("disabled": true); it is switched on now ("disabled": false).`, "Kept the entry's other settings: env.TOKEN."},
+			`"disabled": false`},
+		{"codex", "config.toml",
+			"[mcp_servers.kubectl2]\ncommand = \"/old\"\nargs = []\nenabled = false\nenv = { TOKEN = \"t\" }\n",
+			[]string{"It would keep the entry's other settings: env.TOKEN.", "The entry is switched off (enabled = false); it would be switched on (enabled = true)."},
+			[]string{`Updated server "kubectl2"`, "The entry was switched off (enabled = false); it is switched on now (enabled = true).", "Kept the entry's other settings: env.TOKEN."},
+			"enabled = true"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.client, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), tt.file)
+			if err := os.WriteFile(path, []byte(tt.src), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			for _, run := range []struct {
+				args []string
+				want []string
+			}{{[]string{"--dry-run"}, tt.dryRun}, {nil, tt.want}, {nil, []string{"already up to date"}}} {
+				root := &cobra.Command{Use: "kubectl2"}
+				root.AddCommand(New(Options{Name: "serve-mcp"}))
+				var out bytes.Buffer
+				root.SetOut(&out)
+				root.SetErr(&out)
+				root.SetArgs(append([]string{"serve-mcp", tt.client, "enable", "--config-path", path}, run.args...))
+				if err := root.Execute(); err != nil {
+					t.Fatalf("%v\n%s", err, out.String())
+				}
+				for _, w := range run.want {
+					if !strings.Contains(out.String(), w) {
+						t.Errorf("enable %q said:\n%s\nwant %q", run.args, out.String(), w)
+					}
+				}
+				if run.want[0] == "already up to date" && strings.Contains(out.String(), "switched") {
+					t.Errorf("a second enable says it switched the entry:\n%s", out.String())
+				}
+			}
+			b, _ := os.ReadFile(path)
+			if !strings.Contains(string(b), tt.on) {
+				t.Errorf("the entry is not switched on (%s):\n%s", tt.on, b)
+			}
+			if e, _ := entryNamed(t, tt.client, path, "kubectl2"); e.Env["TOKEN"] != "t" {
+				t.Errorf("the user's variable is gone: %v", e.Env)
+			}
+		})
+	}
+}

@@ -79,6 +79,11 @@ type Change struct {
 	// members ("trust", "timeout") in file order, then "env.NAME" for each
 	// of its environment variables that s.Env does not set.
 	Kept []string
+	// Enabled names, for Set of a server that was there but switched off,
+	// the member that switched it off and now switches it on: "disabled"
+	// (was true, now false) or, in Codex's TOML, "enabled" (was false, now
+	// true); "" otherwise.
+	Enabled string
 	// Written reports whether the file was written (false in a dry run,
 	// and when the contents did not change).
 	Written bool
@@ -118,14 +123,14 @@ func (f File) List() ([]Entry, error) {
 // package-level Set does, leaving every other byte of the file as it was. With dryRun the file is only
 // read.
 func (f File) Set(name string, s Server, dryRun bool) (*Change, error) {
-	var kept []string
+	var u updated
 	ch, err := f.update(dryRun, func(src []byte) ([]byte, bool, error) {
-		out, found, k, err := set(f.Format, src, f.Key, name, s)
-		kept = k
+		out, found, up, err := set(f.Format, src, f.Key, name, s)
+		u = up
 		return out, found, err
 	})
 	if ch != nil {
-		ch.Kept = kept
+		ch.Kept, ch.Enabled = u.kept, u.enabled
 	}
 	return ch, err
 }
@@ -298,8 +303,9 @@ func withoutBOM(src []byte, edit func([]byte) ([]byte, bool, error)) ([]byte, bo
 //
 // A server that is there is updated, not replaced: Type (when not
 // empty), Command and Args are set, the variables of s.Env are set in its
-// env and its other variables stay, and every other member of the entry
-// (a "trust", "timeout" or "disabled" the user added) stays as it was. A
+// env and its other variables stay, an entry switched off ("disabled":
+// true, or Codex's enabled = false) is switched on, and every other member
+// of the entry (a "trust" or "timeout" the user added) stays as it was. A
 // remote server of that name (one with a URL) is an error wrapping
 // ErrRemoteEntry.
 func Set(format Format, src []byte, key []string, name string, s Server) ([]byte, bool, error) {
@@ -308,24 +314,24 @@ func Set(format Format, src []byte, key []string, name string, s Server) ([]byte
 }
 
 // set is Set that also returns what it kept of the entry that was
-// there (see Change.Kept).
-func set(format Format, src []byte, key []string, name string, s Server) ([]byte, bool, []string, error) {
+// there and what it switched on (see Change.Kept and Change.Enabled).
+func set(format Format, src []byte, key []string, name string, s Server) ([]byte, bool, updated, error) {
 	if name == "" {
-		return nil, false, nil, errors.New("empty server name")
+		return nil, false, updated{}, errors.New("empty server name")
 	}
-	var kept []string
+	var u updated
 	out, found, err := withoutBOM(src, func(src []byte) ([]byte, bool, error) {
 		var out []byte
 		var found bool
 		var err error
 		if format == TOML {
-			out, found, kept, err = tomlSet(src, key, name, s)
+			out, found, u, err = tomlSet(src, key, name, s)
 		} else {
-			out, found, kept, err = jsonSet(src, key, name, s)
+			out, found, u, err = jsonSet(src, key, name, s)
 		}
 		return out, found, err
 	})
-	return out, found, kept, err
+	return out, found, u, err
 }
 
 // Remove returns src without the server name, and whether it was there.

@@ -29,6 +29,8 @@
 //   - An entry that is there is updated, not replaced: Set writes its
 //     type, command and args and the env variables it is given; the
 //     entry's other members and variables stay (Change.Kept names them).
+//     An entry switched off ("disabled": true; Codex's enabled = false) is
+//     switched on in place (Change.Enabled says so).
 //     A remote server of that name is refused (ErrRemoteEntry).
 //   - Each edit is checked: the result must parse and, decoded, equal the
 //     original with exactly that one server changed; otherwise nothing is

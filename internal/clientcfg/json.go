@@ -321,10 +321,10 @@ func nonNil(a []string) []string {
 	return a
 }
 
-func jsonSet(src []byte, key []string, name string, s Server) ([]byte, bool, []string, error) {
+func jsonSet(src []byte, key []string, name string, s Server) ([]byte, bool, updated, error) {
 	v, root, err := parseJSON(src)
 	if err != nil {
-		return nil, false, nil, err
+		return nil, false, updated{}, err
 	}
 	st := detectStyle(src, root)
 	obj, indent := root, ""
@@ -340,16 +340,16 @@ func jsonSet(src []byte, key []string, name string, s Server) ([]byte, bool, []s
 			mi := memberIndent(obj, indent, st)
 			rv, err := render(val, mi, st)
 			if err != nil {
-				return nil, false, nil, err
+				return nil, false, updated{}, err
 			}
 			appendMember(obj, k, rv, mi, indent, st)
 			out := v.Pack()
-			return out, false, nil, checkJSON(src, out, key, name, mergedEntry(nil, s))
+			return out, false, updated{}, checkJSON(src, out, key, name, mergedEntry(JSON, nil, s))
 		}
 		m := &obj.Members[idx[len(idx)-1]]
 		next, ok := m.Value.Value.(*hujson.Object)
 		if !ok {
-			return nil, false, nil, fmt.Errorf("%q is not a JSON object", strings.Join(key[:i+1], "."))
+			return nil, false, updated{}, fmt.Errorf("%q is not a JSON object", strings.Join(key[:i+1], "."))
 		}
 		if ind, ok := lineIndent(m.Name.BeforeExtra); ok {
 			indent = ind
@@ -363,11 +363,11 @@ func jsonSet(src []byte, key []string, name string, s Server) ([]byte, bool, []s
 	if len(idx) == 0 {
 		rv, err := render(entryValue(s), mi, st)
 		if err != nil {
-			return nil, false, nil, err
+			return nil, false, updated{}, err
 		}
 		appendMember(obj, name, rv, mi, indent, st)
 		out := v.Pack()
-		return out, false, nil, checkJSON(src, out, key, name, mergedEntry(nil, s))
+		return out, false, updated{}, checkJSON(src, out, key, name, mergedEntry(JSON, nil, s))
 	}
 	// The entry is there: the last of duplicate keys is the one that
 	// counts; it is updated and the others go.
@@ -375,15 +375,15 @@ func jsonSet(src []byte, key []string, name string, s Server) ([]byte, bool, []s
 	if ind, ok := lineIndent(m.Name.BeforeExtra); ok {
 		mi = ind
 	}
-	var kept []string
-	want := mergedEntry(nil, s)
+	var u updated
+	want := mergedEntry(JSON, nil, s)
 	if ent, ok := m.Value.Value.(*hujson.Object); ok {
 		old := decodeEntry(m.Value)
 		if remoteEntry(old) {
-			return nil, false, nil, remoteError(name)
+			return nil, false, updated{}, remoteError(name)
 		}
-		if err := mergeJSON(src, ent, s, mi, st); err != nil {
-			return nil, false, nil, err
+		if err := mergeJSON(src, ent, s, old, mi, st); err != nil {
+			return nil, false, updated{}, err
 		}
 		var order []string
 		for _, em := range ent.Members {
@@ -391,12 +391,12 @@ func jsonSet(src []byte, key []string, name string, s Server) ([]byte, bool, []s
 				order = append(order, lit.String())
 			}
 		}
-		kept = keptMembers(order, old, s)
-		want = mergedEntry(old, s)
+		u = updatedEntry(JSON, order, old, s)
+		want = mergedEntry(JSON, old, s)
 	} else { // not an object: nothing to keep
 		rv, err := render(entryValue(s), mi, st)
 		if err != nil {
-			return nil, false, nil, err
+			return nil, false, updated{}, err
 		}
 		m.Value.Value = rv.Value
 	}
@@ -404,7 +404,7 @@ func jsonSet(src []byte, key []string, name string, s Server) ([]byte, bool, []s
 		removeMember(obj, idx[j], st.nl)
 	}
 	out := v.Pack()
-	return out, true, kept, checkJSON(src, out, key, name, want)
+	return out, true, u, checkJSON(src, out, key, name, want)
 }
 
 // decodeEntry decodes an entry's value, nil when it is not an object.
@@ -421,9 +421,10 @@ func decodeEntry(v hujson.Value) map[string]any {
 }
 
 // mergeJSON updates the members of ent that Set writes, in place, and
-// adds those missing at its end. ent's member lines start with indent
-// (the entry's own line, for its first-level members' parent).
-func mergeJSON(src []byte, ent *hujson.Object, s Server, indent string, st jsonStyle) error {
+// adds those missing at its end; a member that switches old off is
+// switched on. ent's member lines start with indent (the entry's own
+// line, for its first-level members' parent).
+func mergeJSON(src []byte, ent *hujson.Object, s Server, old map[string]any, indent string, st jsonStyle) error {
 	est := st
 	if n := len(ent.Members); n > 0 && !bytes.ContainsRune(ent.Members[0].Name.BeforeExtra, '\n') {
 		// An entry written on one line stays on one line.
@@ -443,6 +444,11 @@ func mergeJSON(src []byte, ent *hujson.Object, s Server, indent string, st jsonS
 	}
 	if err := setJSONMember(ent, "args", nonNil(s.Args), indent, est); err != nil {
 		return err
+	}
+	if sw, off := switchedOff(JSON, old); off {
+		if err := setJSONMember(ent, sw.name, sw.on, indent, est); err != nil {
+			return err
+		}
 	}
 	if len(s.Env) == 0 {
 		return nil

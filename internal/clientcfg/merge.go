@@ -20,6 +20,45 @@ import (
 // owned are the members of an entry that Set writes.
 var owned = []string{"type", "command", "args", "env"}
 
+// An entry the user switched off without removing it is switched on:
+// `enable` is asked for a server that runs. The JSON clients say "off"
+// with "disabled": true (Claude Desktop, Cursor, Windsurf, Cline), Codex
+// with enabled = false. Set gives that member its "on" value in place and
+// reports it (Change.Enabled); any other value, and the other format's
+// member, stay as they are.
+
+// switchMember is the member that switches an entry off, and its "on" value.
+type switchMember struct {
+	name string
+	on   bool
+}
+
+// switches holds each format's switch member.
+var switches = map[Format]switchMember{JSON: {"disabled", false}, TOML: {"enabled", true}}
+
+// switchedOff returns the member that switches old off in format f, or
+// false when old is on.
+func switchedOff(f Format, old map[string]any) (switchMember, bool) {
+	sw := switches[f]
+	b, ok := old[sw.name].(bool)
+	return sw, ok && b != sw.on
+}
+
+// updated says what Set did to an entry that was there.
+type updated struct {
+	kept    []string // what of the entry stays as it was (Change.Kept)
+	enabled string   // the member that switched it off, now on (Change.Enabled)
+}
+
+// updatedEntry is what Set over old, in format f, does besides writing s.
+func updatedEntry(f Format, order []string, old map[string]any, s Server) updated {
+	u := updated{kept: keptMembers(f, order, old, s)}
+	if sw, off := switchedOff(f, old); off {
+		u.enabled = sw.name
+	}
+	return u
+}
+
 // ErrRemoteEntry is returned (wrapped) by Set when the entry of that name
 // is a remote server (it has a URL, or a type other than stdio): it is
 // not a command-line server, so it is left alone.
@@ -47,10 +86,10 @@ func decodedEntry(s Server) map[string]any {
 	return m
 }
 
-// mergedEntry is old updated with s: what Set must leave in the file
+// mergedEntry is old updated with s in format f: what Set must leave in the file
 // when the entry was there (old is nil when it was not, or when it is
 // replaced as a whole).
-func mergedEntry(old map[string]any, s Server) map[string]any {
+func mergedEntry(f Format, old map[string]any, s Server) map[string]any {
 	ours := decodedEntry(s)
 	if old == nil {
 		return ours
@@ -64,27 +103,36 @@ func mergedEntry(old map[string]any, s Server) map[string]any {
 		}
 		out[k] = v
 	}
+	if sw, off := switchedOff(f, old); off {
+		out[sw.name] = sw.on
+	}
 	return out
 }
 
-// keptMembers names what mergedEntry keeps of old: its members that Set
-// does not write, in the order given, then "env.NAME" for each variable
-// of the user's that stays.
-func keptMembers(order []string, old map[string]any, s Server) []string {
+// keptMembers names what mergedEntry keeps of old as it was: its members
+// that Set does not write (nor switch on), in the order given, then
+// "env.NAME" for each variable of the user's that stays, whether or not s
+// sets variables of its own ("env" itself when it is not an object and s
+// sets none).
+func keptMembers(f Format, order []string, old map[string]any, s Server) []string {
 	var kept []string
+	sw, off := switchedOff(f, old)
 	for _, k := range order {
-		if !slices.Contains(owned, k) || k == "type" && s.Type == "" {
+		if (!slices.Contains(owned, k) || k == "type" && s.Type == "") && !(off && k == sw.name) {
 			if !slices.Contains(kept, k) {
 				kept = append(kept, k)
 			}
 		}
 	}
-	if env, ok := old["env"].(map[string]any); ok && len(s.Env) > 0 {
+	switch env, ok := old["env"].(map[string]any); {
+	case ok:
 		for _, k := range slices.Sorted(maps.Keys(env)) {
 			if _, ours := s.Env[k]; !ours {
 				kept = append(kept, "env."+k)
 			}
 		}
+	case old["env"] != nil && len(s.Env) == 0:
+		kept = append(kept, "env")
 	}
 	return kept
 }

@@ -419,24 +419,24 @@ func tomlAppendable(doc map[string]any, key []string) error {
 
 // tomlSet adds the server's table, or updates the one that is there in
 // place (tomlMerge).
-func tomlSet(src []byte, key []string, name string, s Server) ([]byte, bool, []string, error) {
+func tomlSet(src []byte, key []string, name string, s Server) ([]byte, bool, updated, error) {
 	doc, err := parseTOML(src)
 	if err != nil {
-		return nil, false, nil, err
+		return nil, false, updated{}, err
 	}
 	lines := scanTOML(src)
 	if old, ok := lookup(doc, key, name).(map[string]any); ok && len(tomlBlocks(lines, key, name)) > 0 {
 		if remoteEntry(old) {
-			return nil, false, nil, remoteError(name)
+			return nil, false, updated{}, remoteError(name)
 		}
-		out, kept, err := tomlMerge(src, lines, key, name, s, old)
+		out, u, err := tomlMerge(src, lines, key, name, s, old)
 		if err != nil {
-			return nil, false, nil, err
+			return nil, false, updated{}, err
 		}
-		return out, true, kept, checkTOML(doc, out, key, name, mergedEntry(old, s))
+		return out, true, u, checkTOML(doc, out, key, name, mergedEntry(TOML, old, s))
 	}
 	out, found, err := tomlEdit(src, key, name, tomlBlock(key, name, s, newline(src)))
-	return out, found, nil, err
+	return out, found, updated{}, err
 }
 
 func tomlRemove(src []byte, key []string, name string) ([]byte, bool, error) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2/unstable"
@@ -215,9 +216,9 @@ func mergeInline(value string, env map[string]string) (string, error) {
 
 // tomlMerge updates the server's [KEY.NAME] table in place: the
 // statements Set writes get their new values, those missing are added at
-// the end of the table, and every other line stays. It returns the new
-// file and the names of the members kept.
-func tomlMerge(src []byte, lines []tomlLine, key []string, name string, s Server, old map[string]any) ([]byte, []string, error) {
+// the end of the table, a member that switches old off is switched on, and
+// every other line stays. It returns the new file and what it did.
+func tomlMerge(src []byte, lines []tomlLine, key []string, name string, s Server, old map[string]any) ([]byte, updated, error) {
 	prefix := append(slices.Clone(key), name)
 	envPrefix := append(slices.Clone(prefix), "env")
 	blocks := tomlBlocks(lines, key, name)
@@ -233,7 +234,7 @@ func tomlMerge(src []byte, lines []tomlLine, key []string, name string, s Server
 		}
 	}
 	if main < 0 {
-		return nil, nil, fmt.Errorf("server %q has no [%s] table of its own; edit it by hand", name, strings.Join(prefix, "."))
+		return nil, updated{}, fmt.Errorf("server %q has no [%s] table of its own; edit it by hand", name, strings.Join(prefix, "."))
 	}
 	end := func(first int) int {
 		for _, b := range blocks {
@@ -270,6 +271,9 @@ func tomlMerge(src []byte, lines []tomlLine, key []string, name string, s Server
 	}
 	set("command", tomlString(s.Command))
 	set("args", tomlArray(s.Args))
+	if sw, off := switchedOff(TOML, old); off {
+		set(sw.name, strconv.FormatBool(sw.on))
+	}
 	if len(s.Env) > 0 {
 		var dotted []tomlStmt
 		for _, st := range stmts {
@@ -284,7 +288,7 @@ func tomlMerge(src []byte, lines []tomlLine, key []string, name string, s Server
 			v, _ := splitComment(strings.TrimSpace(strings.TrimPrefix(rest, "=")))
 			merged, err := mergeInline(strings.TrimSpace(v), s.Env)
 			if err != nil {
-				return nil, nil, fmt.Errorf("server %q: %w; edit it by hand", name, err)
+				return nil, updated{}, fmt.Errorf("server %q: %w; edit it by hand", name, err)
 			}
 			e.setValue(st, merged)
 		case sub >= 0:
@@ -314,5 +318,5 @@ func tomlMerge(src []byte, lines []tomlLine, key []string, name string, s Server
 			e.add(last, indent+"env = "+tomlInline(s.Env))
 		}
 	}
-	return e.apply(), keptMembers(order, old, s), nil
+	return e.apply(), updatedEntry(TOML, order, old, s), nil
 }

@@ -26,7 +26,7 @@ func TestUpdateKeepsHandEdits(t *testing.T) {
 		typ    string
 		kept   []string
 	}{
-		{"claude-desktop.json", JSON, []string{"mcpServers"}, "", []string{"disabled", "env.MYCLI_TOKEN"}},
+		{"claude-desktop.json", JSON, []string{"mcpServers"}, "", []string{"env.MYCLI_TOKEN"}}, // and "disabled": true switched on
 		{"claude-code.json", JSON, []string{"mcpServers"}, "stdio", nil},
 		{"vscode-mcp.json", JSON, []string{"servers"}, "stdio", []string{"envFile", "dev"}},
 		{"cursor-mcp.json", JSON, []string{"mcpServers"}, "", []string{"disabled", "env.MYCLI_PROFILE"}},
@@ -43,7 +43,8 @@ func TestUpdateKeepsHandEdits(t *testing.T) {
 			}
 			s := testServer
 			s.Type = tt.typ
-			out, found, kept, err := set(tt.format, orig, tt.key, "mycli", s)
+			out, found, u, err := set(tt.format, orig, tt.key, "mycli", s)
+			kept := u.kept
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -52,6 +53,9 @@ func TestUpdateKeepsHandEdits(t *testing.T) {
 			}
 			if !reflect.DeepEqual(kept, tt.kept) {
 				t.Errorf("kept = %q, want %q", kept, tt.kept)
+			}
+			if want := map[string]string{"claude-desktop.json": "disabled"}[tt.file]; u.enabled != want {
+				t.Errorf("enabled = %q, want %q (the fixtures of the other clients are on)", u.enabled, want)
 			}
 			golden := filepath.Join("..", "..", "testdata", "clients", "edited", tt.file+".golden")
 			if *update {
@@ -127,12 +131,13 @@ func TestJSONUpdateShapes(t *testing.T) {
 			`{"mcpServers":{"mycli":{"command":"/bin/mycli","timeout":2,"args":["mcp","start"],"env":{"A":"1"}}}}`, []string{"timeout"}},
 		{"empty entry", "{\n  \"mcpServers\": {\n    \"mycli\": {}\n  }\n}\n",
 			"{\n  \"mcpServers\": {\n    \"mycli\": {\n      \"command\": \"/bin/mycli\",\n      \"args\": [\n        \"mcp\",\n        \"start\"\n      ],\n      \"env\": {\n        \"A\": \"1\"\n      }\n    }\n  }\n}\n", nil},
-		{"env not an object", `{"mcpServers":{"mycli":{"env":"x","disabled":true}}}`, `{"mcpServers":{"mycli":{"env":{"A":"1"},"disabled":true,"command":"/bin/mycli","args":["mcp","start"]}}}`, []string{"disabled"}},
+		{"env not an object", `{"mcpServers":{"mycli":{"env":"x","trust":true}}}`, `{"mcpServers":{"mycli":{"env":{"A":"1"},"trust":true,"command":"/bin/mycli","args":["mcp","start"]}}}`, []string{"trust"}},
 		{"user's type kept", `{"mcpServers":{"mycli":{"type":"stdio","command":"a"}}}`, `{"mcpServers":{"mycli":{"type":"stdio","command":"/bin/mycli","args":["mcp","start"],"env":{"A":"1"}}}}`, []string{"type"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, found, kept, err := set(JSON, []byte(tt.src), []string{"mcpServers"}, "mycli", s)
+			out, found, u, err := set(JSON, []byte(tt.src), []string{"mcpServers"}, "mycli", s)
+			kept := u.kept
 			if err != nil || !found {
 				t.Fatalf("found %v, err %v", found, err)
 			}
