@@ -160,13 +160,13 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 	// The MCP server is made after the HTTP server, whose grace period
 	// bounds its calls; the handler asks for it only once serving starts.
 	var mcpSrv *mcp.Server
-	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return mcpSrv }, &mcp.StreamableHTTPOptions{
+	handler := codedErrors(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return mcpSrv }, &mcp.StreamableHTTPOptions{
 		Stateless:                    f.stateless,
 		Logger:                       log,
 		SessionTimeout:               f.sessionTimeout,
 		MaxRequestBodyBytes:          f.maxBody,
 		PropagateRequestCancellation: true,
-	})
+	}))
 	mux := http.NewServeMux()
 	sess := newSessions(f.maxSessions, log)
 	if f.stateless {
