@@ -103,13 +103,55 @@ func (a arity) count() string {
 	return ""
 }
 
-// check reports a count of args that the probed arity refuses.
-func (a arity) check(n int) error {
+// check reports a count of args that the probed arity refuses: n is what
+// cobra counts, the "--" before argsAfterDash included when dash is set.
+func (a arity) check(n int, dash bool) error {
 	if !a.known || n >= a.lo && (a.hi < 0 || n <= a.hi) {
 		return nil
 	}
 	want := strings.TrimSuffix(strings.TrimPrefix(strings.ToLower(a.count()), " "), ".")
+	if dash {
+		return fmt.Errorf("args, the \"--\" and argsAfterDash make %d args, and the command takes %s (the command gets the \"--\" as an arg, and cobra counts all)", n, want)
+	}
 	return fmt.Errorf("args and argsAfterDash hold %d words together, and the command takes %s (cobra counts both)", n, want)
+}
+
+// flagsStopAtFirstArg reports whether c's flags stop at its first
+// positional arg (pflag's SetInterspersed(false), as docker run and exec
+// have, so that the container's command keeps its own flags): every word
+// after that arg, "--" included, is then an arg. pflag has no getter for
+// it, so a copy of the flag set parses "word --": the "--" after an arg
+// is taken as the end of the flags (ArgsLenAtDash 1) only when flags and
+// args may mix. No flag is set, and c's own flag set is not touched.
+func flagsStopAtFirstArg(c *cobra.Command) bool {
+	probe := *c.Flags()
+	if err := probe.Parse([]string{"cobramcp-probe", "--"}); err != nil {
+		return false
+	}
+	return probe.ArgsLenAtDash() < 0
+}
+
+// dashIsArg reports whether the "--" written before argsAfterDash reaches
+// the command as an arg, counted by cobra: always for a command that
+// parses its own arguments, and after the first positional arg for a
+// command whose flags stop there.
+func (t *Tool) dashIsArg() bool { return t.noParse || t.stopsAtArg }
+
+// dashCounted reports whether cobra passes the command the "--" before
+// in's argsAfterDash as an arg.
+func (t *Tool) dashCounted(in *input) bool {
+	return len(in.afterDash) > 0 && (t.noParse || t.stopsAtArg && len(in.args) > 0)
+}
+
+// argsCount is the number of args cobra passes the command for in, the
+// count cmd.Args judges: args, argsAfterDash, and the "--" between them
+// when cobra passes it too.
+func (t *Tool) argsCount(in *input) int {
+	n := len(in.args) + len(in.afterDash)
+	if t.dashCounted(in) {
+		n++
+	}
+	return n
 }
 
 // usesDash reports whether a command's Use line shows " -- ", the mark of
@@ -122,8 +164,9 @@ func usesDash(c *cobra.Command) bool {
 // argsSchema is the schema of the "args" property, from the probed arity,
 // or nil when the command takes no args. With dash (the tool has
 // argsAfterDash too), the count covers both properties, so it is stated
-// in words and checked by the call path rather than by minItems.
-func argsSchema(c *cobra.Command, a arity, dash bool) *jsonschema.Schema {
+// in words and checked by the call path rather than by minItems; with
+// dashIsArg it covers the "--" between them too.
+func argsSchema(c *cobra.Command, a arity, dash, dashIsArg bool) *jsonschema.Schema {
 	if a.none {
 		return nil
 	}
@@ -143,7 +186,7 @@ func argsSchema(c *cobra.Command, a arity, dash bool) *jsonschema.Schema {
 		if a.hi >= 0 {
 			s.MaxItems = jsonschema.Ptr(a.hi)
 		}
-		s.Description = use + " Together with argsAfterDash (cobra counts both):" + strings.ToLower(a.count())
+		s.Description = use + " Together with argsAfterDash (" + countsBoth(c, dashIsArg) + "):" + strings.ToLower(a.count())
 		if a.count() == "" {
 			s.Description = use
 		}
@@ -166,10 +209,22 @@ func argsSchema(c *cobra.Command, a arity, dash bool) *jsonschema.Schema {
 	return s
 }
 
+// countsBoth says how cobra counts args and argsAfterDash: both, and the
+// "--" when the command gets it as an arg (dashIsArg).
+func countsBoth(c *cobra.Command, dashIsArg bool) string {
+	switch {
+	case dashIsArg && c.DisableFlagParsing:
+		return "cobra counts both, and the \"--\" before argsAfterDash: the command parses its own arguments, so it gets the \"--\" as an arg"
+	case dashIsArg:
+		return "cobra counts both, and the \"--\" between them when args is not empty: the command's flags stop at its first arg, so it gets that \"--\" as an arg"
+	}
+	return "cobra counts both"
+}
+
 // afterDashSchema is the schema of the "argsAfterDash" property of a
 // command whose Use line shows " -- ", or nil for other commands and for
 // commands that take no args.
-func afterDashSchema(c *cobra.Command, a arity) *jsonschema.Schema {
+func afterDashSchema(c *cobra.Command, a arity, dashIsArg bool) *jsonschema.Schema {
 	if a.none || !usesDash(c) {
 		return nil
 	}
@@ -187,8 +242,8 @@ func afterDashSchema(c *cobra.Command, a arity) *jsonschema.Schema {
 		if a.hi >= 0 {
 			s.MaxItems = jsonschema.Ptr(a.hi)
 		}
-		if c := a.count(); c != "" {
-			s.Description += " Together with args (cobra counts both):" + strings.ToLower(c)
+		if n := a.count(); n != "" {
+			s.Description += " Together with args (" + countsBoth(c, dashIsArg) + "):" + strings.ToLower(n)
 		}
 	}
 	return s
@@ -201,7 +256,7 @@ func beforeDash(use string) string {
 }
 
 // argsUsage is the part of a command's Use line that names positional
-// args: the command's name, "[flags]" and flag-like words (with the value
+// args: the command's name, "[flags]" (or docker's "[OPTIONS]") and flag-like words (with the value
 // placeholder that follows one) are dropped, since flags go in "flags".
 func argsUsage(use string) string {
 	words := strings.Fields(use)
@@ -213,7 +268,7 @@ func argsUsage(use string) string {
 		w := words[i]
 		bare := strings.TrimLeft(w, "[(")
 		switch {
-		case w == "|" || strings.EqualFold(strings.Trim(w, "[]"), "flags"):
+		case w == "|" || strings.EqualFold(strings.Trim(w, "[]"), "flags") || strings.EqualFold(strings.Trim(w, "[]"), "options"):
 			continue
 		case strings.HasPrefix(bare, "-"):
 			// A flag; its value placeholder follows it unless written --f=V

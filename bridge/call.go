@@ -112,7 +112,7 @@ func (t *Tool) decodeInput(arguments json.RawMessage) (*input, error) {
 		return nil, err
 	}
 	if _, has := t.inputSchema().Properties["argsAfterDash"]; has {
-		if err := t.arity.check(len(in.args) + len(in.afterDash)); err != nil {
+		if err := t.arity.check(t.argsCount(in), t.dashCounted(in)); err != nil {
 			return nil, err
 		}
 	}
@@ -346,9 +346,10 @@ func (t *Tool) argv(in *input) ([]string, error) {
 		}
 	}
 	rest, err := exec.ArgvPositional(t.Flags, leaf, exec.Positional{
-		Args:       in.args,
-		AfterDash:  in.afterDash,
-		SubCommand: subCommandOf(t.Command),
+		Args:            in.args,
+		AfterDash:       in.afterDash,
+		SubCommand:      subCommandOf(t.Command),
+		StopsAtFirstArg: t.stopsAtArg,
 	})
 	if err != nil {
 		return nil, err

@@ -111,6 +111,7 @@ func TestArgsUsage(t *testing.T) {
 		{"cp SRC [DST] [flags]", "SRC [DST]"},
 		{"label pod NAME [KEY=VALUE] [--overwrite]", "pod NAME [KEY=VALUE]"},
 		{"echo [ARGS...]", "[ARGS...]"},
+		{"run [OPTIONS] IMAGE [COMMAND] [ARG...]", "IMAGE [COMMAND] [ARG...]"}, // docker's
 	}
 	for _, tt := range tests {
 		if got := bridge.ArgsUsage(tt.use); got != tt.want {

@@ -39,10 +39,11 @@ type Tool struct {
 	// Timeout bounds a call; negative means no bound.
 	Timeout time.Duration
 
-	noParse   bool      // the command has DisableFlagParsing
-	arity     arity     // the count of args (and argsAfterDash) cmd.Args accepts
-	expanded  *mcp.Tool // the expanded definition; its input schema validates every call
-	groupText []string  // the sentences stating the flag groups
+	noParse    bool      // the command has DisableFlagParsing
+	stopsAtArg bool      // the command's flags stop at its first positional arg (SetInterspersed(false))
+	arity      arity     // the count of args (and argsAfterDash) cmd.Args accepts
+	expanded   *mcp.Tool // the expanded definition; its input schema validates every call
+	groupText  []string  // the sentences stating the flag groups
 
 	// traversed maps the name of each served flag that belongs to an
 	// ancestor, read by cobra before the sub-command's name under
@@ -212,8 +213,9 @@ func (w *walker) tool(c *cobra.Command, sel Selector) (*Tool, error) {
 	groupText := addFlagGroups(flagsSchema, t.Flags)
 
 	t.arity = probeArity(c)
-	afterDash := afterDashSchema(c, t.arity)
-	args := argsSchema(c, t.arity, afterDash != nil)
+	t.stopsAtArg = !c.DisableFlagParsing && flagsStopAtFirstArg(c)
+	afterDash := afterDashSchema(c, t.arity, t.dashIsArg())
+	args := argsSchema(c, t.arity, afterDash != nil, t.dashIsArg())
 
 	t.groupText = groupText
 	ann, ignored := annotations(c)

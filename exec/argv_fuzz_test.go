@@ -68,6 +68,7 @@ func FuzzArgvRoundTrip(f *testing.F) {
 			flags     map[string]any
 			args      []string
 			afterDash []string
+			stop      bool // the flags stop at the first arg
 			// unrep, invalid and dash say whether Argv may refuse the case
 			// with ErrUnrepresentable, ErrInvalidValue or ErrDashConflict.
 			unrep, invalid, dash bool
@@ -108,6 +109,8 @@ func FuzzArgvRoundTrip(f *testing.F) {
 			{args: []string{arg}, afterDash: []string{s, e1}, unrep: nul(arg, s, e1), dash: needsDash(arg)},
 			{afterDash: []string{e1, "--", e2}, unrep: nul(e1, e2)},
 			{flags: map[string]any{"string": arg}, args: []string{e2, arg}, afterDash: []string{arg}, unrep: nul(arg, e2), dash: needsDash(e2, arg)},
+			{flags: map[string]any{"string": s}, args: []string{arg, s, "--" + e1, "-" + e2}, stop: true, unrep: nul(arg, s, e1, e2)},
+			{args: []string{e2, arg}, afterDash: []string{s, "--", e1}, stop: true, unrep: nul(arg, s, e1, e2)},
 		}
 		if finite {
 			// The JSON forms of x.
@@ -120,13 +123,13 @@ func FuzzArgvRoundTrip(f *testing.F) {
 		allOK := map[string]any{}
 		var allArgs exec.Positional
 		for i, c := range cases {
-			_, err := roundTripP(t, c.flags, exec.Positional{Args: c.args, AfterDash: c.afterDash})
+			_, err := roundTripP(t, c.flags, exec.Positional{Args: c.args, AfterDash: c.afterDash, StopsAtFirstArg: c.stop})
 			switch {
 			case err == nil:
 				for name, val := range c.flags {
 					allOK[name] = val
 				}
-				if c.args != nil || c.afterDash != nil {
+				if (c.args != nil || c.afterDash != nil) && !c.stop {
 					allArgs = exec.Positional{Args: c.args, AfterDash: c.afterDash}
 				}
 			case errors.Is(err, exec.ErrUnrepresentable) && c.unrep:

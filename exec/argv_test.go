@@ -118,6 +118,7 @@ func roundTripP(t testing.TB, flags map[string]any, p exec.Positional) ([]string
 	tr.leaf.AddCommand(&cobra.Command{Use: childName, Run: func(*cobra.Command, []string) {}})
 	p.SubCommand = func(w string) bool { return w == childName }
 	fs := tr.leaf.Flags()
+	fs.SetInterspersed(!p.StopsAtFirstArg)
 	argv, err := exec.ArgvPositional(fs, flags, p)
 	if err != nil {
 		return nil, err
@@ -136,7 +137,11 @@ func roundTripP(t testing.TB, flags map[string]any, p exec.Positional) ([]string
 	if d := roundtrip.Diff(want, got.Flags); d != "" {
 		t.Fatalf("argv %q:\n%s", argv, d)
 	}
-	all := append(slices.Clone(p.Args), p.AfterDash...)
+	all := slices.Clone(p.Args)
+	if p.StopsAtFirstArg && len(p.Args) > 0 && len(p.AfterDash) > 0 {
+		all = append(all, "--") // after the first arg, "--" is an arg
+	}
+	all = append(all, p.AfterDash...)
 	if !slices.Equal(got.Args, all) || len(all) == 0 && len(got.Args) != 0 {
 		t.Fatalf("argv %q: args %q, want %q", argv, got.Args, all)
 	}
@@ -150,12 +155,18 @@ func roundTripP(t testing.TB, flags map[string]any, p exec.Positional) ([]string
 // args: after the args when there are words for after it; before all of
 // them when one begins with "-" (other than "-" alone) or the first word
 // cobra looks up (skipping "" and "-") names the sub-command; nowhere
-// otherwise.
+// otherwise. When the flags stop at the first arg, only the first arg can
+// begin a flag, and a "--" after an arg is an arg that pflag does not
+// record: with args, ArgsLenAtDash is 0 when the first needs "--", else
+// -1.
 func wantArgsLenAtDash(p exec.Positional) int {
-	if len(p.AfterDash) > 0 {
+	if len(p.AfterDash) > 0 && (!p.StopsAtFirstArg || len(p.Args) == 0) {
 		return len(p.Args)
 	}
-	for _, a := range p.Args {
+	for i, a := range p.Args {
+		if i > 0 && p.StopsAtFirstArg {
+			break
+		}
 		if strings.HasPrefix(a, "-") && a != "-" {
 			return 0
 		}
@@ -528,6 +539,15 @@ func TestArgvPositional(t *testing.T) {
 		{exec.Positional{Args: []string{"-n"}, AfterDash: []string{"ls"}}, nil, exec.ErrDashConflict},
 		{exec.Positional{Args: []string{childName}, AfterDash: []string{"ls"}}, nil, exec.ErrDashConflict},
 		{exec.Positional{Args: []string{"a"}, AfterDash: []string{"l\x00s"}}, nil, exec.ErrUnrepresentable},
+		// Flags that stop at the first arg (SetInterspersed(false)): only
+		// the first arg can need "--", and a "--" after an arg is an arg.
+		{exec.Positional{Args: []string{"a", "-1", "--x"}, StopsAtFirstArg: true}, []string{"a", "-1", "--x"}, nil},
+		{exec.Positional{Args: []string{"-a", "b"}, StopsAtFirstArg: true}, []string{"--", "-a", "b"}, nil},
+		{exec.Positional{Args: []string{"", "-a"}, StopsAtFirstArg: true}, []string{"", "-a"}, nil},
+		{exec.Positional{Args: []string{childName, "-a"}, StopsAtFirstArg: true}, []string{"--", childName, "-a"}, nil},
+		{exec.Positional{Args: []string{"web-0", "-it"}, AfterDash: []string{"ls", "-l"}, StopsAtFirstArg: true}, []string{"web-0", "-it", "--", "ls", "-l"}, nil},
+		{exec.Positional{AfterDash: []string{"ls", "-l"}, StopsAtFirstArg: true}, []string{"--", "ls", "-l"}, nil},
+		{exec.Positional{Args: []string{"-n"}, AfterDash: []string{"ls"}, StopsAtFirstArg: true}, []string{"--", "-n", "--", "ls"}, nil},
 	}
 	for _, tt := range tests {
 		argv, err := roundTripP(t, map[string]any{"string": "v"}, tt.p)

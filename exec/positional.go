@@ -30,6 +30,12 @@ type Positional struct {
 	// be read by cobra as a sub-command (a name or alias) of the command,
 	// which cobra would then run instead. nil: the command has none.
 	SubCommand func(word string) bool
+	// StopsAtFirstArg is set for a command whose flags stop at its first
+	// positional arg (pflag's SetInterspersed(false), as docker run has):
+	// every word after that arg is an arg, so only the first arg can be
+	// read as a flag, and a "--" after it is an arg too (cobra passes it
+	// to the command and records no ArgsLenAtDash).
+	StopsAtFirstArg bool
 }
 
 // needsDash reports whether args cannot stand before "--": an arg that
@@ -39,6 +45,9 @@ type Positional struct {
 // word counts.
 func (p Positional) needsDash() (bool, string) {
 	for i, a := range p.Args {
+		if i > 0 && p.StopsAtFirstArg {
+			break // the flags stopped at the first arg
+		}
 		if len(a) > 1 && a[0] == '-' {
 			return true, fmt.Sprintf("args element %d (%q) begins with \"-\"", i, a)
 		}
@@ -63,6 +72,12 @@ func (p Positional) needsDash() (bool, string) {
 // not empty (ArgsLenAtDash len(Args)). No arg is ever read as a flag.
 // The error wraps [ErrDashConflict] when Args need "--" and AfterDash is
 // not empty, or [ErrUnrepresentable] for a NUL byte.
+//
+// With StopsAtFirstArg the words are the same, but only the first arg can
+// need "--", and when Args is not empty the "--" before AfterDash is read
+// as an arg: the command gets Args, "--" and AfterDash as its args, with
+// ArgsLenAtDash -1 (0 when Args needed "--"), exactly as when a person
+// types them. There is then no conflict: a second "--" is an arg too.
 func (p Positional) Place() ([]string, error) {
 	for i, a := range p.Args {
 		if strings.IndexByte(a, 0) >= 0 {
@@ -75,7 +90,7 @@ func (p Positional) Place() ([]string, error) {
 		}
 	}
 	dash, why := p.needsDash()
-	if dash && len(p.AfterDash) > 0 {
+	if dash && len(p.AfterDash) > 0 && !p.StopsAtFirstArg {
 		return nil, fmt.Errorf("%s, so it must follow \"--\", but argsAfterDash needs the command line's only \"--\": %w", why, ErrDashConflict)
 	}
 	out := make([]string, 0, len(p.Args)+len(p.AfterDash)+1)
