@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cobramcp/cobramcp/exec"
@@ -46,16 +47,10 @@ type discoverer struct {
 	versionFlag bool // the root has cobra's --version flag
 	helpCmp     bool // `__complete help PATH ""` lists sub-commands (cobra 1.4+)
 
+	quotes atomic.Bool // a help page quotes the defaults of strings (kubectl's style)
+
 	mu    sync.Mutex
 	notes []string
-	typed map[string]*probeResult // by owner path + flag name + usage
-}
-
-type probeResult struct {
-	once sync.Once
-	typ  string
-	from string
-	note string
 }
 
 func (d *discoverer) note(format string, a ...any) {
@@ -241,48 +236,61 @@ func sortTree(c *Command) {
 func (d *discoverer) command(ctx context.Context, c *Command, path []string, parent map[string]*Flag, subs *completion) ([]*Command, error) {
 	full := strings.Join(append([]string{d.name}, path...), " ")
 	var (
-		wg               sync.WaitGroup
-		helpText         string
-		helpErr, subsErr error
-		flagsC, parseC   *completion
-		flagsErr         error
+		wg                sync.WaitGroup
+		helpText          string
+		helpErr, flagsErr error
+		flagsC            *completion
 	)
-	wg.Add(3)
+	wg.Add(2)
 	go func() { defer wg.Done(); helpText, helpErr = d.help(ctx, path) }()
-	go func() {
-		defer wg.Done()
-		if subs == nil && d.helpCmp {
-			subs, subsErr = d.complete(ctx, append(append([]string{"help"}, path...), "")...)
-		}
-	}()
-	go func() {
-		defer wg.Done()
-		// An unknown flag first: a command that parses flags refuses it
-		// (and its completion functions are not called); one that parses
-		// its own (DisableFlagParsing) accepts it.
-		if d.newComp {
-			parseC, flagsErr = d.complete(ctx, append(slices.Clone(path), probeFlag, "-")...)
-			if flagsErr != nil || !parseC.refused() {
-				return
-			}
-		}
-		flagsC, flagsErr = d.complete(ctx, append(slices.Clone(path), "-")...)
-	}()
+	go func() { defer wg.Done(); flagsC, flagsErr = d.complete(ctx, append(slices.Clone(path), "-")...) }()
 	wg.Wait()
 	if helpErr != nil {
 		return nil, fmt.Errorf("reading the help of %s: %w", full, helpErr)
-	}
-	if subsErr != nil {
-		return nil, fmt.Errorf("listing the sub-commands of %s: %w", full, subsErr)
 	}
 	if flagsErr != nil {
 		return nil, fmt.Errorf("listing the flags of %s: %w", full, flagsErr)
 	}
 	page := parseHelp(helpText)
-	if flagsC == nil && parseC != nil {
-		c.NoParse = true
-		flagsC = parseC
+	if page.quotes {
+		d.quotes.Store(true)
 	}
+	page.quotes = page.quotes || d.quotes.Load()
+	// The sub-commands through cobra's help command, unless the help shows
+	// that there are none.
+	if subs == nil && d.helpCmp && !page.leaf() {
+		var err error
+		if subs, err = d.complete(ctx, append(append([]string{"help"}, path...), "")...); err != nil {
+			return nil, fmt.Errorf("listing the sub-commands of %s: %w", full, err)
+		}
+	}
+
+	// Flags, on the assumption that the command parses them (as most do):
+	// the parser's answers to the type probes show it. When they do not,
+	// an unknown flag tells: a command that parses flags refuses it (and
+	// its completion functions are not called); one that parses its own
+	// (DisableFlagParsing) accepts it.
+	pass, err := d.flags(ctx, c, path, page, flagsC, parent)
+	if err != nil {
+		return nil, err
+	}
+	if d.newComp && !pass.parses {
+		parseC, err := d.complete(ctx, append(slices.Clone(path), probeFlag, "-")...)
+		if err != nil {
+			return nil, fmt.Errorf("listing the flags of %s: %w", full, err)
+		}
+		if !parseC.refused() {
+			c.NoParse = true
+			c.Flags = nil
+			if pass, err = d.flags(ctx, c, path, page, parseC, parent); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if !c.NoParse {
+		d.requiredGroups(ctx, c, path, pass, full)
+	}
+	d.commit(pass)
 
 	// Descriptions and usage.
 	if len(page.aliases) > 1 {
@@ -309,9 +317,6 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 		c.Use = strings.TrimSuffix(c.Use, " [flags]")
 	}
 	c.MinArgs, c.MaxArgs = useArity(c.Use)
-
-	// Flags.
-	d.flags(ctx, c, path, page, flagsC, parent)
 
 	// Sub-commands.
 	var items []helpItem

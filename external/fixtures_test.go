@@ -125,12 +125,51 @@ func TestKubectlStyleHelp(t *testing.T) {
 		{cmd: "config set", name: "force", typ: "bool"},
 		{cmd: "config need", name: "name", typ: "string", required: true},
 		{cmd: "config need", name: "count", typ: "int", def: "1"},
+		{cmd: "config need", name: "dry", typ: "bool"},
+		{cmd: "config need", name: "tags", typ: "stringSlice"},
+		{cmd: "config need", name: "notes", typ: "stringArray"},
+		{cmd: "arr", name: "env", typ: "stringArray"},
+		{cmd: "kv", name: "env", typ: "stringToString"},
+		{cmd: "raw", name: "level", typ: "string"},
 	})
+	if c := findCommand(spec.Root, "raw"); c == nil || !c.NoParse {
+		t.Errorf("raw parses its own flags: %+v", c)
+	}
 	if c := findCommand(spec.Root, "config set"); c == nil || c.MinArgs != 2 || c.MaxArgs != 2 {
 		t.Errorf("config set: %+v", c)
 	}
 	if len(spec.Notes) != 0 {
 		t.Errorf("notes: %q", spec.Notes)
+	}
+}
+
+// TestProbeBatches counts the processes that discovery runs for the
+// kubectl-style fixture: the untyped flags of a command are asked of the
+// parser together, so a command costs one process for its help, one for its
+// flag list, and one per value the parser refuses plus one.
+func TestProbeBatches(t *testing.T) {
+	bin := fixture(t, "testdata/templated")
+	log := filepath.Join(t.TempDir(), "log")
+	env := append(os.Environ(), "TEMPLATED_LOG="+log)
+	if _, err := external.Reflect(context.Background(), bin, "templated", &external.Options{Env: env}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var echo []string
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if strings.HasPrefix(l, "__complete echo --") {
+			echo = append(echo, l)
+		}
+	}
+	// echo's untyped flags: --int, --float, --ip (each refuses the probe
+	// value once), --slice (refuses the array probe), --map (refuses the
+	// array probe and the probe value), then one process that they all
+	// take. Asked one at a time, with an unknown flag first, they took 12.
+	if len(echo) != 7 {
+		t.Errorf("echo's flags took %d processes, want 7:\n%s", len(echo), strings.Join(echo, "\n"))
 	}
 }
 

@@ -2,15 +2,42 @@ package external
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 )
 
+// flagPass is what one pass over a command's flags found besides the
+// flags themselves: its notes and the ancestors' flags it showed to be
+// persistent. They are kept apart until the command is known to parse its
+// flags (a pass made on that assumption is thrown away otherwise).
+type flagPass struct {
+	notes      []string
+	persistent []*Flag
+	parses     bool // the flag parser refused a value or took a flag: the command parses flags
+}
+
+func (p *flagPass) note(format string, a ...any) {
+	p.notes = append(p.notes, fmt.Sprintf(format, a...))
+}
+
+// commit adds the pass's notes and persistent marks to what discovery found.
+func (d *discoverer) commit(p *flagPass) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.notes = append(d.notes, p.notes...)
+	for _, f := range p.persistent {
+		f.Persistent = true
+	}
+}
+
 // flags fills in c's own flags from its flag-name completion and its help
 // page; a flag its parent defines (same name, shorthand and usage) or the
 // help lists under "Global Flags:" is inherited, and marked persistent where
-// it is defined.
-func (d *discoverer) flags(ctx context.Context, c *Command, path []string, page *helpPage, comp *completion, parent map[string]*Flag) {
+// it is defined. The types that the help does not print are asked of the
+// flag parser, all of the command's flags at once (probe.go).
+func (d *discoverer) flags(ctx context.Context, c *Command, path []string, page *helpPage, comp *completion, parent map[string]*Flag) (*flagPass, error) {
+	pass := &flagPass{}
 	full := strings.Join(append([]string{d.name}, path...), " ")
 	listed := flagsOf(comp)
 	hasHelp := false
@@ -31,9 +58,10 @@ func (d *discoverer) flags(ctx context.Context, c *Command, path []string, page 
 			}
 		}
 		if !page.sections {
-			d.note("%s: the flags that are not required could not be listed (its help shows none)", full)
+			pass.note("%s: the flags that are not required could not be listed (its help shows none)", full)
 		}
 	}
+	var probes []*probeItem
 	for _, lf := range listed {
 		if lf.name == "help" {
 			continue // cobra's own flag, which the bridge leaves out too
@@ -54,27 +82,41 @@ func (d *discoverer) flags(ctx context.Context, c *Command, path []string, page 
 			}
 		}
 		if p := parent[lf.name]; p != nil && d.inherited(page, hf, lf, p) {
-			d.mu.Lock()
-			p.Persistent = true
-			d.mu.Unlock()
+			pass.persistent = append(pass.persistent, p)
 			continue
 		}
 		f := &Flag{Name: lf.name, Shorthand: lf.shorthand, Usage: lf.usage, Required: required[lf.name]}
+		c.Flags = append(c.Flags, f)
 		if c.NoParse {
 			f.Type, f.TypeFrom = "string", FromUnknown
-		} else {
-			d.flagType(ctx, f, path, hf, lf, full)
+			continue
 		}
-		c.Flags = append(c.Flags, f)
+		if it := d.helpType(f, hf, page); it != nil {
+			probes = append(probes, it)
+		}
 	}
-	d.requiredGroups(ctx, c, path, required, full)
+	if len(probes) > 0 {
+		if err := d.probe(ctx, path, c.Flags, probes, pass); err != nil {
+			return nil, err
+		}
+		for _, it := range probes {
+			it.finish(pass, full)
+		}
+	}
+	return pass, nil
 }
 
 // requiredGroups finds the required flags that are really a group of
 // which one must be set (cobra's MarkFlagsOneRequired lists them all as
 // required while none is set): setting one of them makes the others
 // disappear from the list. They are then not required, and noted.
-func (d *discoverer) requiredGroups(ctx context.Context, c *Command, path []string, required map[string]bool, full string) {
+func (d *discoverer) requiredGroups(ctx context.Context, c *Command, path []string, pass *flagPass, full string) {
+	required := map[string]bool{}
+	for _, f := range c.Flags {
+		if f.Required {
+			required[f.Name] = true
+		}
+	}
 	if len(required) < 2 {
 		return
 	}
@@ -111,7 +153,7 @@ func (d *discoverer) requiredGroups(ctx context.Context, c *Command, path []stri
 		}
 	}
 	if len(names) > 0 {
-		d.note("%s: %s are not each required but one of a group is (cobra lists such groups as required): served as optional", full, strings.Join(names, ", "))
+		pass.note("%s: %s are not each required but one of a group is (cobra lists such groups as required): served as optional", full, strings.Join(names, ", "))
 	}
 }
 
@@ -154,10 +196,10 @@ func (d *discoverer) inherited(page *helpPage, hf *helpFlag, lf *completedFlag, 
 	return p.Usage == lf.usage && p.Shorthand == lf.shorthand
 }
 
-// flagType finds f's type, default and optional value: from pflag's help
-// format when the help prints it, else from the flag parser's answers to
-// probe values; a type that stays unknown is "string", with a note.
-func (d *discoverer) flagType(ctx context.Context, f *Flag, path []string, hf *helpFlag, lf *completedFlag, full string) {
+// helpType finds f's type, default and optional value from pflag's help
+// format when the help prints it (kubectl's quotes the defaults of strings
+// only); otherwise it returns what is left to ask the flag parser.
+func (d *discoverer) helpType(f *Flag, hf *helpFlag, page *helpPage) *probeItem {
 	hint := ""
 	if hf != nil && hf.style == "pflag" {
 		word := hf.word
@@ -186,12 +228,13 @@ func (d *discoverer) flagType(ctx context.Context, f *Flag, path []string, hf *h
 					f.NoOptDefVal = v
 				}
 			}
-			return
+			return nil
 		}
 		if _, def, ok := hf.split(""); ok {
 			hint = def
 		}
 	}
+	guess := ""
 	if hf != nil && hf.style == "assign" {
 		def, quoted := hf.assignDefault()
 		f.Default = def
@@ -199,12 +242,40 @@ func (d *discoverer) flagType(ctx context.Context, f *Flag, path []string, hf *h
 		if quoted {
 			// kubectl quotes the defaults of string flags only.
 			f.Type, f.TypeFrom = "string", FromHelp
-			return
+			return nil
+		}
+		if page.quotes {
+			// The help quotes the defaults of strings, so this flag's
+			// type is not "string": guess it from its default, to be
+			// confirmed by the parser.
+			guess = guessType(def)
 		}
 	}
-	f.Type, f.TypeFrom = d.probeType(ctx, path, f, hint, full)
-	if f.Default == "" && hint != "" {
-		f.Default = hint
+	it := &probeItem{f: f, hint: hint, list: strings.HasPrefix(hint, "[") && strings.HasSuffix(hint, "]"), guess: guess,
+		answers: map[string]bool{}}
+	if it.list {
+		it.guess = "stringArray"
+	}
+	if !d.newComp {
+		it.typ, it.from, it.guess = "string", FromUnknown, ""
+		it.noParse = true
+	}
+	return it
+}
+
+// finish sets the type that the parser's answers gave, and the default.
+func (it *probeItem) finish(pass *flagPass, full string) {
+	f := it.f
+	f.Type, f.TypeFrom = it.typ, it.from
+	if f.TypeFrom == FromUnknown {
+		if it.noParse {
+			pass.note("%s --%s: type unknown (its help prints none and this cobra's completion does not parse flags): served as a string", full, f.Name)
+		} else {
+			pass.note("%s --%s: type unknown (the parser refused every probe value): served as a string", full, f.Name)
+		}
+	}
+	if f.Default == "" && it.hint != "" {
+		f.Default = it.hint
 	}
 	if f.Type == "string" && f.TypeFrom == FromUnknown {
 		return
@@ -212,74 +283,6 @@ func (d *discoverer) flagType(ctx context.Context, f *Flag, path []string, hf *h
 	if f.Default != "" && zeroDefault(f.Type, f.Default) {
 		f.Default = ""
 	}
-}
-
-// probeType asks the flag parser, through `__complete PATH --name=VALUE -`
-// (which parses flags but runs no command and calls no completion
-// function), which values it takes; results are shared by flags of the
-// same name, usage and default.
-func (d *discoverer) probeType(ctx context.Context, path []string, f *Flag, hint, full string) (string, string) {
-	if !d.newComp {
-		d.note("%s --%s: type unknown (its help prints none and this cobra's completion does not parse flags): served as a string", full, f.Name)
-		return "string", FromUnknown
-	}
-	key := f.Name + "\x00" + f.Usage + "\x00" + hint
-	d.mu.Lock()
-	if d.typed == nil {
-		d.typed = map[string]*probeResult{}
-	}
-	r := d.typed[key]
-	if r == nil {
-		r = &probeResult{}
-		d.typed[key] = r
-	}
-	d.mu.Unlock()
-	r.once.Do(func() {
-		answers := map[string]bool{}
-		var first string // the parser's reason for refusing probeValue
-		again := false   // the flag is offered again once set: it takes many values
-		accepts := func(v string) bool {
-			if ok, seen := answers[v]; seen {
-				return ok
-			}
-			c, err := d.complete(ctx, append(append([]string{}, path...), "--"+f.Name+"="+v, "-")...)
-			ok := err == nil && !c.refused()
-			answers[v] = ok
-			if v == probeValue && c != nil {
-				first = c.errText
-				for _, lf := range flagsOf(c) {
-					again = again || ok && lf.name == f.Name
-				}
-			}
-			return ok
-		}
-		list := strings.HasPrefix(hint, "[") && strings.HasSuffix(hint, "]")
-		if accepts(probeValue) && again {
-			// Cobra offers a set flag again only when it takes many
-			// values (a slice, an array or a map).
-			list = true
-		}
-		if !accepts(probeValue) {
-			// pflag's reason names the type: one process instead of a
-			// sequence of probes.
-			if typ := fromMessage(first, list); typ != "" {
-				if typ == "stringToString" && !accepts("k=v") {
-					typ = "stringToInt"
-				}
-				r.typ, r.from = typ, FromProbe
-				return
-			}
-		}
-		r.typ = classify(accepts, list)
-		r.from = FromProbe
-		if r.typ == "" {
-			r.typ, r.from = "string", FromUnknown
-		}
-	})
-	if r.from == FromUnknown {
-		d.note("%s --%s: type unknown (the parser refused every probe value): served as a string", full, f.Name)
-	}
-	return r.typ, r.from
 }
 
 // classify finds a pflag type from which values the parser accepts; list

@@ -16,6 +16,22 @@ type helpPage struct {
 	flags    map[string]*helpFlag
 	global   map[string]bool // flags listed under "Global Flags:"
 	sections bool            // the help has cobra's "Flags:" section
+	quotes   bool            // a kubectl-style flag line quotes its default: the help quotes strings' defaults
+}
+
+// leaf reports that the help shows a command without sub-commands: a
+// "Usage:" section without cobra's "PATH [command]" line, and no command
+// section.
+func (p *helpPage) leaf() bool {
+	if len(p.useLines) == 0 || len(p.commands) > 0 {
+		return false
+	}
+	for _, l := range p.useLines {
+		if strings.Contains(l, "[command]") {
+			return false
+		}
+	}
+	return true
 }
 
 type helpItem struct{ name, short string }
@@ -66,7 +82,9 @@ func parseHelp(text string) *helpPage {
 			case "Additional help topics:":
 				section = "topics"
 			default:
-				if section == "examples" {
+				if section == "examples" && !strings.Contains(strings.ToLower(trimmed), "command") {
+					// Not a section of cobra's; but kubectl prints its
+					// "Available Commands:" after the examples.
 					example = append(example, line)
 					continue
 				}
@@ -102,6 +120,9 @@ func parseHelp(text string) *helpPage {
 			}
 		case "flags", "global", "other":
 			if f := matchFlag(line); f != nil {
+				if _, quoted := f.assignDefault(); quoted && f.style == "assign" {
+					p.quotes = true
+				}
 				if _, dup := p.flags[f.name]; !dup {
 					p.flags[f.name] = f
 				}

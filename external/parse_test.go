@@ -74,3 +74,35 @@ func TestFromMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpCommandsAfterExamples: kubectl prints "Available Commands:"
+// after "Examples:"; the list is the command's sub-commands, not part of
+// its examples.
+func TestHelpCommandsAfterExamples(t *testing.T) {
+	p := parseHelp("Apply a configuration.\n\nExamples:\n  # Apply\n  kubectl apply -f x.yaml\n\nAvailable Commands:\n  edit-last-applied   Edit it\n  view-last-applied   View it\n\nOptions:\n    --all=false:\n\tSelect all.\n\nUsage:\n  kubectl apply (-f FILENAME | -k DIRECTORY) [options]\n")
+	if p.example != "  # Apply\n  kubectl apply -f x.yaml" {
+		t.Errorf("example = %q", p.example)
+	}
+	if len(p.commands) != 2 || p.commands[0].name != "edit-last-applied" || p.leaf() {
+		t.Errorf("commands = %+v, leaf %v", p.commands, p.leaf())
+	}
+	if leaf := parseHelp("Get it.\n\nUsage:\n  kubectl get [NAME] [options]\n"); !leaf.leaf() {
+		t.Error("a help without sub-commands is a leaf")
+	}
+}
+
+func TestRefusedFlag(t *testing.T) {
+	for _, tt := range []struct{ msg, want string }{
+		{`Error while parsing flags from args [--v=x --a=b]: invalid argument "x" for "-v, --v" flag: strconv.ParseInt: parsing "x": invalid syntax`, "v"},
+		{`invalid argument "\"cobramcp-probe" for "--filename" flag: parse error on line 1, column 1: bare " in non-quoted-field`, "filename"},
+		{`unknown flag: --cobramcp-no-such-flag`, ""},
+	} {
+		got := ""
+		if m := refusedFlag.FindStringSubmatch(tt.msg); m != nil {
+			got = m[1]
+		}
+		if got != tt.want {
+			t.Errorf("refusedFlag(%q) = %q, want %q", tt.msg, got, tt.want)
+		}
+	}
+}

@@ -61,6 +61,13 @@ func echo(cmd *cobra.Command, args []string) error {
 }
 
 func main() {
+	if log := os.Getenv("TEMPLATED_LOG"); log != "" {
+		// One line per run, for the test that counts discovery's processes.
+		if f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+			fmt.Fprintln(f, strings.Join(os.Args[1:], " "))
+			f.Close()
+		}
+	}
 	cobra.AddTemplateFunc("kflags", kflags)
 	root := &cobra.Command{Use: "templated", Short: "A CLI with kubectl-style help", SilenceUsage: true}
 	root.SetHelpTemplate(helpTemplate)
@@ -86,8 +93,20 @@ func main() {
 	need.Flags().String("name", "", "the name (required)")
 	_ = need.MarkFlagRequired("name")
 	need.Flags().Int("count", 1, "how many")
+	need.Flags().Bool("dry", false, "print only")
+	need.Flags().StringSlice("tags", nil, "tags to add")
+	need.Flags().StringArray("notes", nil, "notes to add")
 	group.AddCommand(set, need)
-	root.AddCommand(e, group)
+	// Two commands with a flag of the same name, usage and default but of
+	// different types: each is asked of its own command.
+	arr := &cobra.Command{Use: "arr", Short: "An --env array", RunE: echo}
+	arr.Flags().StringArray("env", nil, "environment variables")
+	kv := &cobra.Command{Use: "kv", Short: "An --env map", RunE: echo}
+	kv.Flags().StringToString("env", nil, "environment variables")
+	// A command that parses its own flags, with a flag the help does not type.
+	raw := &cobra.Command{Use: "raw [ARGS...]", Short: "Parses its own flags", DisableFlagParsing: true, RunE: echo}
+	raw.Flags().Int("level", 0, "a level")
+	root.AddCommand(e, group, arr, kv, raw)
 	if err := root.Execute(); err != nil {
 		os.Exit(1)
 	}
