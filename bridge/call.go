@@ -298,19 +298,13 @@ func (t *Tool) flagNames() string {
 }
 
 // Argv returns the arguments after the binary that a call with these
-// (already validated) inputs runs: the command path, the flags, then the
-// args as a person types them (see exec.Positional) and "--" with the
-// args after it.
+// (already validated) inputs runs: the command path (with the ancestors'
+// flags under TraverseChildren before the names that follow them), the
+// flags, then the args as a person types them (see exec.Positional) and
+// "--" with the args after it. A command that parses its own flags gets
+// its args verbatim.
 func (t *Tool) argv(in *input) ([]string, error) {
 	out := slices.Clone(t.Path)
-	if t.noParse {
-		for i, a := range append(slices.Clone(in.args), in.afterDash...) {
-			if strings.IndexByte(a, 0) >= 0 {
-				return nil, fmt.Errorf("positional argument %d: a NUL byte: %w", i, exec.ErrUnrepresentable)
-			}
-		}
-		return append(out, exec.ArgvNoParseDash(in.args, in.afterDash)...), nil
-	}
 	if err := t.checkTraverse(append(slices.Clone(in.args), in.afterDash...)); err != nil {
 		return nil, err
 	}
@@ -344,6 +338,15 @@ func (t *Tool) argv(in *input) ([]string, error) {
 				out = append(out, t.Path[d])
 			}
 		}
+	}
+	if t.noParse {
+		// Every served flag is an ancestor's, written above.
+		for i, a := range append(slices.Clone(in.args), in.afterDash...) {
+			if strings.IndexByte(a, 0) >= 0 {
+				return nil, fmt.Errorf("positional argument %d: a NUL byte: %w", i, exec.ErrUnrepresentable)
+			}
+		}
+		return append(out, exec.ArgvNoParseDash(in.args, in.afterDash)...), nil
 	}
 	rest, err := exec.ArgvPositional(t.Flags, leaf, exec.Positional{
 		Args:            in.args,

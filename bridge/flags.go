@@ -52,11 +52,10 @@ func newFlagsSchema() *jsonschema.Schema {
 // selectFlags fills t.Flags and the flags schema with the flags of c
 // that sel serves: local flags first, then inherited ones, then (when the
 // root has TraverseChildren) the ancestors' local flags; a name is served
-// once. A command that parses its own flags serves none.
+// once. A command that parses its own flags serves only the ancestors'
+// local flags: cobra's Traverse still parses those, before the command's
+// name, whatever the command does with the words after it.
 func (w *walker) selectFlags(t *Tool, c *cobra.Command, sel Selector, flagsSchema *jsonschema.Schema) error {
-	if t.noParse {
-		return nil
-	}
 	name := t.Flags.Name()
 	add := func(f *pflag.Flag, keep func(*pflag.Flag) bool) bool {
 		if !servable(f, sel) {
@@ -81,6 +80,13 @@ func (w *walker) selectFlags(t *Tool, c *cobra.Command, sel Selector, flagsSchem
 		if isRequired(f) {
 			flagsSchema.Required = append(flagsSchema.Required, f.Name)
 		}
+	}
+	if t.noParse {
+		w.traversedFlags(t, c, sel, add)
+		if len(flagsSchema.Properties) > 0 {
+			flagsSchema.Description = "Flags of the command's ancestors, by long name, which cobra reads before the command's name (TraverseChildren). A flag left out keeps its default. The command parses its own flags: those go in args."
+		}
+		return nil
 	}
 	c.LocalFlags().VisitAll(func(f *pflag.Flag) {
 		if add(f, sel.LocalFlag) {

@@ -96,7 +96,7 @@ func (ts *Toolset) Restrict(p cmd.Policy) (*Toolset, error) {
 		v.pinFrom[pin.Flag] = pin.From
 		takers := 0
 		for _, t := range tools {
-			if t.noParse || t.Flags.Lookup(pin.Flag) == nil {
+			if t.Flags.Lookup(pin.Flag) == nil {
 				continue
 			}
 			takers++

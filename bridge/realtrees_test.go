@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/cobramcp/cobramcp/bridge"
+	"github.com/cobramcp/cobramcp/cmd"
 	"github.com/cobramcp/cobramcp/internal/roundtrip"
 )
 
@@ -53,7 +54,10 @@ func dockerTree(s *dockerSeen) *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error { s.ran, s.args = c.CommandPath(), args; return nil }}
 	inspect.Flags().Bool("debug", false, "a flag of its own named like the global one")
 	container.AddCommand(run, inspect)
-	root.AddCommand(container)
+	// A CLI plugin's stub, like docker's compose: it parses its own flags.
+	compose := &cobra.Command{Use: "compose [ARGS...]", DisableFlagParsing: true,
+		RunE: func(c *cobra.Command, args []string) error { s.ran, s.args = c.CommandPath(), args; return nil }}
+	root.AddCommand(container, compose)
 	return root
 }
 
@@ -116,11 +120,38 @@ func TestDockerLikeTraversedFlagsAndLists(t *testing.T) {
 	if res.IsError || !slices.Equal(argv, []string{"--context=c", "container", "inspect", "--debug=true", "web"}) {
 		t.Fatalf("inspect argv %q %s", argv, resultText(res))
 	}
+	// A command that parses its own flags still has the root's flags read
+	// by cobra's Traverse before its name: they are served and written
+	// there, and the args go verbatim after the name.
+	compose, _ := ts.Lookup("docker_compose")
+	for _, name := range []string{"context", "host", "debug"} {
+		if compose.Flags.Lookup(name) == nil {
+			t.Errorf("docker_compose does not serve --%s", name)
+		}
+	}
+	res, _ = ts.Call(context.Background(), "docker_compose", json.RawMessage(`{"flags":{"host":"-H","debug":true},"args":["up","--context","x","-d"]}`))
+	if want := []string{"--debug=true", "--host=-H", "compose", "up", "--context", "x", "-d"}; res.IsError || !slices.Equal(argv, want) {
+		t.Fatalf("compose argv %q, want %q %s", argv, want, resultText(res))
+	}
+	seen = dockerSeen{}
+	root = dockerTree(&seen)
+	root.SetArgs(argv)
+	root.SetOut(new(strings.Builder))
+	root.SetErr(new(strings.Builder))
+	if err := root.Execute(); err != nil {
+		t.Fatalf("argv %q: %v", argv, err)
+	}
+	if seen.ran != "docker compose" || seen.host != "-H" || !seen.debug || seen.context != "" || !slices.Equal(seen.args, []string{"up", "--context", "x", "-d"}) {
+		t.Fatalf("argv %q: the command saw %+v", argv, seen)
+	}
 	// Without TraverseChildren the root's local flags are not served.
 	plain := dockerTree(&dockerSeen{})
 	plain.TraverseChildren = false
 	if tl, _ := mustTools(t, plain, nil).Lookup("docker_container_run"); tl.Flags.Lookup("context") != nil {
 		t.Error("--context served without TraverseChildren")
+	}
+	if tl, _ := mustTools(t, plain, nil).Lookup("docker_compose"); tl.Flags.Lookup("context") != nil || tl.MCP.InputSchema.(*jsonschema.Schema).Properties["flags"] != nil {
+		t.Error("docker_compose serves flags without TraverseChildren")
 	}
 }
 
@@ -175,5 +206,26 @@ func TestEtcdctlLikeHiddenFlags(t *testing.T) {
 	}
 	if d := roundtrip.Diff(w, got.Flags); d != "" || !slices.Equal(got.Args, []string{"foo"}) || got.ArgsLenAtDash != -1 {
 		t.Fatalf("argv %q: %s args %q dash %d", argv, d, got.Args, got.ArgsLenAtDash)
+	}
+}
+
+// TestPinTraversedFlagOnSelfParsingCommand: a pin on a root flag served
+// on a command that parses its own flags is written before the command's
+// name like any other call's, and a call cannot override it.
+func TestPinTraversedFlagOnSelfParsingCommand(t *testing.T) {
+	var argv []string
+	ts := mustTools(t, dockerTree(&dockerSeen{}), captureArgv(&argv))
+	v, err := ts.Restrict(cmd.Policy{Pins: []cmd.Pin{{Flag: "context", Value: "prod", From: "--set"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := v.Call(context.Background(), "docker_compose", json.RawMessage(`{"args":["ps"]}`))
+	if err != nil || res.IsError || !slices.Equal(argv, []string{"--context=prod", "compose", "ps"}) {
+		t.Fatalf("argv %q: %v %s", argv, err, resultText(res))
+	}
+	argv = nil
+	res, _ = v.Call(context.Background(), "docker_compose", json.RawMessage(`{"flags":{"context":"dev"},"args":["ps"]}`))
+	if !res.IsError || argv != nil || !strings.Contains(resultText(res), "is pinned to") {
+		t.Fatalf("a call overriding the pin: argv %q %s", argv, resultText(res))
 	}
 }
