@@ -6,7 +6,7 @@
 //	go test -run='^$' -bench=. ./test/e2e/    # call overhead and peak memory
 //
 // TestMain builds github.com/cobramcp/cobramcp/example (or takes $MYCLI_BIN)
-// and testdata/shortcli (mycli served with a 1s timeout and a 4 KiB output
+// and testdata/shortcli (mycli served with a 5s timeout and a 4 KiB output
 // cap) into a temporary directory. Each test starts its own server with its
 // own state file, so the tests run in parallel.
 //

@@ -93,7 +93,7 @@ func TestCancel(t *testing.T) {
 }
 
 // TestTimeout runs a call past the timeout of shortcli (mycli with
-// Config.Timeout of 1s): the result says so, keeps the output so far, and
+// Config.Timeout of 5s): the result says so, keeps the output so far, and
 // the process group, grandchild ignoring SIGTERM included, is gone when the
 // result arrives.
 func TestTimeout(t *testing.T) {

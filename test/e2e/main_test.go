@@ -24,12 +24,12 @@ import (
 // The binaries under test, set by TestMain.
 var (
 	mycliBin    string // the built example (mycli), or $MYCLI_BIN
-	shortcliBin string // testdata/shortcli: mycli with a 1s timeout and a 4 KiB cap
+	shortcliBin string // testdata/shortcli: mycli with a 5s timeout and a 4 KiB cap
 )
 
 // The limits shortcli is built with (testdata/shortcli/main.go).
 const (
-	shortTimeout   = time.Second
+	shortTimeout   = 5 * time.Second
 	shortMaxOutput = 4096
 )
 

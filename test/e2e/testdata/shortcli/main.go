@@ -1,4 +1,4 @@
-// Command shortcli is mycli served with a one-second call timeout and a
+// Command shortcli is mycli served with a five-second call timeout and a
 // small output cap: the e2e tests' fixture for Config.Timeout and
 // Config.MaxOutput, which mycli itself leaves at their defaults.
 package main
@@ -11,9 +11,13 @@ import (
 	"github.com/cobramcp/cobramcp/example/mycli"
 )
 
-// Timeout and MaxOutput are the limits the e2e tests expect.
+// Timeout and MaxOutput are the limits the e2e tests expect. Timeout is
+// short enough for a test to wait it out, and long enough for a call meant
+// to finish within it (mycli starting, a 100 ms sleep, a 1 MB flood) to do
+// so on a loaded 2-core machine: with 1s, TestTimeout's 100 ms call timed
+// out under make test (load average 20).
 const (
-	Timeout   = time.Second
+	Timeout   = 5 * time.Second
 	MaxOutput = 4096
 )
 
