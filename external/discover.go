@@ -59,9 +59,30 @@ func (d *discoverer) note(format string, a ...any) {
 	d.mu.Unlock()
 }
 
+// errTimedOut is wrapped by the error of a process that did not finish in
+// time, tried again.
+var errTimedOut = errors.New("timed out")
+
 // run runs the binary with args within the limits: stdin closed, a short
-// timeout, its process group ended when it is over.
+// timeout, its process group ended when it is over. A process that does
+// not finish within the probe timeout is tried once more, with twice the
+// time, before the error (wrapping errTimedOut).
 func (d *discoverer) run(ctx context.Context, args ...string) (*exec.Result, error) {
+	res, err := d.runWithin(ctx, d.opts.ProbeTimeout, args)
+	if err != nil || !res.TimedOut {
+		return res, err
+	}
+	d.opts.Logger.Info("trying again with more time", "command", d.name+" "+strings.Join(args, " "), "timeout", 2*d.opts.ProbeTimeout)
+	if res, err = d.runWithin(ctx, 2*d.opts.ProbeTimeout, args); err != nil || !res.TimedOut {
+		return res, err
+	}
+	return nil, fmt.Errorf("`%s %s` did not finish within %v, nor within %v when tried again (ended, with its process group): %w",
+		d.name, strings.Join(args, " "), d.opts.ProbeTimeout, 2*d.opts.ProbeTimeout, errTimedOut)
+}
+
+// runWithin runs the binary once, within timeout; a result that timed out
+// is no error.
+func (d *discoverer) runWithin(ctx context.Context, timeout time.Duration, args []string) (*exec.Result, error) {
 	select {
 	case d.slots <- struct{}{}:
 		defer func() { <-d.slots }()
@@ -70,15 +91,12 @@ func (d *discoverer) run(ctx context.Context, args ...string) (*exec.Result, err
 	}
 	res, err := exec.Run(ctx, d.bin, args, exec.Options{
 		Env:       d.env,
-		Timeout:   d.opts.ProbeTimeout,
+		Timeout:   timeout,
 		KillGrace: 200 * time.Millisecond,
 		MaxOutput: 8 << 20,
 	})
 	if err != nil {
 		return nil, err
-	}
-	if res.TimedOut {
-		return nil, fmt.Errorf("`%s %s` did not finish within %v (ended, with its process group)", d.name, strings.Join(args, " "), d.opts.ProbeTimeout)
 	}
 	if res.Canceled {
 		return nil, fmt.Errorf("`%s %s`: %w", d.name, strings.Join(args, " "), ctx.Err())
@@ -92,6 +110,23 @@ func (d *discoverer) complete(ctx context.Context, args ...string) (*completion,
 	if err != nil {
 		return nil, err
 	}
+	return d.parseComplete(res, args)
+}
+
+// completeOnce is complete without trying again: for a batch of probes,
+// which are asked apart when it fails.
+func (d *discoverer) completeOnce(ctx context.Context, args ...string) (*completion, error) {
+	res, err := d.runWithin(ctx, d.opts.ProbeTimeout, append([]string{"__complete"}, args...))
+	if err != nil {
+		return nil, err
+	}
+	if res.TimedOut {
+		return nil, fmt.Errorf("`%s __complete %s` did not finish within %v: %w", d.name, strings.Join(args, " "), d.opts.ProbeTimeout, errTimedOut)
+	}
+	return d.parseComplete(res, args)
+}
+
+func (d *discoverer) parseComplete(res *exec.Result, args []string) (*completion, error) {
 	c, err := parseCompletion(res.Stdout, res.Stderr)
 	if err != nil {
 		return nil, fmt.Errorf("`%s __complete %s` (exit code %d): %v", d.name, strings.Join(args, " "), res.ExitCode, err)
@@ -171,10 +206,19 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 		}
 		errMu.Unlock()
 	}
+	left := map[*Command]bool{} // commands left out, under errMu
 	var walk func(c *Command, path []string, parentFlags map[string]*Flag, subs *completion)
 	walk = func(c *Command, path []string, parent map[string]*Flag, subs *completion) {
 		defer wg.Done()
 		children, err := d.command(ctx, c, path, parent, subs)
+		if err != nil && len(path) > 0 && errors.Is(err, errTimedOut) && ctx.Err() == nil {
+			// One command that hangs does not fail the others.
+			d.note("%s: left out: %v", strings.Join(append([]string{d.name}, path...), " "), err)
+			errMu.Lock()
+			left[c] = true
+			errMu.Unlock()
+			return
+		}
 		if err != nil {
 			fail(err)
 			return
@@ -203,6 +247,7 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 	if firstErr != nil {
 		return nil, firstErr
 	}
+	prune(root, left)
 	sortTree(root)
 	spec := &Spec{Format: specFormat, Root: root}
 	if d.versionFlag {
@@ -222,6 +267,14 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
 	return s
+}
+
+// prune removes the commands in left from the tree.
+func prune(c *Command, left map[*Command]bool) {
+	c.Commands = slices.DeleteFunc(c.Commands, func(s *Command) bool { return left[s] })
+	for _, s := range c.Commands {
+		prune(s, left)
+	}
 }
 
 func sortTree(c *Command) {

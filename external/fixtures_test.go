@@ -173,6 +173,35 @@ func TestProbeBatches(t *testing.T) {
 	}
 }
 
+// TestProbeTimeouts: a probe that hangs, tried again, leaves its flag
+// served as a string with a note; a command whose flag list hangs is left
+// out with a note; the rest of the tree is reflected.
+func TestProbeTimeouts(t *testing.T) {
+	bin := fixture(t, "testdata/templated")
+	env := append(os.Environ(), "TEMPLATED_HANG=--int=cobramcp-probe|__complete kv -")
+	spec, err := external.Reflect(context.Background(), bin, "templated", &external.Options{Env: env, ProbeTimeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFlags(t, spec, []wantFlag{
+		{cmd: "echo", name: "int", typ: "string", def: "7"},
+		{cmd: "echo", name: "float", typ: "float64"},
+		{cmd: "echo", name: "slice", typ: "stringSlice"},
+		{cmd: "arr", name: "env", typ: "stringArray"},
+	})
+	if c := findCommand(spec.Root, "kv"); c != nil {
+		t.Errorf("kv's flag list hangs; it is served: %+v", c)
+	}
+	var intNote, kvNote bool
+	for _, n := range spec.Notes {
+		intNote = intNote || strings.HasPrefix(n, "templated echo --int: type unknown (") && strings.Contains(n, "nor within 4s when tried again")
+		kvNote = kvNote || strings.HasPrefix(n, "templated kv: left out: ") && strings.Contains(n, "did not finish within 2s")
+	}
+	if !intNote || !kvNote {
+		t.Errorf("notes: %q", spec.Notes)
+	}
+}
+
 // TestNoNetworkDuringReflection reflects a CLI whose completion functions,
 // PersistentPreRun and Run all dial a listener: none may connect.
 func TestNoNetworkDuringReflection(t *testing.T) {

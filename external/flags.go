@@ -268,9 +268,12 @@ func (it *probeItem) finish(pass *flagPass, full string) {
 	f := it.f
 	f.Type, f.TypeFrom = it.typ, it.from
 	if f.TypeFrom == FromUnknown {
-		if it.noParse {
+		switch {
+		case it.timedOut != "":
+			pass.note("%s --%s: type unknown (%s): served as a string", full, f.Name, it.timedOut)
+		case it.noParse:
 			pass.note("%s --%s: type unknown (its help prints none and this cobra's completion does not parse flags): served as a string", full, f.Name)
-		} else {
+		default:
 			pass.note("%s --%s: type unknown (the parser refused every probe value): served as a string", full, f.Name)
 		}
 	}

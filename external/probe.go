@@ -2,6 +2,7 @@ package external
 
 import (
 	"context"
+	"errors"
 	"regexp"
 	"slices"
 )
@@ -22,11 +23,12 @@ import (
 
 // probeItem is one flag whose type the flag parser is asked for.
 type probeItem struct {
-	f       *Flag
-	hint    string // the default the help shows
-	list    bool   // the default looks like a list or map ("[...]")
-	guess   string // a type guessed from the help, tried first ("bool", "duration")
-	noParse bool   // the parser cannot be asked (cobra before 1.2)
+	f        *Flag
+	hint     string // the default the help shows
+	list     bool   // the default looks like a list or map ("[...]")
+	guess    string // a type guessed from the help, tried first ("bool", "duration")
+	noParse  bool   // the parser cannot be asked (cobra before 1.2)
+	timedOut string // why the parser's answer is unknown: it did not come
 
 	answers map[string]bool // value -> taken
 	first   string          // the parser's reason for refusing probeValue
@@ -192,7 +194,7 @@ func (d *discoverer) batch(ctx context.Context, path []string, items []*probeIte
 				args = append(args, "--"+f.Name+"="+v)
 			}
 		}
-		c, err := d.complete(ctx, append(args, "-")...)
+		c, err := d.completeOnce(ctx, append(args, "-")...)
 		if err != nil {
 			if ctx.Err() != nil {
 				return err
@@ -247,7 +249,14 @@ func (d *discoverer) alone(ctx context.Context, path []string, it *probeItem, pa
 		}
 		c, err := d.complete(ctx, append(slices.Clone(path), "--"+it.f.Name+"="+v, "-")...)
 		switch {
+		case errors.Is(err, errTimedOut) && ctx.Err() == nil:
+			// The flag is served as a string, and noted.
+			it.typ, it.from, it.timedOut = "string", FromUnknown, err.Error()
+			return nil
 		case err != nil:
+			if ctx.Err() != nil {
+				return err
+			}
 			it.record(v, false, "", false, false)
 		case c.refused():
 			pass.parses = true

@@ -61,6 +61,16 @@ func echo(cmd *cobra.Command, args []string) error {
 }
 
 func main() {
+	// TEMPLATED_HANG lists command lines ("|" between) on which it hangs,
+	// for the test of discovery's timeouts.
+	if hang := os.Getenv("TEMPLATED_HANG"); hang != "" {
+		line := strings.Join(os.Args[1:], " ")
+		for _, h := range strings.Split(hang, "|") {
+			if strings.Contains(line, h) {
+				time.Sleep(time.Hour)
+			}
+		}
+	}
 	if log := os.Getenv("TEMPLATED_LOG"); log != "" {
 		// One line per run, for the test that counts discovery's processes.
 		if f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
