@@ -352,7 +352,9 @@ func executable() (string, error) {
 // serverName is the default name of the client entry.
 func serverName(o *Options, c *cobra.Command) string {
 	if o.ServerName != nil {
-		return o.ServerName(c)
+		if name := o.ServerName(c); name != "" {
+			return name
+		}
 	}
 	return c.Root().Name()
 }

@@ -74,10 +74,12 @@ type Options struct {
 	// DefaultEnv returns environment variables captured at `enable` time
 	// into client configurations (Config.DefaultEnv). May be nil.
 	DefaultEnv func() map[string]string
-	// ServerName, when set, is the default name of the server entry that
-	// `CLIENT enable|disable|list` write, remove and mark; the root
-	// command's name otherwise. cobramcp uses it to name the entry of a
-	// CLI served from outside after that CLI.
+	// ServerName, when set and not "", names the served CLI where the
+	// root command's name would: the default name of the server entry
+	// that `CLIENT enable|disable|list` write, remove and mark, and the
+	// prefix of the <ROOT>_MCP_* variables (token, policy) and of the
+	// help texts. cobramcp uses it to name a CLI served from outside after
+	// that CLI (KUBECTL_MCP_TOKEN for `cobramcp stream -- kubectl`).
 	ServerName func(c *cobra.Command) string
 	// EntryArgs, when set, returns the arguments of the command line a
 	// client entry runs (after the executable), given the path from the
@@ -113,7 +115,7 @@ func New(o Options) *cobra.Command {
 		}
 	}
 	usageOnlyForUsageErrors(group)
-	nameTheCLI(group)
+	nameTheCLI(group, func() string { return serverName(&o, group) })
 	return group
 }
 

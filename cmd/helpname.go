@@ -17,14 +17,14 @@ const (
 )
 
 // nameTheCLI makes the help and usage of every command under group name
-// the CLI that group is attached to, which is known only once the group
-// is added to its root: the texts (short, long, examples, flag usages)
+// the CLI that group serves (cliName: its root's name, or the CLI served
+// from outside), which is known only once the group is added to its root: the texts (short, long, examples, flag usages)
 // are rewritten when help or usage is first shown, then printed by the
 // help and usage functions the group would otherwise inherit.
-func nameTheCLI(group *cobra.Command) {
+func nameTheCLI(group *cobra.Command, cliName func() string) {
 	var named string // the root name the texts were rewritten for
 	rename := func() {
-		name := group.Root().Name()
+		name := cliName()
 		if name == named {
 			return
 		}

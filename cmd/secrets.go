@@ -1,12 +1,10 @@
 package cmd
 
-import "github.com/spf13/cobra"
-
 // secretVars names the environment variables that hold the HTTP server's
 // own secrets, which the calls' processes must not see: the default token
-// variable of the CLI and the one named by --token-env.
-func secretVars(c *cobra.Command, f *streamFlags) []string {
-	vars := []string{TokenEnv(c.Root().Name())}
+// variable of the CLI named server and the one named by --token-env.
+func secretVars(server string, f *streamFlags) []string {
+	vars := []string{TokenEnv(server)}
 	if f.tokenEnv != "" && f.tokenEnv != vars[0] {
 		vars = append(vars, f.tokenEnv)
 	}

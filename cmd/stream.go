@@ -136,7 +136,7 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 	}
 	envName := f.tokenEnv
 	if envName == "" {
-		envName = TokenEnv(c.Root().Name())
+		envName = TokenEnv(serverName(o, c)) // the served CLI's: KUBECTL_MCP_TOKEN for `cobramcp stream -- kubectl`
 	}
 	token, source, err := httpserve.ReadToken(httpserve.TokenSource{File: f.tokenFile, Env: envName, AllowOpenFile: f.openTokenFile})
 	switch {
@@ -191,7 +191,7 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 	// after it is over.
 	calls, endCalls := hs.CallContext(context.WithoutCancel(c.Context()))
 	defer endCalls()
-	mcpSrv, err = ts.NewServer(ServerOptions{Logger: log, Context: calls, HideEnv: secretVars(c, f)})
+	mcpSrv, err = ts.NewServer(ServerOptions{Logger: log, Context: calls, HideEnv: secretVars(serverName(o, c), f)})
 	if err != nil {
 		return err
 	}

@@ -219,3 +219,20 @@ func TestPolicyFromOutside(t *testing.T) {
 		t.Errorf("MYCLI_MCP_TOOLS and --exclude-tools: %q, %v", got, err)
 	}
 }
+
+// TestVariablesOfTheServedCLI: the <ROOT>_MCP_* variables of a CLI served
+// from outside are named after it, as an adopted CLI's are: `cobramcp
+// stream -- mycli` reads MYCLI_MCP_TOKEN, not COBRAMCP_MCP_TOKEN.
+func TestVariablesOfTheServedCLI(t *testing.T) {
+	bin := mycli(t)
+	t.Setenv("MYCLI_MCP_TOKEN", "")
+	t.Setenv("COBRAMCP_MCP_TOKEN", "")
+	_, err := run(t, "stream", "--addr", "0.0.0.0:0", "--cache-dir", sharedCache, "--mcp-log-level=error", "--", bin)
+	if err == nil || !strings.Contains(err.Error(), "$MYCLI_MCP_TOKEN") {
+		t.Fatalf("serving on every interface without a token: %v", err)
+	}
+	out, err := run(t, "mcp", "stream", "--help", "--", bin)
+	if err != nil || !strings.Contains(out, "MYCLI_MCP_TOKEN") || strings.Contains(out, "COBRAMCP_MCP_TOKEN") {
+		t.Errorf("help of `cobramcp mcp stream -- mycli` (%v):\n%s", err, out)
+	}
+}

@@ -151,9 +151,13 @@ func (t *target) entryPath() string {
 	return p
 }
 
-// serverName is the name of the client entry of the target: its root
-// command's name.
+// serverName is the name of the target's root command, which names its
+// client entry and its <ROOT>_MCP_* variables; "" before a binary is
+// named (cobramcp's own name is used then).
 func (t *target) serverName() string {
+	if t.binary == "" {
+		return ""
+	}
 	if _, name, err := external.Resolve(t.binary); err == nil {
 		return name
 	}
