@@ -3,10 +3,13 @@ package external
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/tailscale/hujson"
 )
 
 // Overlay corrects what reflection cannot know. It is read from a JSON
@@ -38,6 +41,11 @@ type Overlay struct {
 	Exclude  []string                   `json:"exclude,omitempty"`
 	Flags    map[string]*FlagOverlay    `json:"flags,omitempty"`
 	Commands map[string]*CommandOverlay `json:"commands,omitempty"`
+
+	// builtin names the CLI of a built-in overlay (BuiltinOverlay): its
+	// names that match nothing (another version of the CLI) are noted
+	// and skipped rather than an error.
+	builtin string
 }
 
 // CommandOverlay corrects one command.
@@ -73,19 +81,50 @@ type FlagOverlay struct {
 	Required    *bool           `json:"required,omitempty"`
 }
 
-// ReadOverlay reads an overlay file; unknown members are an error.
+// ReadOverlay reads an overlay file: JSON, where comments (// and /* */)
+// and trailing commas are allowed (hujson), so that a hand-written overlay
+// can say why; unknown members are an error.
 func ReadOverlay(path string) (*Overlay, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("overlay: %w", err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
+	o, err := ParseOverlay(b)
+	if err != nil {
+		return nil, fmt.Errorf("overlay %s: %w", path, err)
+	}
+	return o, nil
+}
+
+// ParseOverlay reads an overlay from JSON with comments and trailing
+// commas allowed; unknown members are an error.
+func ParseOverlay(b []byte) (*Overlay, error) {
+	// Standardize blanks the comments out in place: the offsets of the
+	// decoder's errors stay those of the file.
+	std, err := hujson.Standardize(slices.Clone(b))
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(std))
 	dec.DisallowUnknownFields()
 	var o Overlay
 	if err := dec.Decode(&o); err != nil {
-		return nil, fmt.Errorf("overlay %s: %w", path, err)
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			line, col := position(b, se.Offset)
+			return nil, fmt.Errorf("line %d, column %d: %w", line, col, err)
+		}
+		return nil, err
 	}
 	return &o, nil
+}
+
+// position is the line and column (from 1) of byte offset off in b.
+func position(b []byte, off int64) (line, col int) {
+	off = min(max(off, 0), int64(len(b)))
+	before := b[:off]
+	line = bytes.Count(before, []byte("\n")) + 1
+	return line, int(off) - bytes.LastIndexByte(before, '\n')
 }
 
 // Apply returns a copy of spec with the overlay applied.
@@ -98,6 +137,15 @@ func (o *Overlay) Apply(spec *Spec) (*Spec, error) {
 	if err := json.Unmarshal(b, &s); err != nil {
 		return nil, err
 	}
+	// A name that matches nothing is an error, or for a built-in overlay
+	// a note.
+	miss := func(format string, a ...any) error {
+		if o.builtin == "" {
+			return fmt.Errorf("overlay: "+format, a...)
+		}
+		s.Notes = append(s.Notes, fmt.Sprintf("built-in overlay for %s: %s: skipped", o.builtin, fmt.Sprintf(format, a...)))
+		return nil
+	}
 	for _, p := range o.Exclude {
 		path := strings.Fields(p)
 		if len(path) == 0 {
@@ -105,7 +153,10 @@ func (o *Overlay) Apply(spec *Spec) (*Spec, error) {
 		}
 		parent := s.Root.find(path[:len(path)-1])
 		if parent == nil || parent.find(path[len(path)-1:]) == nil {
-			return nil, fmt.Errorf("overlay: exclude %q: no such command", p)
+			if err := miss("exclude %q: no such command", p); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		parent.Commands = slices.DeleteFunc(parent.Commands, func(c *Command) bool { return c.Name == path[len(path)-1] })
 		s.Notes = append(s.Notes, fmt.Sprintf("%s %s: left out by the overlay", s.Root.Name, p))
@@ -119,16 +170,23 @@ func (o *Overlay) Apply(spec *Spec) (*Spec, error) {
 			}
 		})
 		if !found {
-			return nil, fmt.Errorf("overlay: flags: no command has a flag --%s", name)
+			if err := miss("flags: no command has a flag --%s", name); err != nil {
+				return nil, err
+			}
 		}
 	}
 	for p, co := range o.Commands {
 		c := s.Root.find(strings.Fields(p))
 		if c == nil {
-			return nil, fmt.Errorf("overlay: commands: no command %q", p)
+			if err := miss("commands: no command %q", p); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		if err := co.apply(c, s.Root, strings.Fields(p)); err != nil {
-			return nil, fmt.Errorf("overlay: commands %q: %w", p, err)
+			if err := miss("commands %q: %v", p, err); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return &s, nil

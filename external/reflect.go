@@ -8,6 +8,7 @@ import (
 	osexec "os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -35,6 +36,10 @@ type Options struct {
 	Refresh bool
 	// Overlay corrects what reflection found; nil for none.
 	Overlay *Overlay
+	// Builtin applies, when Overlay is nil, the overlay that cobramcp
+	// ships for the binary's root command (BuiltinOverlay), if any, and
+	// notes it.
+	Builtin bool
 	// Logger receives progress and notes; nil discards them.
 	Logger *slog.Logger
 }
@@ -159,15 +164,23 @@ func Load(ctx context.Context, name string, opts *Options) (*Result, error) {
 		}
 	}
 	applied := spec
-	notes := append([]string(nil), spec.Notes...)
-	if o.Overlay != nil {
-		if applied, err = o.Overlay.Apply(spec); err != nil {
+	overlay := o.Overlay
+	if overlay == nil && o.Builtin {
+		if overlay, err = BuiltinOverlay(root); err != nil {
 			return nil, err
+		}
+	}
+	if overlay != nil {
+		if applied, err = overlay.Apply(spec); err != nil {
+			return nil, err
+		}
+		if overlay.builtin != "" {
+			applied.Notes = append(applied.Notes, fmt.Sprintf("applied the overlay cobramcp ships for %s (read-only and destructive hints, commands left out)", root))
 		}
 	}
 	tree, more := Build(applied)
 	tree.Use = root
-	notes = append(notes, more...)
+	notes := append(slices.Clone(applied.Notes), more...)
 	for _, n := range notes {
 		o.Logger.Warn("reflection", "note", n)
 	}

@@ -101,6 +101,7 @@ func (t *target) split(root *cobra.Command, args []string) []string {
 // reflection options of the serving commands (persistent flags of the root).
 type reflectFlags struct {
 	overlay      string
+	noBuiltin    bool
 	refresh      bool
 	noCache      bool
 	cacheDir     string
@@ -109,7 +110,8 @@ type reflectFlags struct {
 
 // add defines the reflection flags in fs.
 func (rf *reflectFlags) add(fs *pflag.FlagSet) {
-	fs.StringVar(&rf.overlay, "overlay", "", "JSON file correcting the reflection of the served CLI (docs/external.md)")
+	fs.StringVar(&rf.overlay, "overlay", "", "JSON file (comments allowed) correcting the reflection of the served CLI (docs/external.md); without it, the overlay cobramcp ships for the CLI applies ("+strings.Join(external.BuiltinOverlays(), ", ")+")")
+	fs.BoolVar(&rf.noBuiltin, "no-builtin-overlay", false, "do not apply the overlay cobramcp ships for the served CLI")
 	fs.BoolVar(&rf.refresh, "refresh", false, "reflect the served CLI again instead of using the cache")
 	fs.BoolVar(&rf.noCache, "no-cache", false, "neither read nor write the reflection cache")
 	fs.StringVar(&rf.cacheDir, "cache-dir", "", "directory of the reflection cache (default <user cache dir>/cobramcp/external)")
@@ -125,7 +127,7 @@ func (t *target) load(c *cobra.Command, rf *reflectFlags) (cmd.Toolset, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := &external.Options{Refresh: rf.refresh, NoCache: rf.noCache, CacheDir: rf.cacheDir, ProbeTimeout: rf.probeTimeout, Logger: log}
+	opts := &external.Options{Refresh: rf.refresh, NoCache: rf.noCache, CacheDir: rf.cacheDir, ProbeTimeout: rf.probeTimeout, Logger: log, Builtin: !rf.noBuiltin}
 	if rf.overlay != "" {
 		if opts.Overlay, err = external.ReadOverlay(rf.overlay); err != nil {
 			return nil, err
@@ -204,6 +206,9 @@ func newRoot(out io.Writer, t *target) *cobra.Command {
 				if a, err := filepath.Abs(rf.cacheDir); err == nil {
 					args = append(args, "--cache-dir", a)
 				}
+			}
+			if f := c.Flag("no-builtin-overlay"); f != nil && f.Changed && rf.noBuiltin {
+				args = append(args, "--no-builtin-overlay")
 			}
 			if f := c.Flag("probe-timeout"); f != nil && f.Changed {
 				args = append(args, "--probe-timeout", rf.probeTimeout.String())
