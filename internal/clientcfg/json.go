@@ -49,7 +49,21 @@ func detectStyle(src []byte, root *hujson.Object) jsonStyle {
 	if len(root.Members) == 0 {
 		return st
 	}
-	m := root.Members[0]
+	if unit, ok := findUnit(root, ""); ok {
+		st.unit = unit
+	}
+	return objStyle(root, st)
+}
+
+// objStyle is the style of what is added to obj: its own layout when it
+// has members (a file whose root starts `{"mcpServers": {` on one line
+// can hold objects laid out one member a line), else parent's.
+func objStyle(obj *hujson.Object, parent jsonStyle) jsonStyle {
+	st := parent
+	if len(obj.Members) == 0 {
+		return st
+	}
+	m := obj.Members[0]
 	if !bytes.ContainsRune(m.Name.BeforeExtra, '\n') {
 		st.pretty = false
 		st.colon = ""
@@ -58,13 +72,33 @@ func detectStyle(src []byte, root *hujson.Object) jsonStyle {
 		}
 		return st
 	}
-	if ind, ok := lineIndent(m.Name.BeforeExtra); ok && ind != "" {
-		st.unit = ind
-	}
+	st.pretty = true
 	if isSpace(m.Value.BeforeExtra) && !bytes.ContainsRune(m.Value.BeforeExtra, '\n') {
 		st.colon = string(m.Value.BeforeExtra)
 	}
 	return st
+}
+
+// findUnit returns one level of indentation: what the first member on a
+// line of its own adds to the indentation of the line its object starts
+// on (line).
+func findUnit(obj *hujson.Object, line string) (string, bool) {
+	for _, m := range obj.Members {
+		ind, ok := lineIndent(m.Name.BeforeExtra)
+		if ok {
+			if len(ind) > len(line) && strings.HasPrefix(ind, line) {
+				return ind[len(line):], true
+			}
+		} else {
+			ind = line // on its object's line
+		}
+		if child, ok := m.Value.Value.(*hujson.Object); ok {
+			if u, ok := findUnit(child, ind); ok {
+				return u, true
+			}
+		}
+	}
+	return "", false
 }
 
 // lineIndent returns the whitespace after the last newline of extra, when
@@ -243,7 +277,14 @@ func memberIndent(obj *hujson.Object, parent string, st jsonStyle) string {
 func appendMember(obj *hujson.Object, name string, val hujson.Value, indent, closeIndent string, st jsonStyle) {
 	m := hujson.ObjectMember{Name: hujson.Value{Value: hujson.String(name)}, Value: val}
 	if !st.pretty {
-		if n := len(obj.Members); n > 1 && isSpace(obj.Members[n-1].Name.BeforeExtra) {
+		same, rest := splitSameLine(obj.AfterExtra)
+		if n := len(obj.Members); n > 0 && len(same) > 0 {
+			// A comment after the last member stays on its line; the new
+			// member starts the next one, indented as the closing brace.
+			ind, _ := lineIndent(rest)
+			m.Name.BeforeExtra = cat(same, []byte(st.nl+ind))
+			obj.AfterExtra = cat(rest)
+		} else if n > 1 && isSpace(obj.Members[n-1].Name.BeforeExtra) {
 			m.Name.BeforeExtra = cat(obj.Members[n-1].Name.BeforeExtra)
 		} else if n == 1 && st.colon != "" {
 			m.Name.BeforeExtra = []byte(" ") // {"a": 1, "b": 2}
@@ -353,10 +394,9 @@ func jsonSet(src []byte, key []string, name string, s Server) ([]byte, bool, upd
 		}
 		if ind, ok := lineIndent(m.Name.BeforeExtra); ok {
 			indent = ind
-		} else {
-			indent += st.unit
-		}
+		} // else the member is on its object's line
 		obj = next
+		st = objStyle(obj, st)
 	}
 	mi := memberIndent(obj, indent, st)
 	idx := findMembers(obj, name)
@@ -425,15 +465,7 @@ func decodeEntry(v hujson.Value) map[string]any {
 // switched on. ent's member lines start with indent (the entry's own
 // line, for its first-level members' parent).
 func mergeJSON(src []byte, ent *hujson.Object, s Server, old map[string]any, indent string, st jsonStyle) error {
-	est := st
-	if n := len(ent.Members); n > 0 && !bytes.ContainsRune(ent.Members[0].Name.BeforeExtra, '\n') {
-		// An entry written on one line stays on one line.
-		est.pretty = false
-		est.colon = ""
-		if isSpace(ent.Members[0].Value.BeforeExtra) {
-			est.colon = string(ent.Members[0].Value.BeforeExtra)
-		}
-	}
+	est := objStyle(ent, st) // an entry written on one line stays on one line
 	if s.Type != "" {
 		if err := setJSONMember(ent, "type", s.Type, indent, est); err != nil {
 			return err
@@ -460,10 +492,7 @@ func mergeJSON(src []byte, ent *hujson.Object, s Server, old map[string]any, ind
 			if ind, ok := lineIndent(em.Name.BeforeExtra); ok {
 				envIndent = ind
 			}
-			nst := est
-			if n := len(env.Members); n > 0 && !bytes.ContainsRune(env.Members[0].Name.BeforeExtra, '\n') {
-				nst.pretty = false
-			}
+			nst := objStyle(env, est)
 			for _, k := range slices.Sorted(maps.Keys(s.Env)) {
 				if err := setJSONMember(env, k, s.Env[k], envIndent, nst); err != nil {
 					return err

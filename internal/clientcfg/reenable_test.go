@@ -23,7 +23,7 @@ func TestEnableTurnsOnDisabledEntry(t *testing.T) {
 		{"JSON disabled", JSON, `{"mcpServers":{"mycli":{"command":"a","disabled":true,"args":[]}}}`,
 			`{"mcpServers":{"mycli":{"command":"/bin/mycli","disabled":false,"args":["mcp","start"]}}}`, nil, "disabled"},
 		{"JSON disabled, with a comment", JSON, "{\"mcpServers\": {\n  \"mycli\": {\n    \"command\": \"a\",\n    \"args\": [],\n    \"disabled\": true // off for now\n  }\n}}\n",
-			"{\"mcpServers\": {\n  \"mycli\": {\n    \"command\": \"/bin/mycli\",\n    \"args\": [\"mcp\", \"start\"],\n    \"disabled\": false // off for now\n  }\n}}\n", nil, "disabled"},
+			"{\"mcpServers\": {\n  \"mycli\": {\n    \"command\": \"/bin/mycli\",\n    \"args\": [\n      \"mcp\",\n      \"start\"\n    ],\n    \"disabled\": false // off for now\n  }\n}}\n", nil, "disabled"},
 		{"JSON not disabled", JSON, `{"mcpServers":{"mycli":{"command":"a","disabled":false}}}`,
 			`{"mcpServers":{"mycli":{"command":"/bin/mycli","disabled":false,"args":["mcp","start"]}}}`, []string{"disabled"}, ""},
 		{"JSON marker not a boolean", JSON, `{"mcpServers":{"mycli":{"command":"a","disabled":"yes"}}}`,
