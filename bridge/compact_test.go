@@ -281,6 +281,46 @@ func TestInstructions(t *testing.T) {
 	}
 }
 
+// TestSharedFlagsCutFits: when the shared flags' meanings do not fit in
+// full, each is cut to the largest length that fits the budget left (the
+// next length up does not fit), not to a fixed length; below the shortest
+// useful cut they are stated by name and type.
+func TestSharedFlagsCutFits(t *testing.T) {
+	large, err := bridge.Tools(largeTree(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flags := large.SharedFlags()
+	for _, budget := range []int{1500, 1600, 1700, 2048 - 440} {
+		text, n := bridge.SharedFlagsText(flags, budget)
+		if n <= 0 || len(text) > budget {
+			t.Fatalf("budget %d: cut %d, %d bytes", budget, n, len(text))
+		}
+		if text != bridge.SharedIntro+"\n"+bridge.FlagLines(flags, n) {
+			t.Errorf("budget %d: the text is not the flags cut to %d", budget, n)
+		}
+		// A cut a few bytes longer no longer fits (lengths grow by words,
+		// so the next few lengths may give the same text).
+		longer := bridge.SharedIntro + "\n" + bridge.FlagLines(flags, n+8)
+		if len(longer) <= budget {
+			t.Errorf("budget %d: cut %d leaves room: a cut of %d takes %d bytes", budget, n, n+8, len(longer))
+		}
+	}
+	if text, n := bridge.SharedFlagsText(flags, 900); n != -1 || !strings.HasPrefix(text, bridge.SharedIntro+" --") {
+		t.Errorf("a budget too small for any cut: n %d, %q", n, text)
+	}
+	if _, n := bridge.SharedFlagsText(flags, 1<<20); n != 0 {
+		t.Errorf("a budget that fits everything: cut %d, want the full form", n)
+	}
+	// With the whole 2 KB, the kubectl-sized large tree gets a longer cut
+	// than the fixed 32 bytes of before.
+	li := large.Instructions()
+	_, after, _ := strings.Cut(li, bridge.SharedIntro+"\n")
+	if _, n := bridge.SharedFlagsText(flags, len(after)+len(bridge.SharedIntro)+1); n <= 32 || len(li) > bridge.MaxInstructions {
+		t.Errorf("large tree: cut %d, %d bytes:\n%s", n, len(li), li)
+	}
+}
+
 // TestInstructionsInInitialize checks that a client receives the
 // instructions in the initialize result.
 func TestInstructionsInInitialize(t *testing.T) {

@@ -17,41 +17,65 @@ const MaxInstructions = 2048
 // and how its tools are called, then, in the compact listing, the shared
 // flags, which no tool's schema repeats. The whole fits in
 // MaxInstructions bytes: the shared flags are stated with their meanings
-// when they fit, by name and type otherwise; text that still does not fit
-// is cut with a mark.
+// when they fit, each meaning cut to the most bytes that fit otherwise,
+// by name and type when not even a short cut fits; text that still does
+// not fit is cut with a mark.
 func (ts *Toolset) Instructions() string {
 	head := ts.generatedInstructions()
 	flags := ts.instructionFlags()
-	var forms []string
-	if len(flags) > 0 {
-		intro := "Shared flags, accepted in \"flags\" by every tool that has it though no schema lists them (a tool's own flag of the same name wins):"
-		forms = []string{intro + "\n" + flagLines(flags, 0)}
-		for _, n := range []int{60, 44, 32, 24} {
-			forms = append(forms, intro+"\n"+flagLines(flags, n))
-		}
-		forms = append(forms, intro+" "+flagNames(flags))
-	}
 	const sep = "\n\n"
 	author := strings.TrimSpace(ts.cfg.Instructions)
 	// The author's text comes first; it may take what the generated part
 	// leaves, keeping room for the shared flags' names.
 	reserve := len(head)
-	if len(forms) > 0 {
-		reserve += len(sep) + min(len(forms[len(forms)-1]), MaxInstructions/3)
+	if len(flags) > 0 {
+		reserve += len(sep) + min(len(sharedIntro)+1+len(flagNames(flags)), MaxInstructions/3)
 	}
 	if author != "" {
 		author = cut(author, max(MaxInstructions-reserve-len(sep), len(cutMark)+1))
 		head = author + sep + head
 	}
-	for _, f := range forms {
-		if len(head)+len(sep)+len(f) <= MaxInstructions {
-			return head + sep + f
+	if len(flags) == 0 {
+		return cut(head, MaxInstructions)
+	}
+	text, _ := sharedFlagsText(flags, MaxInstructions-len(head)-len(sep))
+	return cut(head+sep+text, MaxInstructions)
+}
+
+// sharedIntro begins the statement of the shared flags.
+const sharedIntro = "Shared flags, accepted in \"flags\" by every tool that has it though no schema lists them (a tool's own flag of the same name wins):"
+
+// minFlagCut is the shortest cut of a shared flag's meaning worth stating;
+// below it the flags are stated by name and type.
+const minFlagCut = 24
+
+// sharedFlagsText states the shared flags in at most budget bytes when it
+// can: one line per flag with its first sentence and default; else each
+// meaning cut to n bytes, the largest n that fits (a larger n never gives
+// a text more than a few bytes shorter, so bisection finds it); else by
+// name and type on one line, which may not fit either. n is 0 for the
+// first form and -1 for the last.
+func sharedFlagsText(flags []*pflag.Flag, budget int) (text string, n int) {
+	if s := sharedIntro + "\n" + flagLines(flags, 0); len(s) <= budget {
+		return s, 0
+	}
+	longest := 0
+	for _, f := range flags {
+		longest = max(longest, len(oneLine(f.Usage)))
+	}
+	n = -1
+	for lo, hi := minFlagCut, longest; lo <= hi; {
+		mid := (lo + hi) / 2
+		if s := sharedIntro + "\n" + flagLines(flags, mid); len(s) <= budget {
+			text, n, lo = s, mid, mid+1
+		} else {
+			hi = mid - 1
 		}
 	}
-	if len(forms) > 0 {
-		return cut(head+sep+forms[len(forms)-1], MaxInstructions)
+	if n > 0 {
+		return text, n
 	}
-	return cut(head, MaxInstructions)
+	return sharedIntro + " " + flagNames(flags), -1
 }
 
 // generatedInstructions says what the CLI is and how its tools are called.
