@@ -50,7 +50,8 @@ type Config struct {
 	ToolPrefix string
 
 	// Namespace, when set, identifies the tools as "namespace:name" in
-	// their _meta and in the exports.
+	// their _meta (id and namespace); without it _meta has no id, which
+	// would be the tool's name.
 	Namespace string
 
 	// Selectors choose commands and their flags. The first selector whose

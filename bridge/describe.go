@@ -32,12 +32,15 @@ func description(c *cobra.Command, groups []string) string {
 	return strings.Join(parts, "\n\n")
 }
 
-// meta is the tool record of a tool (seed 003): its id "namespace:name",
-// the namespace, the CLI's version and the tags from the command's cobra
-// group (its own or its nearest ancestor's) and its AnnotationTags.
+// meta is the tool record of a tool (seed 003): with a namespace, its id
+// "namespace:name" and the namespace (without one the id is the tool's
+// name, so it is not repeated: about 3 KB on kubectl's tools/list), the
+// CLI's version and the tags from the command's cobra group (its own or
+// its nearest ancestor's) and its AnnotationTags. It may be empty.
 func (w *walker) meta(c *cobra.Command, name string) mcp.Meta {
-	m := mcp.Meta{"id": dialect.ToolID(w.cfg.Namespace, name)}
+	m := mcp.Meta{}
 	if w.cfg.Namespace != "" {
+		m["id"] = dialect.ToolID(w.cfg.Namespace, name)
 		m["namespace"] = w.cfg.Namespace
 	}
 	if v := w.root.Version; v != "" {
@@ -55,6 +58,9 @@ func (w *walker) meta(c *cobra.Command, name string) mcp.Meta {
 	}
 	if tags := dialect.NormalizeTags(raw); len(tags) > 0 {
 		m["tags"] = tags
+	}
+	if len(m) == 0 {
+		return nil
 	}
 	return m
 }

@@ -35,8 +35,15 @@ func TestToolRecordMeta(t *testing.T) {
 	if _, ok := plainTool.MCP.Meta["tags"]; ok {
 		t.Errorf("plain has tags: %v", plainTool.MCP.Meta)
 	}
-	if ts := mustTools(t, root, nil); func() any { tl, _ := ts.Lookup("tt_plain"); return tl.MCP.Meta["id"] }() != "tt_plain" {
-		t.Error("id without namespace is not the name")
+	// Without a namespace the id would be the name: it is not repeated.
+	ts = mustTools(t, root, nil)
+	if tl, _ := ts.Lookup("tt_plain"); len(tl.MCP.Meta) != 1 || tl.MCP.Meta["version"] != "2.0.1" {
+		t.Errorf("meta without namespace = %v, want only the version", tl.MCP.Meta)
+	}
+	bare := &cobra.Command{Use: "bare"}
+	bare.AddCommand(&cobra.Command{Use: "x", RunE: noop})
+	if tl, _ := mustTools(t, bare, nil).Lookup("bare_x"); tl.MCP.Meta != nil {
+		t.Errorf("meta of a tool with nothing to record = %v, want none", tl.MCP.Meta)
 	}
 }
 
