@@ -210,24 +210,32 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 	var walk func(c *Command, path []string, parentFlags map[string]*Flag, subs *completion)
 	walk = func(c *Command, path []string, parent map[string]*Flag, subs *completion) {
 		defer wg.Done()
-		children, err := d.command(ctx, c, path, parent, subs)
-		if err != nil && len(path) > 0 && errors.Is(err, errTimedOut) && ctx.Err() == nil {
-			// One command that hangs does not fail the others.
-			d.note("%s: left out: %v", strings.Join(append([]string{d.name}, path...), " "), err)
-			errMu.Lock()
-			left[c] = true
-			errMu.Unlock()
+		done := func(err error) bool {
+			if err != nil && len(path) > 0 && errors.Is(err, errTimedOut) && ctx.Err() == nil {
+				// One command that hangs does not fail the others.
+				d.note("%s: left out: %v", strings.Join(append([]string{d.name}, path...), " "), err)
+				errMu.Lock()
+				left[c] = true
+				errMu.Unlock()
+				return false
+			}
+			if err != nil {
+				fail(err)
+				return false
+			}
+			return true
+		}
+		children, rest, err := d.command(ctx, c, path, parent, subs)
+		if !done(err) {
 			return
 		}
-		if err != nil {
-			fail(err)
-			return
-		}
+		// The sub-commands are walked while this command's flag types
+		// are asked (rest): they need its flags' names only.
 		if len(path) >= d.opts.MaxDepth {
 			if len(children) > 0 {
 				d.note("%s: sub-commands deeper than %d levels left out", strings.Join(append([]string{d.name}, path...), " "), d.opts.MaxDepth)
 			}
-			return
+			children = nil
 		}
 		mine := map[string]*Flag{}
 		for k, v := range parent {
@@ -240,6 +248,7 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 			wg.Add(1)
 			go walk(ch, append(slices.Clone(path), ch.Name), mine, nil)
 		}
+		done(rest())
 	}
 	wg.Add(1)
 	walk(root, nil, nil, rootSubs)
@@ -286,7 +295,7 @@ func sortTree(c *Command) {
 
 // command fills in c (at path) and returns its sub-commands, still to be
 // walked. parent holds the flags its ancestors define, by name.
-func (d *discoverer) command(ctx context.Context, c *Command, path []string, parent map[string]*Flag, subs *completion) ([]*Command, error) {
+func (d *discoverer) command(ctx context.Context, c *Command, path []string, parent map[string]*Flag, subs *completion) ([]*Command, func() error, error) {
 	full := strings.Join(append([]string{d.name}, path...), " ")
 	var (
 		wg                sync.WaitGroup
@@ -299,10 +308,10 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 	go func() { defer wg.Done(); flagsC, flagsErr = d.complete(ctx, append(slices.Clone(path), "-")...) }()
 	wg.Wait()
 	if helpErr != nil {
-		return nil, fmt.Errorf("reading the help of %s: %w", full, helpErr)
+		return nil, nil, fmt.Errorf("reading the help of %s: %w", full, helpErr)
 	}
 	if flagsErr != nil {
-		return nil, fmt.Errorf("listing the flags of %s: %w", full, flagsErr)
+		return nil, nil, fmt.Errorf("listing the flags of %s: %w", full, flagsErr)
 	}
 	page := parseHelp(helpText)
 	if page.quotes {
@@ -314,7 +323,7 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 	if subs == nil && d.helpCmp && !page.leaf() {
 		var err error
 		if subs, err = d.complete(ctx, append(append([]string{"help"}, path...), "")...); err != nil {
-			return nil, fmt.Errorf("listing the sub-commands of %s: %w", full, err)
+			return nil, nil, fmt.Errorf("listing the sub-commands of %s: %w", full, err)
 		}
 	}
 
@@ -322,54 +331,56 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 	// the parser's answers to the type probes show it. When they do not,
 	// an unknown flag tells: a command that parses flags refuses it (and
 	// its completion functions are not called); one that parses its own
-	// (DisableFlagParsing) accepts it.
-	pass, err := d.flags(ctx, c, path, page, flagsC, parent)
-	if err != nil {
-		return nil, err
-	}
-	if d.newComp && !pass.parses {
-		parseC, err := d.complete(ctx, append(slices.Clone(path), probeFlag, "-")...)
-		if err != nil {
-			return nil, fmt.Errorf("listing the flags of %s: %w", full, err)
+	// (DisableFlagParsing) accepts it. The sub-commands need only the
+	// flags' names and usages: they are walked while the types are asked.
+	pass, probes := d.flags(c, path, page, flagsC, parent)
+	rest := func() error {
+		if err := d.types(ctx, c, path, pass, probes); err != nil {
+			return err
 		}
-		if !parseC.refused() {
-			c.NoParse = true
-			c.Flags = nil
-			if pass, err = d.flags(ctx, c, path, page, parseC, parent); err != nil {
-				return nil, err
+		if d.newComp && !pass.parses {
+			parseC, err := d.complete(ctx, append(slices.Clone(path), probeFlag, "-")...)
+			if err != nil {
+				return fmt.Errorf("listing the flags of %s: %w", full, err)
+			}
+			if !parseC.refused() {
+				c.NoParse = true
+				c.Flags = nil
+				pass, _ = d.flags(c, path, page, parseC, parent)
 			}
 		}
-	}
-	if !c.NoParse {
-		d.requiredGroups(ctx, c, path, pass, full)
-	}
-	d.commit(pass)
+		if !c.NoParse {
+			d.requiredGroups(ctx, c, path, pass, full)
+		}
+		d.commit(pass)
 
-	// Descriptions and usage.
-	if len(page.aliases) > 1 {
-		c.Aliases = page.aliases[1:]
+		// Descriptions and usage.
+		if len(page.aliases) > 1 {
+			c.Aliases = page.aliases[1:]
+		}
+		c.Long = page.lead
+		if c.Long == c.Short {
+			c.Long = ""
+		}
+		c.Example = page.example
+		c.Runnable = true
+		use, ok := page.useLine(full)
+		switch {
+		case ok:
+			c.Use = c.Name + strings.TrimPrefix(use, full)
+		case len(page.useLines) > 0:
+			c.Runnable = false
+		default:
+			c.Use = c.Name
+		}
+		if c.NoParse {
+			// The help adds "[flags]" for cobra's own --help; the command
+			// takes no flags of cobra's.
+			c.Use = strings.TrimSuffix(c.Use, " [flags]")
+		}
+		c.MinArgs, c.MaxArgs = useArity(c.Use)
+		return nil
 	}
-	c.Long = page.lead
-	if c.Long == c.Short {
-		c.Long = ""
-	}
-	c.Example = page.example
-	c.Runnable = true
-	use, ok := page.useLine(full)
-	switch {
-	case ok:
-		c.Use = c.Name + strings.TrimPrefix(use, full)
-	case len(page.useLines) > 0:
-		c.Runnable = false
-	default:
-		c.Use = c.Name
-	}
-	if c.NoParse {
-		// The help adds "[flags]" for cobra's own --help; the command
-		// takes no flags of cobra's.
-		c.Use = strings.TrimSuffix(c.Use, " [flags]")
-	}
-	c.MinArgs, c.MaxArgs = useArity(c.Use)
 
 	// Sub-commands.
 	var items []helpItem
@@ -394,7 +405,7 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 		children = d.dropServerGroup(ctx, children)
 	}
 	c.Commands = children
-	return children, nil
+	return children, rest, nil
 }
 
 // isDefault reports whether a root sub-command is cobra's own help or

@@ -34,9 +34,9 @@ func (d *discoverer) commit(p *flagPass) {
 // flags fills in c's own flags from its flag-name completion and its help
 // page; a flag its parent defines (same name, shorthand and usage) or the
 // help lists under "Global Flags:" is inherited, and marked persistent where
-// it is defined. The types that the help does not print are asked of the
-// flag parser, all of the command's flags at once (probe.go).
-func (d *discoverer) flags(ctx context.Context, c *Command, path []string, page *helpPage, comp *completion, parent map[string]*Flag) (*flagPass, error) {
+// it is defined. It returns the flags whose types the help does not print,
+// to be asked of the flag parser (types).
+func (d *discoverer) flags(c *Command, path []string, page *helpPage, comp *completion, parent map[string]*Flag) (*flagPass, []*probeItem) {
 	pass := &flagPass{}
 	full := strings.Join(append([]string{d.name}, path...), " ")
 	listed := flagsOf(comp)
@@ -95,15 +95,22 @@ func (d *discoverer) flags(ctx context.Context, c *Command, path []string, page 
 			probes = append(probes, it)
 		}
 	}
-	if len(probes) > 0 {
-		if err := d.probe(ctx, path, c.Flags, probes, pass); err != nil {
-			return nil, err
-		}
-		for _, it := range probes {
-			it.finish(pass, full)
-		}
+	return pass, probes
+}
+
+// types asks the parser the types of the flags in probes, and sets them.
+func (d *discoverer) types(ctx context.Context, c *Command, path []string, pass *flagPass, probes []*probeItem) error {
+	if len(probes) == 0 {
+		return nil
 	}
-	return pass, nil
+	if err := d.probe(ctx, path, c.Flags, probes, pass); err != nil {
+		return err
+	}
+	full := strings.Join(append([]string{d.name}, path...), " ")
+	for _, it := range probes {
+		it.finish(pass, full)
+	}
+	return nil
 }
 
 // requiredGroups finds the required flags that are really a group of
