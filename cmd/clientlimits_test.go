@@ -45,6 +45,7 @@ func TestEnableFitsTheClient(t *testing.T) {
 			[]string{"--tool-mode=full"}, []string{"Tool mode: full (50 tools): Claude Code loads tool definitions on demand", `Warning: Claude Code takes names of at most 64 characters ("mcp__wide__" plus a tool name)`}, nil},
 		{"vscode: fits", 50, []string{"mcp", "vscode", "enable"}, nil, nil, []string{"Warning", "Tool mode"}},
 		{"vscode: a flag before mcp becomes a pin", 10, []string{"-n", "prod", "mcp", "vscode", "enable"}, []string{"--set=namespace=prod"}, nil, nil},
+		{"vscode: --set after --, a value with a comma", 10, []string{"mcp", "vscode", "enable", "--", "--set", "namespace=a,b"}, []string{"--set", "namespace=a,b"}, nil, nil},
 		{"windsurf: excluded down to fit", 120, []string{"mcp", "windsurf", "enable", "--", "--exclude-tools", "wide_cmd1*,wide_cmd2*", "--tool-mode", "full"},
 			[]string{"--exclude-tools", "wide_cmd1*,wide_cmd2*", "--tool-mode", "full"}, nil, []string{"Warning: Windsurf"}},
 	}

@@ -106,7 +106,7 @@ func addPolicyFlags(c *cobra.Command, defaultMode ToolMode) *policyFlags {
 	fl.StringSlice(flagTools, nil, "serve only the tools matching these name patterns (glob syntax, e.g. 'CLINAME_get_*'; env <ROOT>_MCP_TOOLS)")
 	fl.StringSlice(flagExcludeTools, nil, "do not serve the tools matching these name patterns; wins over --tools (env <ROOT>_MCP_EXCLUDE_TOOLS)")
 	fl.Bool(flagReadOnly, false, "serve only the commands annotated mcp.readOnlyHint; nothing else is listed or callable (env <ROOT>_MCP_READ_ONLY)")
-	fl.StringArray(flagSet, nil, "pin a flag for every call, FLAG=VALUE (repeatable): it leaves the schemas and a call cannot change it")
+	fl.StringArray(flagSet, nil, "pin a flag for every call, FLAG=VALUE (repeatable): it leaves the schemas and a call cannot change it (env <ROOT>_MCP_SET=FLAG=VALUE,...; \\, for a comma in a value)")
 	fl.Bool(flagExpanded, false, "list every tool in full: every flag in its schema and its whole help, instead of stating the shared flags once in the server instructions (env <ROOT>_MCP_EXPANDED)")
 	fl.String(flagToolMode, string(defaultMode), "tool listing: full (one tool per command), search (search, describe and run tools) or auto (search above "+strconv.Itoa(AutoSearchTools)+" tools or "+strconv.Itoa(AutoSearchBytes/1000)+" KB; env <ROOT>_MCP_TOOL_MODE)")
 	return &policyFlags{}
@@ -188,15 +188,51 @@ func readPolicy(fs *pflag.FlagSet, root string, lookup func(string) (string, boo
 		return Policy{}, fmt.Errorf("--%s: %w", flagToolMode, err)
 	}
 	sets, _ := fs.GetStringArray(flagSet)
+	from := "--" + flagSet
+	if v, ok := env(flagSet); ok {
+		sets, from = splitPins(v), "$"+PolicyEnv(root, flagSet)
+	}
 	for _, s := range sets {
 		name, value, ok := strings.Cut(s, "=")
 		name = strings.TrimPrefix(strings.TrimSpace(name), "--")
 		if !ok || name == "" {
+			if from != "--"+flagSet {
+				return Policy{}, fmt.Errorf("%s: %q: want FLAG=VALUE,FLAG=VALUE,... (\\, for a comma in a value), e.g. namespace=staging", from, s)
+			}
 			return Policy{}, fmt.Errorf("--set %q: want FLAG=VALUE, e.g. --set namespace=staging", s)
 		}
-		pol.Pins = append(pol.Pins, Pin{Flag: name, Value: value, From: "--set"})
+		pol.Pins = append(pol.Pins, Pin{Flag: name, Value: value, From: from})
 	}
 	return pol, checkPins(pol.Pins)
+}
+
+// splitPins splits the value of <ROOT>_MCP_SET into its FLAG=VALUE items:
+// separated by commas, as the other list variables, with "\," for a comma
+// inside a value (selector=app=web\,tier=db); every other backslash is
+// kept as written (C:\kube\config). Spaces before an item are dropped,
+// as are empty items.
+func splitPins(s string) []string {
+	var out []string
+	var cur strings.Builder
+	flush := func() {
+		if item := strings.TrimLeft(cur.String(), " \t\r\n"); strings.TrimSpace(item) != "" {
+			out = append(out, item)
+		}
+		cur.Reset()
+	}
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '\\' && i+1 < len(s) && s[i+1] == ',':
+			cur.WriteByte(',')
+			i++
+		case s[i] == ',':
+			flush()
+		default:
+			cur.WriteByte(s[i])
+		}
+	}
+	flush()
+	return out
 }
 
 // checkPins refuses a flag pinned twice.

@@ -135,6 +135,46 @@ func TestPolicyFromEnvironment(t *testing.T) {
 	}
 }
 
+// TestPinsFromEnvironment: <ROOT>_MCP_SET gives the pins of --set as a
+// comma-separated list, "\," carrying a comma inside a value; --set on the
+// command line wins over it, and a pin given before mcp call adds to it.
+func TestPinsFromEnvironment(t *testing.T) {
+	var argv []string
+	t.Setenv("LVL_MCP_SET", `namespace=dev, labels=a=b\,c=d,,`)
+	out, err := execute(levelTree(&argv), "mcp", "call", "lvl_get")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !slices.Contains(argv, "--namespace=dev") || !slices.Contains(argv, "--labels=a=b,c=d") {
+		t.Errorf("argv %q lacks the pins of LVL_MCP_SET", argv)
+	}
+	argv = nil
+	out, err = execute(levelTree(&argv), "mcp", "call", "lvl_get", `{"flags":{"namespace":"prod"}}`)
+	if err == nil || !strings.Contains(out, "is pinned to") || argv != nil {
+		t.Errorf("a call overriding a pin of LVL_MCP_SET: err %v, argv %q\n%s", err, argv, out)
+	}
+	// --set wins over the variable, as every flag over its variable.
+	argv = nil
+	if out, err := execute(levelTree(&argv), "mcp", "call", "--set", "namespace=prod", "lvl_get"); err != nil || !slices.Contains(argv, "--namespace=prod") || slices.ContainsFunc(argv, func(a string) bool { return strings.HasPrefix(a, "--labels") }) {
+		t.Errorf("--set over LVL_MCP_SET: %v, argv %q\n%s", err, argv, out)
+	}
+	// Before mcp call and in the variable: pinned twice, and the message
+	// names the variable.
+	if _, err := execute(levelTree(&argv), "-n", "x", "mcp", "call", "lvl_get"); err == nil || !strings.Contains(err.Error(), "pinned twice") || !strings.Contains(err.Error(), "$LVL_MCP_SET") {
+		t.Errorf("a flag pinned before mcp call and in LVL_MCP_SET: %v", err)
+	}
+	for _, bad := range []string{"namespace", "=dev", "namespace=dev,verbose"} {
+		t.Setenv("LVL_MCP_SET", bad)
+		if _, err := execute(levelTree(&argv), "mcp", "call", "lvl_get"); err == nil || !strings.Contains(err.Error(), "$LVL_MCP_SET") || !strings.Contains(err.Error(), "FLAG=VALUE") {
+			t.Errorf("LVL_MCP_SET=%s: %v", bad, err)
+		}
+	}
+	t.Setenv("LVL_MCP_SET", "nosuch=1")
+	if _, err := execute(levelTree(&argv), "mcp", "call", "lvl_get"); err == nil || !strings.Contains(err.Error(), "nosuch") {
+		t.Errorf("LVL_MCP_SET pinning a flag no tool takes: %v", err)
+	}
+}
+
 // TestExportCarriesThePolicy: mcp tools applies the policy, and the
 // external scripts pass it on to mcp tool, so that they enforce it too.
 func TestExportCarriesThePolicy(t *testing.T) {

@@ -90,3 +90,41 @@ func TestPolicyOverStdio(t *testing.T) {
 		t.Errorf("get pods: %s", resultText(t, res))
 	}
 }
+
+// TestPinsFromEnvironmentOverStdio: MYCLI_MCP_SET pins flags as --set
+// does, "\," carrying the comma of a label selector: the pinned flags
+// leave the schema, every call gets them, and a call that sets one is
+// refused.
+func TestPinsFromEnvironmentOverStdio(t *testing.T) {
+	s := startServer(t, serverOptions{env: []string{`MYCLI_MCP_SET=namespace=default,selector=app=web\,tier=frontend`}})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	list, err := s.cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, tool := range list.Tools {
+		if tool.Name != "mycli_get_pods" {
+			continue
+		}
+		found = true
+		b, err := json.Marshal(tool.InputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), `"selector"`) || strings.Contains(string(b), `"namespace"`) {
+			t.Errorf("a pinned flag is in the schema of mycli_get_pods: %s", b)
+		}
+	}
+	if !found {
+		t.Fatal("mycli_get_pods is not listed")
+	}
+	out := resultText(t, s.call(t, ctx, "mycli_get_pods", `{}`))
+	if !strings.Contains(out, "web-7f9c4d-abc12") || strings.Contains(out, "api-5d8b6c-xyz89") || strings.Contains(out, "db-0") {
+		t.Errorf("get pods under selector app=web,tier=frontend:\n%s", out)
+	}
+	if res, err := s.callErr(ctx, "mycli_get_pods", `{"flags":{"selector":"app=db"}}`); err == nil && !res.IsError {
+		t.Errorf("a call overriding a pin ran: %s", resultText(t, res))
+	}
+}
