@@ -48,7 +48,7 @@ func newCallCmd(o *Options) *cobra.Command {
 		Example: "  CLINAME mcp call CLINAME_version\n" +
 			"  CLINAME mcp call CLINAME_get_pods '{\"flags\": {\"output\": \"json\"}}'\n" +
 			"  echo '[{\"name\": \"output\", \"value\": \"json\"}]' | CLINAME mcp call CLINAME_get_pods --format toolvault",
-		Args: cobra.RangeArgs(1, 2),
+		Args: toolNameArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
 			format = strings.ToLower(strings.TrimSpace(format))
 			if format != callFormatMCP && format != callFormatToolVault {
@@ -96,9 +96,28 @@ func printResult(c *cobra.Command, name string, v any, res *mcp.CallToolResult) 
 		return err
 	}
 	if res.IsError {
-		return fmt.Errorf("%s: the call failed: %s", name, failure(res))
+		// A refusal already starts with the tool's name.
+		return fmt.Errorf("%s: the call failed: %s", name, strings.TrimPrefix(failure(res), name+": "))
 	}
 	return nil
+}
+
+// toolNameArgs checks the positional args of mcp call (max 2: NAME and
+// ARGS) and mcp tool (max 1: NAME), with messages that say what is
+// missing or in excess rather than cobra's counts.
+func toolNameArgs(max int) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		lists := "`" + c.Parent().CommandPath() + " tools -o -` lists the tools"
+		switch {
+		case len(args) == 0:
+			return fmt.Errorf("missing the tool NAME (usage: %s); %s", c.UseLine(), lists)
+		case len(args) > max && max > 1:
+			return fmt.Errorf("%d arguments after %s, want NAME and at most one ARGS: quote the JSON arguments as one word ('{\"flags\": {...}}'), or pass them on stdin", len(args), c.CommandPath())
+		case len(args) > max:
+			return fmt.Errorf("%d arguments after %s, want only the tool NAME: the arguments are read as JSON on stdin", len(args), c.CommandPath())
+		}
+		return nil
+	}
 }
 
 // readCallInput reads a call's arguments from r, at most maxCallInput

@@ -281,7 +281,7 @@ func TestCallMCPResult(t *testing.T) {
 		{"ran", ranResult("hello\n", "", 0), ""},
 		{"failed", ranResult("", "boom\n", 3), "the command exited with code 3"},
 		{"timed out", timedOutResult("1s"), "the command timed out after 1s"},
-		{"refused", refusedResult("fake_get: invalid arguments: nope. Nothing was run."), "fake_get: invalid arguments: nope. Nothing was run."},
+		{"refused", refusedResult("fake_get: invalid arguments: nope. Nothing was run."), "fake_get: the call failed: invalid arguments: nope. Nothing was run."}, // the name once
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -509,4 +509,34 @@ func noPolicy(ts cmd.Toolset, p cmd.Policy) (cmd.Toolset, error) {
 		return nil, fmt.Errorf("this fake toolset takes no policy, got %+v", p)
 	}
 	return ts, nil
+}
+
+// TestCallAndToolArgCounts: mcp call and mcp tool without a NAME, or with
+// words in excess (JSON left unquoted, split by the shell), say what is
+// wrong instead of cobra's counts; a refusal's message names the tool once.
+func TestCallAndToolArgCounts(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"call"}, "missing the tool NAME (usage: fakecli mcp call NAME [ARGS|-]"},
+		{[]string{"call"}, "`fakecli mcp tools -o -` lists the tools"},
+		{[]string{"call", "fake_get", "{\"flags\":", "{}}"}, "3 arguments after fakecli mcp call, want NAME and at most one ARGS: quote the JSON"},
+		{[]string{"tool"}, "missing the tool NAME (usage: fakecli mcp tool NAME"},
+		{[]string{"tool", "fake_get", "{}"}, "want only the tool NAME: the arguments are read as JSON on stdin"},
+	}
+	for _, tt := range tests {
+		ts := newFake()
+		r := runMCP(ts, "{}", tt.args...)
+		if r.err == nil || !strings.Contains(r.err.Error(), tt.want) {
+			t.Errorf("%q: error %v, want %q", tt.args, r.err, tt.want)
+		}
+		if len(ts.calls) != 0 || r.stdout != "" {
+			t.Errorf("%q: ran %d calls, printed %q", tt.args, len(ts.calls), r.stdout)
+		}
+	}
+	r := runMCP(newFake(), "", "call", "fake_get", `[{"value":1}]`)
+	if r.err == nil || strings.Count(r.err.Error(), "fake_get") != 1 {
+		t.Errorf("a refused call: error %v, want the tool named once", r.err)
+	}
 }

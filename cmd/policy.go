@@ -181,11 +181,12 @@ func readPolicy(fs *pflag.FlagSet, root string, lookup func(string) (string, boo
 		}
 	}
 	mode, _ := fs.GetString(flagToolMode)
+	modeFrom := "--" + flagToolMode
 	if v, ok := env(flagToolMode); ok {
-		mode = v
+		mode, modeFrom = v, "$"+PolicyEnv(root, flagToolMode)
 	}
 	if pol.ToolMode, err = ParseToolMode(mode); err != nil {
-		return Policy{}, fmt.Errorf("--%s: %w", flagToolMode, err)
+		return Policy{}, fmt.Errorf("%s: %w", modeFrom, err)
 	}
 	sets, _ := fs.GetStringArray(flagSet)
 	from := "--" + flagSet

@@ -119,6 +119,15 @@ func TestPolicyFromEnvironment(t *testing.T) {
 		t.Errorf("LVL_MCP_READ_ONLY=maybe: %v", err)
 	}
 	t.Setenv("LVL_MCP_READ_ONLY", "")
+	// A bad value names the variable, not the flag that was not given.
+	t.Setenv("LVL_MCP_TOOL_MODE", "sideways")
+	if _, err := execute(levelTree(&argv), "mcp", "call", "lvl_get"); err == nil || !strings.Contains(err.Error(), "$LVL_MCP_TOOL_MODE: tool mode \"sideways\"") {
+		t.Errorf("LVL_MCP_TOOL_MODE=sideways: %v", err)
+	}
+	if _, err := execute(levelTree(&argv), "mcp", "call", "--tool-mode", "sideways", "lvl_get"); err == nil || !strings.Contains(err.Error(), "--tool-mode: tool mode") {
+		t.Errorf("--tool-mode sideways: %v", err)
+	}
+	t.Setenv("LVL_MCP_TOOL_MODE", "")
 	t.Setenv("LVL_MCP_EXCLUDE_TOOLS", "lvl_get")
 	if _, err := execute(levelTree(&argv), "mcp", "call", "lvl_get"); err == nil || !strings.Contains(err.Error(), "not served") {
 		t.Errorf("LVL_MCP_EXCLUDE_TOOLS: %v", err)

@@ -25,14 +25,14 @@ func newToolCmd(o *Options) *cobra.Command {
 			"[{\"name\": ..., \"value\": ...}] (\"args\" and \"argsAfterDash\" name the positional args)\n" +
 			"(empty stdin, or a terminal, means {}), the call runs exactly as the server runs it,\n" +
 			"and the result is printed as JSON on stdout:\n\n" +
-			"  {\"stdout\": \"...\", \"stderr\": \"...\", \"exitCode\": 0}      the command ran\n" +
-			"  {..., \"exitCode\": -1, \"timedOut\": true}             its timeout ended it\n" +
+			"  {\"stdout\": \"...\", \"stderr\": \"...\", \"exitCode\": 0}     the command ran\n" +
+			"  {..., \"exitCode\": -1, \"timedOut\": true}               its timeout ended it\n" +
 			"  {\"stdout\": \"\", ..., \"image\": {\"mediaType\", \"data\"}}  it printed an image (base64)\n" +
-			"  {\"error\": \"...\"}                                   nothing ran (bad input, unknown tool)\n\n" +
+			"  {\"error\": \"...\"}                                      nothing ran (bad input, unknown tool)\n\n" +
 			"The exit status is non-zero when the call failed: input refused, or the command failed.",
 		Example: "  CLINAME mcp tool CLINAME_get_pods --schema\n" +
 			"  echo '{\"flags\": {\"output\": \"json\"}}' | CLINAME mcp tool CLINAME_get_pods",
-		Args: cobra.ExactArgs(1),
+		Args: toolNameArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			c.SilenceUsage = true
 			name := args[0]
