@@ -49,6 +49,9 @@ type Figures struct {
 	Tools    int // tools served
 	List     int // bytes of the tools/list result {"tools":[...]}, compact JSON
 	Baseline int // bytes of every served command's path and its flags' usage lines
+	// Instructions is the bytes of the server instructions (at most 2 KB;
+	// in the compact listing they state the shared flags).
+	Instructions int
 }
 
 // PerTool is the bytes of tools/list per tool.
@@ -78,7 +81,7 @@ func Measure(name string, root *cobra.Command, cfg *bridge.Config) (Figures, err
 	if err != nil {
 		return Figures{}, fmt.Errorf("%s: encoding tools/list: %w", name, err)
 	}
-	f := Figures{Tree: name, Tools: len(tools), List: len(b)}
+	f := Figures{Tree: name, Tools: len(tools), List: len(b), Instructions: len(ts.Instructions())}
 	for _, t := range ts.List() {
 		f.Baseline += len(UsageLines(t.Command))
 	}

@@ -25,6 +25,7 @@ func BenchmarkToolsList(b *testing.B) {
 				b.ReportMetric(float64(f.PerTool()), "bytes/tool")
 				b.ReportMetric(float64(f.Baseline), "baseline-bytes")
 				b.ReportMetric(f.OfBaseline(), "list/baseline")
+				b.ReportMetric(float64(f.Instructions), "instructions-bytes")
 			})
 		}
 	}
