@@ -114,7 +114,12 @@ func (g *geminizer) schema(v any, path string) *object {
 		if isObject && slices.Contains(presenceKeywords, k) {
 			if sentences, ok := restate(k, val); ok {
 				// Nothing is lost: the description states it, and the
-				// server checks every call against the full schema.
+				// server checks every call against the full schema. A
+				// keyword that says nothing (dependentRequired: {"a": []})
+				// is dropped without a word.
+				if len(sentences) == 0 {
+					continue
+				}
 				notes = append(notes, sentences...)
 				g.r.restated(at, k, sentences)
 				continue

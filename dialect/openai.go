@@ -145,7 +145,12 @@ func (s *strictifier) schema(v any, path string, nullable bool) any {
 		if isObject && slices.Contains(presenceKeywords, k) {
 			if sentences, ok := restate(k, val); ok {
 				// Nothing is lost: the description states it, and the
-				// server checks every call against the full schema.
+				// server checks every call against the full schema. A
+				// keyword that says nothing (dependentRequired: {"a": []})
+				// is dropped without a word.
+				if len(sentences) == 0 {
+					continue
+				}
 				said = append(said, sentences...)
 				s.r.restated(at, k, sentences)
 				continue

@@ -72,6 +72,21 @@ func TestRestatedFlagGroups(t *testing.T) {
 	}
 }
 
+// TestVacuousDependencyIsNoWarning: dependentRequired that requires
+// nothing says nothing: it is dropped with no warning and no sentence.
+func TestVacuousDependencyIsNoWarning(t *testing.T) {
+	for _, f := range []dialect.Format{dialect.OpenAI, dialect.Gemini} {
+		out, warns, err := dialect.Export(f, []*mcp.Tool{flagsTool(`"dependentRequired":{"a":[]}`)}, dialect.Options{Strict: true})
+		if err != nil || len(warns) != 0 {
+			t.Fatalf("%s: %v %v", f, warns, err)
+		}
+		want := "Flags."
+		if d := flagsDescription(t, f, out); d != want {
+			t.Errorf("%s: flags description %q, want %q", f, d, want)
+		}
+	}
+}
+
 // TestUnrestatedConstraintsStayLosses: a constraint that says more than
 // which properties are present is still a loss, and fails strict mode.
 func TestUnrestatedConstraintsStayLosses(t *testing.T) {
