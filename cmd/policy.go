@@ -344,5 +344,30 @@ func (p *policyFlags) loadExpanded(o *Options, c *cobra.Command, expanded bool) 
 	if err != nil {
 		return nil, err
 	}
-	return ts.WithPolicy(pol)
+	return withPolicy(o, c, ts, pol)
+}
+
+// withPolicy is ts.WithPolicy(pol), its error saying which of the
+// settings it names came from a variable rather than a flag: "--tools: no
+// tool matches x (from $MYCLI_MCP_TOOLS=x)" for a user who passed no
+// --tools.
+func withPolicy(o *Options, c *cobra.Command, ts Toolset, pol Policy) (Toolset, error) {
+	v, err := ts.WithPolicy(pol)
+	if err == nil {
+		return v, nil
+	}
+	var from []string
+	for _, f := range []string{flagTools, flagExcludeTools, flagReadOnly} {
+		if c.Flags().Changed(f) || !strings.Contains(err.Error(), "--"+f) {
+			continue
+		}
+		name := PolicyEnv(serverName(o, c), f)
+		if val, ok := os.LookupEnv(name); ok && strings.TrimSpace(val) != "" {
+			from = append(from, "$"+name+"="+val)
+		}
+	}
+	if len(from) == 0 {
+		return nil, err
+	}
+	return nil, fmt.Errorf("%w (from %s)", err, strings.Join(from, ", "))
 }

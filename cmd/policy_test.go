@@ -133,8 +133,14 @@ func TestPolicyFromEnvironment(t *testing.T) {
 		t.Errorf("LVL_MCP_EXCLUDE_TOOLS: %v", err)
 	}
 	t.Setenv("LVL_MCP_EXCLUDE_TOOLS", "lvl_nothing")
-	if _, err := execute(levelTree(&argv), "mcp", "call", "lvl_get"); err == nil || !strings.Contains(err.Error(), "no tool matches lvl_nothing") {
+	if _, err := execute(levelTree(&argv), "mcp", "call", "lvl_get"); err == nil || !strings.Contains(err.Error(), "no tool matches lvl_nothing (from $LVL_MCP_EXCLUDE_TOOLS=lvl_nothing)") {
 		t.Errorf("a variable pattern matching nothing: %v", err)
+	}
+	if _, err := execute(levelTree(&argv), "mcp", "tools", "-o", "-"); err == nil || !strings.Contains(err.Error(), "(from $LVL_MCP_EXCLUDE_TOOLS=lvl_nothing)") {
+		t.Errorf("a variable pattern matching nothing, in the export: %v", err)
+	}
+	if _, err := execute(levelTree(&argv), "mcp", "call", "--exclude-tools", "lvl_none", "lvl_get"); err == nil || !strings.Contains(err.Error(), "no tool matches lvl_none") || strings.Contains(err.Error(), "LVL_MCP_EXCLUDE_TOOLS") {
+		t.Errorf("the flag over the variable, matching nothing: %v", err)
 	}
 	t.Setenv("LVL_MCP_EXCLUDE_TOOLS", "")
 	t.Setenv("LVL_MCP_TOOLS", "lvl_delete")

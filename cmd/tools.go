@@ -100,7 +100,7 @@ func newToolsCmd(o *Options) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if ts, err = ts.WithPolicy(pol); err != nil {
+			if ts, err = withPolicy(o, c, ts, pol); err != nil {
 				return err
 			}
 			if format == FormatExternal {
