@@ -157,7 +157,11 @@ func newEnableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 			case !ch.Changed():
 				fmt.Fprintf(w, "Server %q in %s is already up to date; nothing changed.\n", name, where)
 			case ch.Found:
-				fmt.Fprintf(w, "Updated server %q in %s: its command, arguments and environment variables.\n", name, where)
+				if parts := changedParts(file, ch, name); len(parts) > 0 {
+					fmt.Fprintf(w, "Updated server %q in %s: its %s.\n", name, where, joinAnd(parts))
+				} else {
+					fmt.Fprintf(w, "Updated server %q in %s.\n", name, where)
+				}
 			default:
 				fmt.Fprintf(w, "Added server %q to %s.\n", name, where)
 			}
@@ -436,4 +440,46 @@ func shellJoin(args []string) string {
 		out = append(out, "'"+strings.ReplaceAll(a, "'", `'\''`)+"'")
 	}
 	return strings.Join(out, " ")
+}
+
+// changedParts names what Set changed in the entry name between ch.Before
+// and ch.After, "command", "arguments", "environment variables", nil when
+// neither can be read or none of them changed (only its switch, say).
+func changedParts(f clientcfg.File, ch *clientcfg.Change, name string) []string {
+	entry := func(src []byte) (clientcfg.Entry, bool) {
+		entries, err := clientcfg.List(f.Format, src, f.Key)
+		if err != nil {
+			return clientcfg.Entry{}, false
+		}
+		for i := len(entries) - 1; i >= 0; i-- { // the last of duplicate keys counts
+			if entries[i].Name == name {
+				return entries[i], true
+			}
+		}
+		return clientcfg.Entry{}, false
+	}
+	before, ok1 := entry(ch.Before)
+	after, ok2 := entry(ch.After)
+	if !ok1 || !ok2 {
+		return nil
+	}
+	var parts []string
+	if before.Command != after.Command || before.Type != after.Type {
+		parts = append(parts, "command")
+	}
+	if !slices.Equal(before.Args, after.Args) {
+		parts = append(parts, "arguments")
+	}
+	if !maps.Equal(before.Env, after.Env) {
+		parts = append(parts, "environment variables")
+	}
+	return parts
+}
+
+// joinAnd joins words as a sentence does: "a", "a and b", "a, b and c".
+func joinAnd(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }

@@ -603,8 +603,11 @@ func TestEnableUpdatesHandEditedEntry(t *testing.T) {
 		want []string
 	}{
 		{[]string{"--dry-run"}, []string{`Dry run: would update server "kubectl2"`, "It would keep the entry's other settings: trust, timeout, env.TOKEN.", `+      "command": "`}},
-		{nil, []string{`Updated server "kubectl2" in Gemini CLI config ` + path, "Kept the entry's other settings: trust, timeout, env.TOKEN."}},
+		{nil, []string{`Updated server "kubectl2" in Gemini CLI config ` + path + ": its command, arguments and environment variables.", "Kept the entry's other settings: trust, timeout, env.TOKEN."}},
 		{nil, []string{"already up to date"}},
+		// The message names what changed, only that.
+		{[]string{"--", "--read-only"}, []string{`Updated server "kubectl2" in Gemini CLI config ` + path + ": its arguments.\n"}},
+		{[]string{"--env", "A=1", "--", "--read-only"}, []string{path + ": its environment variables.\n"}},
 	}
 	for _, tt := range tests {
 		root := &cobra.Command{Use: "kubectl2"} // new flags for each run
@@ -625,7 +628,7 @@ func TestEnableUpdatesHandEditedEntry(t *testing.T) {
 		}
 	}
 	e, _ := entryNamed(t, "gemini", path, "kubectl2")
-	if want := map[string]string{"PATH": "/usr/bin", "TOKEN": "t"}; !reflect.DeepEqual(e.Env, want) {
+	if want := map[string]string{"A": "1", "PATH": "/usr/bin", "TOKEN": "t"}; !reflect.DeepEqual(e.Env, want) {
 		t.Errorf("env = %v, want %v", e.Env, want)
 	}
 	if b, _ := os.ReadFile(path); !bytes.Contains(b, []byte("\"trust\": true,\n      \"timeout\": 30000\n")) {
@@ -646,7 +649,7 @@ func TestEnableSwitchesOnDisabledEntry(t *testing.T) {
 		{"windsurf", "mcp_config.json",
 			"{\n  \"mcpServers\": {\n    \"kubectl2\": {\n      \"command\": \"/old\",\n      \"args\": [],\n      \"env\": {\"TOKEN\": \"t\"},\n      \"disabled\": true\n    }\n  }\n}\n",
 			[]string{"It would keep the entry's other settings: env.TOKEN.", `The entry is switched off ("disabled": true); it would be switched on ("disabled": false).`},
-			[]string{`Updated server "kubectl2"`, `The entry was switched off ("disabled": true); it is switched on now ("disabled": false).`, "Kept the entry's other settings: env.TOKEN."},
+			[]string{`Updated server "kubectl2"`, ": its command and arguments.\n", `The entry was switched off ("disabled": true); it is switched on now ("disabled": false).`, "Kept the entry's other settings: env.TOKEN."},
 			`"disabled": false`},
 		{"codex", "config.toml",
 			"[mcp_servers.kubectl2]\ncommand = \"/old\"\nargs = []\nenabled = false\nenv = { TOKEN = \"t\" }\n",
