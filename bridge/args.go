@@ -121,14 +121,16 @@ func (a arity) check(n int, dash bool) error {
 // have, so that the container's command keeps its own flags): every word
 // after that arg, "--" included, is then an arg. pflag has no getter for
 // it, so a copy of the flag set parses "word --": the "--" after an arg
-// is taken as the end of the flags (ArgsLenAtDash 1) only when flags and
-// args may mix. No flag is set, and c's own flag set is not touched.
+// is taken as the end of the flags, and dropped from the args, only when
+// flags and args may mix. The args tell, not ArgsLenAtDash, which a parse
+// sets only when it meets a "--": a command that already ran keeps the
+// one of its run. No flag is set, and c's own flag set is not touched.
 func flagsStopAtFirstArg(c *cobra.Command) bool {
 	probe := *c.Flags()
 	if err := probe.Parse([]string{"cobramcp-probe", "--"}); err != nil {
 		return false
 	}
-	return probe.ArgsLenAtDash() < 0
+	return len(probe.Args()) == 2
 }
 
 // dashIsArg reports whether the "--" written before argsAfterDash reaches

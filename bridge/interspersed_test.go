@@ -139,3 +139,19 @@ func TestNoInterspersedSchema(t *testing.T) {
 		t.Fatalf("argv %q on the reflected tree: %+v %v", argv, got, err)
 	}
 }
+
+// TestNoInterspersedAfterRun: a command that already ran (its flag set
+// parsed a "--", so pflag's ArgsLenAtDash is 0 until the next parse) is
+// still seen to stop its flags at its first arg.
+func TestNoInterspersedAfterRun(t *testing.T) {
+	root := noInterspersedTree(3)
+	root.SetArgs([]string{"ssh", "--", "a", "b", "c"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	tl, _ := mustTools(t, root, nil).Lookup("ctr_ssh")
+	want := `the "--" between them when args is not empty: the command's flags stop at its first arg`
+	if d := tl.MCP.InputSchema.(*jsonschema.Schema).Properties["args"].Description; !strings.Contains(d, want) {
+		t.Errorf("ctr_ssh args after a run: description %q does not say %q", d, want)
+	}
+}
