@@ -45,7 +45,9 @@ func restate(k string, v any) (sentences []string, ok bool) {
 		return sentences, true
 	case "anyOf", "oneOf":
 		sets, ok := requiredSets(v)
-		if !ok {
+		if !ok || k == "oneOf" && !distinctSets(sets) {
+			// Two equal branches of a oneOf pass or fail together, which
+			// "exactly one of" does not say.
 			return nil, false
 		}
 		if len(sets) == 1 {
@@ -207,6 +209,19 @@ func names(v any) ([]string, bool) {
 		out = append(out, s)
 	}
 	return out, true
+}
+
+// distinctSets reports whether no two of sets hold the same names.
+func distinctSets(sets [][]string) bool {
+	seen := map[string]bool{}
+	for _, s := range sets {
+		key := strings.Join(slices.Sorted(slices.Values(s)), "\x00")
+		if seen[key] {
+			return false
+		}
+		seen[key] = true
+	}
+	return true
 }
 
 func singles(sets [][]string) bool {

@@ -95,6 +95,12 @@ func TestUnrestatedConstraintsStayLosses(t *testing.T) {
 		{"allOf with a value branch", `"allOf":[{"not":{"required":["a","b"]}},{"properties":{"c":{"minimum":3}}}]`},
 		{"anyOf with a branch that is no required list", `"anyOf":[{"required":["a"]},{"minProperties":2}]`},
 		{"empty required", `"not":{"required":[]}`},
+		// Two equal branches of a oneOf are always valid together: no
+		// instance passes, which "exactly one of" these names never says.
+		{"oneOf of equal singles", `"oneOf":[{"required":["a"]},{"required":["a"]},{"required":["b"]}]`},
+		{"oneOf of equal sets", `"oneOf":[{"required":["a","b"]},{"required":["b","a"]}]`},
+		{"not over oneOf", `"not":{"oneOf":[{"required":["a"]},{"required":["b"]}]}`},
+		{"anyOf mixing required and types", `"anyOf":[{"required":["a"]},{"type":"object"}]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
