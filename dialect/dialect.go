@@ -266,6 +266,22 @@ func (r *report) restated(path, k string, sentences []string) {
 		Message: fmt.Sprintf("keyword %q is stated in words in the object's description instead (%s has no form for it): %s", k, r.format, strings.Join(sentences, " "))})
 }
 
+// restateKeyword states keyword k, with value v, of an object schema in
+// words when it only says which properties are present: ok is set when
+// k is dealt with so, and sentences go in the object's description. Nothing
+// is lost: the server checks every call against the full schema. A keyword
+// that says nothing (dependentRequired: {"a": []}) gives no sentence and
+// no warning.
+func (r *report) restateKeyword(at, k string, v any) (sentences []string, ok bool) {
+	if !slices.Contains(presenceKeywords, k) {
+		return nil, false
+	}
+	if sentences, ok = restate(k, v); ok && len(sentences) > 0 {
+		r.restated(at, k, sentences)
+	}
+	return sentences, ok
+}
+
 // decodeTool decodes t's schemas.
 func decodeTool(t *mcp.Tool) (*tool, error) {
 	in, err := schemaObject(t.InputSchema)

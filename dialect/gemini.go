@@ -111,17 +111,9 @@ func (g *geminizer) schema(v any, path string) *object {
 	for _, k := range o.list() {
 		val := o.m[k]
 		at := ptr(path, k)
-		if isObject && slices.Contains(presenceKeywords, k) {
-			if sentences, ok := restate(k, val); ok {
-				// Nothing is lost: the description states it, and the
-				// server checks every call against the full schema. A
-				// keyword that says nothing (dependentRequired: {"a": []})
-				// is dropped without a word.
-				if len(sentences) == 0 {
-					continue
-				}
+		if isObject {
+			if sentences, ok := g.r.restateKeyword(at, k, val); ok {
 				notes = append(notes, sentences...)
-				g.r.restated(at, k, sentences)
 				continue
 			}
 		}
