@@ -89,18 +89,11 @@ func mendCodes(p []byte) []byte {
 // mendMessage returns msg with its error's code set when it is a response
 // with an error of code 0, else msg.
 func mendMessage(msg []byte) []byte {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method *string         `json:"method"`
-		Error  *struct {
-			Code    int64  `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	if json.Unmarshal(msg, &m) != nil || m.Method != nil || m.Error == nil || m.Error.Code != 0 {
+	var m sdkMessage
+	if json.Unmarshal(msg, &m) != nil {
 		return msg
 	}
-	fixed, ok := withCode(msg, errorCode(m.Error.Message))
+	fixed, ok := m.coded(msg)
 	if !ok {
 		return msg
 	}

@@ -156,29 +156,41 @@ type replyWriter struct {
 }
 
 func (w *replyWriter) Write(p []byte) (int, error) {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method *string         `json:"method"`
-		Error  *struct {
-			Code    int64  `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}
+	var m sdkMessage
 	if json.Unmarshal(p, &m) != nil || m.Method != nil || len(m.ID) == 0 {
 		return w.out.Write(p) // a request or a notification of the server
 	}
 	if w.flight.finish(idKey(m.ID)) {
 		return len(p), nil // cancelled: no response
 	}
-	if m.Error != nil && m.Error.Code == 0 {
-		if fixed, ok := withCode(p, errorCode(m.Error.Message)); ok {
-			if _, err := w.out.Write(fixed); err != nil {
-				return 0, err
-			}
-			return len(p), nil
+	if fixed, ok := m.coded(p); ok {
+		if _, err := w.out.Write(fixed); err != nil {
+			return 0, err
 		}
+		return len(p), nil
 	}
 	return w.out.Write(p)
+}
+
+// sdkMessage is what the writers of the go-sdk's messages read of one: a
+// response has no method; its error may have the code 0 (see errorCode).
+type sdkMessage struct {
+	ID     json.RawMessage `json:"id"`
+	Method *string         `json:"method"`
+	Error  *struct {
+		Code    int64  `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// coded returns msg, the message m was read from, with a JSON-RPC code
+// for its error when m is a response with an error of code 0 (one line,
+// ending in a newline), and whether it is.
+func (m *sdkMessage) coded(msg []byte) ([]byte, bool) {
+	if m.Method != nil || m.Error == nil || m.Error.Code != 0 {
+		return nil, false
+	}
+	return withCode(msg, errorCode(m.Error.Message))
 }
 
 // errorCode is the JSON-RPC code for an error the go-sdk sends with code 0.
