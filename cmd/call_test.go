@@ -540,3 +540,29 @@ func TestCallAndToolArgCounts(t *testing.T) {
 		t.Errorf("a refused call: error %v, want the tool named once", r.err)
 	}
 }
+
+// TestMistypedCommandsAndFlags: a mistyped sub-command of the mcp group
+// or of a client gets cobra's suggestions (which cobra gives only at the
+// root), and a flag of mcp start given to enable before "--" says where it
+// goes.
+func TestMistypedCommandsAndFlags(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"strat"}, `unknown command "strat" for "fakecli mcp"; did you mean start or stream?`},
+		{[]string{"xyz"}, `unknown command "xyz" for "fakecli mcp"`},
+		{[]string{"claude", "enabel"}, `unknown command "enabel" for "fakecli mcp claude"; did you mean enable?`},
+		{[]string{"claude", "enable", "--read-only", "--dry-run"}, "unknown flag: --read-only: --read-only is a flag of fakecli mcp start, which the entry runs: give it after --, as in fakecli mcp claude enable -- --read-only"},
+		{[]string{"claude", "enable", "--tools=a*", "--dry-run"}, "--tools is a flag of fakecli mcp start"},
+	}
+	for _, tt := range tests {
+		r := runMCP(newFake(), "", tt.args...)
+		if r.err == nil || !strings.Contains(r.err.Error(), tt.want) {
+			t.Errorf("%q: error %v, want %q", tt.args, r.err, tt.want)
+		}
+	}
+	if r := runMCP(newFake(), "", "claude", "enable", "--bogus"); r.err == nil || r.err.Error() != "unknown flag: --bogus" {
+		t.Errorf("an unknown flag of nothing: %v", r.err)
+	}
+}

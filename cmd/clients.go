@@ -38,7 +38,7 @@ func newClientCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 		Long: "Add this CLI to " + cl.Name + "'s MCP servers (enable), remove it (disable), or show the servers\n" +
 			"configured there (list). Every other setting and server in the file is kept as it was,\n" +
 			"comments included; the previous version is kept beside the file as FILE.bak.",
-		Args: cobra.NoArgs,
+		Args: subcommandArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	c.AddCommand(newEnableCmd(o, cl), newDisableCmd(o, cl), newListCmd(o, cl))
@@ -194,7 +194,24 @@ func newEnableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 	c.Flags().StringVar(&name, "server-name", "", "name of the server entry (default: the CLI's name)")
 	c.Flags().StringArrayVar(&envs, "env", nil, "environment variable for the server, KEY=VALUE (repeatable; wins over captured ones)")
 	c.Flags().BoolVar(&dryRun, "dry-run", false, "print the change without writing it")
+	c.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return startFlagHint(o, c, err) })
 	return c
+}
+
+// startFlagHint adds to enable's unknown-flag error, when the flag is one
+// of mcp start's (--read-only, --tools...), that it goes after "--".
+func startFlagHint(o *Options, c *cobra.Command, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok || o.group == nil {
+		return err
+	}
+	name, _, _ = strings.Cut(name, "=")
+	for _, s := range o.group.Commands() {
+		if s.Name() == "start" && s.Flags().Lookup(name) != nil {
+			return fmt.Errorf("%w: --%s is a flag of %s, which the entry runs: give it after --, as in %s -- --%s", err, name, s.CommandPath(), c.CommandPath(), name)
+		}
+	}
+	return err
 }
 
 func newDisableCmd(o *Options, cl clientcfg.Client) *cobra.Command {

@@ -100,7 +100,7 @@ func New(o Options) *cobra.Command {
 		Short: "Serve this CLI's commands as MCP tools",
 		Long: "Serve this CLI's commands as Model Context Protocol tools: every runnable command\n" +
 			"becomes a tool that runs the command and returns its stdout, stderr and exit code.",
-		Args: cobra.NoArgs,
+		Args: subcommandArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	o.group = group

@@ -1,6 +1,30 @@
 package cmd
 
-import "github.com/spf13/cobra"
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// subcommandArgs is the Args of a command that only groups others (mcp,
+// mcp CLIENT): a word that is none of them is an unknown command, with
+// the suggestions cobra gives only at the root ("strat": did you mean
+// start?).
+func subcommandArgs(c *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], c.CommandPath())
+	if c.SuggestionsMinimumDistance <= 0 {
+		c.SuggestionsMinimumDistance = 2 // cobra's default, set as cobra sets it
+	}
+	if s := c.SuggestionsFor(args[0]); len(s) > 0 && !c.Root().DisableSuggestions {
+		msg += "; did you mean " + strings.Join(s, " or ") + "?"
+	}
+	return errors.New(msg)
+}
 
 // usageOnlyForUsageErrors makes every command under group print an error
 // alone when it fails at run time (a file it cannot read, a pattern that
