@@ -555,6 +555,8 @@ func TestMistypedCommandsAndFlags(t *testing.T) {
 		{[]string{"claude", "enabel"}, `unknown command "enabel" for "fakecli mcp claude"; did you mean enable?`},
 		{[]string{"claude", "enable", "--read-only", "--dry-run"}, "unknown flag: --read-only: --read-only is a flag of fakecli mcp start, which the entry runs: give it after --, as in fakecli mcp claude enable -- --read-only"},
 		{[]string{"claude", "enable", "--tools=a*", "--dry-run"}, "--tools is a flag of fakecli mcp start"},
+		{[]string{"start", "--tools", "fake_get", "fake_list"}, `unexpected argument "fake_list": fakecli mcp start takes flags only (a list flag takes its values separated by commas`},
+		{[]string{"tools", "-o", "-", "x"}, `unexpected argument "x": fakecli mcp tools takes flags only`},
 	}
 	for _, tt := range tests {
 		r := runMCP(newFake(), "", tt.args...)

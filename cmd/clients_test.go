@@ -327,7 +327,7 @@ func TestClientsE2E(t *testing.T) {
 		}{
 			{[]string{"--", "--tools", "nomatch_*"}, "no tool matches nomatch_*"},
 			{[]string{"--", "--toolz", "x"}, "unknown flag: --toolz"},
-			{[]string{"--", "extra"}, `unknown command "extra"`},
+			{[]string{"--", "extra"}, `unexpected argument "extra"`},
 			{[]string{"stray"}, "go after --"},
 		} {
 			r := s.run(append([]string{"mcp", "cursor", "enable"}, tt.args...)...)

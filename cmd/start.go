@@ -20,7 +20,7 @@ func newStartCmd(o *Options) *cobra.Command {
 		Long: "Serve this CLI's commands as MCP tools on stdin/stdout, the transport that Claude Desktop,\n" +
 			"VS Code, Cursor and Claude Code use. Logs go to stderr. The server exits when the client\n" +
 			"closes stdin, or on SIGINT/SIGTERM; running calls are ended with their process groups.",
-		Args: cobra.NoArgs,
+		Args: flagsOnly,
 		RunE: func(c *cobra.Command, _ []string) error {
 			// Keep a private copy of stdout for the protocol and point
 			// descriptor 1 at stderr, so that nothing else the process

@@ -81,7 +81,7 @@ func newStreamCmd(o *Options) *cobra.Command {
 			"  # for a team, on every interface, with a token:\n" +
 			"  head -c 32 /dev/urandom | base64 > token && chmod 600 token\n" +
 			"  CLINAME mcp stream --addr :8080 --token-file token",
-		Args: cobra.NoArgs,
+		Args: flagsOnly,
 		RunE: func(c *cobra.Command, _ []string) error { return runStream(c, o, &f) },
 	}
 	fl := c.Flags()

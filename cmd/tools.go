@@ -67,7 +67,7 @@ func newToolsCmd(o *Options) *cobra.Command {
 		Example: "  CLINAME mcp tools -o -\n" +
 			"  CLINAME mcp tools --format openai --strict -o openai-tools.json\n" +
 			"  CLINAME mcp tools --format external --dir ~/.agent/tools",
-		Args: cobra.NoArgs,
+		Args: flagsOnly,
 		RunE: func(c *cobra.Command, _ []string) error {
 			format = strings.ToLower(strings.TrimSpace(format))
 			if format == FormatExternal {

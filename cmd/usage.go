@@ -26,6 +26,16 @@ func subcommandArgs(c *cobra.Command, args []string) error {
 	return errors.New(msg)
 }
 
+// flagsOnly is the Args of mcp start, stream and tools, which take flags
+// only: a word left over is most often the second value of a list flag
+// written with a space (--tools a b), which the message says how to write.
+func flagsOnly(c *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	return fmt.Errorf("unexpected argument %q: %s takes flags only (a list flag takes its values separated by commas: --tools 'a*,b*')", args[0], c.CommandPath())
+}
+
 // usageOnlyForUsageErrors makes every command under group print an error
 // alone when it fails at run time (a file it cannot read, a pattern that
 // matches no tool, an export that would lose data), keeping cobra's usage
