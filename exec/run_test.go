@@ -395,7 +395,9 @@ func TestRunStartFailure(t *testing.T) {
 func TestRunTimeoutEndsGroup(t *testing.T) {
 	t.Parallel()
 	opts := helperOpts()
-	opts.Timeout = 2 * time.Second
+	// Long enough for the child to start its grandchild and print both pids
+	// on a loaded machine; the timeout must end the call, not the start.
+	opts.Timeout = 10 * time.Second
 	res := runBounded(t, t.Context(), time.Minute, []string{"grandchild"}, opts)
 	if !res.TimedOut || res.Canceled || res.ExitCode != -1 || res.Signal != "terminated" {
 		t.Fatalf("result = %+v; want TimedOut, exit code -1, signal terminated", res)
@@ -705,4 +707,42 @@ func BenchmarkRunFlood(b *testing.B) {
 	// Peak live heap above what was live before: bounded by the caps, not by
 	// the 100 MB that went through.
 	b.ReportMetric(float64(int64(h.peak())-int64(before.HeapAlloc)), "peak-heap-B")
+}
+
+// TestRunConcurrentStartsKeepOutputs runs many short commands at once: each
+// must come back whole and read to its end. A child forked by one Run used to
+// inherit the write ends of another Run's pipes until it exec'd; on a loaded
+// machine that outlasted outputDrain and the other call, though read whole,
+// was marked as not read to its end (seen in the e2e HTTP load test).
+func TestRunConcurrentStartsKeepOutputs(t *testing.T) {
+	// Not parallel: the other tests' short timeouts are not made for a burst
+	// of 256 process starts beside them.
+	const workers, each = 32, 8
+	want := strings.Repeat("ab", 50)
+	var wg sync.WaitGroup
+	errs := make(chan string, workers*each)
+	for range workers {
+		wg.Go(func() {
+			for range each {
+				res, err := Run(t.Context(), self(t), []string{"repeat", "ab", "50"}, helperOpts())
+				switch {
+				case err != nil:
+					errs <- err.Error()
+				case res.Stdout != want || res.StdoutUnread || res.StderrUnread || res.ExitCode != 0:
+					errs <- fmt.Sprintf("stdout %q, unread %v/%v, exit %d", res.Stdout, res.StdoutUnread, res.StderrUnread, res.ExitCode)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	n := 0
+	for e := range errs {
+		if n++; n <= 3 {
+			t.Error(e)
+		}
+	}
+	if n > 0 {
+		t.Fatalf("%d of %d runs came back changed", n, workers*each)
+	}
 }
