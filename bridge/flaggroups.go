@@ -115,3 +115,78 @@ func flagList(names []string) string {
 	}
 	return strings.Join(q, ", ")
 }
+
+// pinnedGroups returns the flag groups of the flags schema s (as
+// addFlagGroups writes them) rewritten for the pinned flags, which every
+// call sets but the listed schema leaves out: a one-required group with a
+// pinned flag goes, a mutually exclusive group with a pinned flag forbids
+// the others, and a required-together group with a pinned flag requires
+// the others. s itself is not changed.
+func pinnedGroups(s *jsonschema.Schema, pinned []string) *jsonschema.Schema {
+	out := *s
+	rest := func(names []string) []string {
+		return slices.DeleteFunc(slices.Clone(names), func(n string) bool { return slices.Contains(pinned, n) })
+	}
+	// group returns the group g for the pins, or nil when they satisfy it.
+	group := func(g *jsonschema.Schema) *jsonschema.Schema {
+		switch {
+		case g.Not != nil: // mutually exclusive: pairs that may not both be set
+			var pairs []*jsonschema.Schema
+			changed := false
+			for _, p := range g.Not.AnyOf {
+				r := rest(p.Required)
+				changed = changed || len(r) != len(p.Required)
+				pairs = append(pairs, &jsonschema.Schema{Required: r})
+			}
+			if !changed {
+				return g
+			}
+			return &jsonschema.Schema{Not: &jsonschema.Schema{AnyOf: pairs}}
+		case g.AnyOf != nil: // one required
+			for _, a := range g.AnyOf {
+				if len(rest(a.Required)) == 0 {
+					return nil
+				}
+			}
+		}
+		return g
+	}
+	var groups []*jsonschema.Schema
+	switch {
+	case s.Not != nil:
+		groups = []*jsonschema.Schema{{Not: s.Not}}
+	case s.AnyOf != nil:
+		groups = []*jsonschema.Schema{{AnyOf: s.AnyOf}}
+	default:
+		groups = s.AllOf
+	}
+	out.Not, out.AnyOf, out.AllOf = nil, nil, nil
+	var kept []*jsonschema.Schema
+	for _, g := range groups {
+		if g = group(g); g != nil {
+			kept = append(kept, g)
+		}
+	}
+	switch {
+	case len(kept) == 1 && kept[0].Not != nil:
+		out.Not = kept[0].Not
+	case len(kept) == 1:
+		out.AnyOf = kept[0].AnyOf
+	case len(kept) > 1:
+		out.AllOf = kept
+	}
+	if s.DependentRequired != nil {
+		out.DependentRequired = map[string][]string{}
+		for n, deps := range s.DependentRequired {
+			if slices.Contains(pinned, n) {
+				out.Required = appendUnique(slices.Clone(out.Required), rest(deps)...)
+			} else if r := rest(deps); len(r) > 0 {
+				out.DependentRequired[n] = r
+			}
+		}
+		if len(out.DependentRequired) == 0 {
+			out.DependentRequired = nil
+		}
+	}
+	return &out
+}

@@ -327,7 +327,8 @@ func jsonDecode(b []byte, v any) error {
 }
 
 // withoutFlags returns t, or a copy of it whose input schema lacks the
-// named flags (pinned ones), with required updated.
+// named flags (pinned ones), with required and the flag groups updated
+// (see pinnedGroups).
 func withoutFlags(t *mcp.Tool, names []string) *mcp.Tool {
 	if len(names) == 0 {
 		return t
@@ -339,7 +340,7 @@ func withoutFlags(t *mcp.Tool, names []string) *mcp.Tool {
 	cp := *t
 	top := *in
 	top.Properties = maps.Clone(in.Properties)
-	flags := *in.Properties["flags"]
+	flags := *pinnedGroups(in.Properties["flags"], names)
 	flags.Properties = maps.Clone(flags.Properties)
 	for _, n := range names {
 		delete(flags.Properties, n)
@@ -352,6 +353,9 @@ func withoutFlags(t *mcp.Tool, names []string) *mcp.Tool {
 		if len(top.Required) == 0 {
 			top.Required = nil
 		}
+	} else if !slices.Contains(top.Required, "flags") {
+		// A pin made a flag required (required together with it).
+		top.Required = append(slices.Clone(top.Required), "flags")
 	}
 	if len(flags.Properties) == 0 && flags.AdditionalProperties != nil {
 		// No flag left to set (an open "flags" object of the compact
