@@ -183,10 +183,18 @@ func newEnableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 			return nil
 		},
 	}
-	withExamples(c, func(path, root string) string {
-		ex := []string{path, path + " --dry-run", path + " --env KEY=VALUE -- --tools '" + root + "_get_*'"}
+	withExamples(c, func(path string) string {
+		name := helpName(o, c)
+		after := "--"
+		if o.ServerName != nil { // served from outside: the binary comes first
+			after += " " + name
+		}
+		ex := []string{path + " " + after, path + " --dry-run " + after, path + " --env KEY=VALUE " + after + " --tools '" + name + "_get_*'"}
+		if o.ServerName == nil {
+			ex[0], ex[1] = path, path+" --dry-run"
+		}
 		if len(cl.Scopes()) > 1 {
-			ex[1] = path + " --scope project --dry-run"
+			ex[1] = strings.Replace(ex[1], " --dry-run", " --scope project --dry-run", 1)
 		}
 		return "  " + strings.Join(ex, "\n  ")
 	})
@@ -301,9 +309,9 @@ func newListCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 
 // withExamples fills c's examples when its help is shown, from its full
 // command path and the root's name (neither is known when c is built).
-func withExamples(c *cobra.Command, examples func(path, root string) string) {
+func withExamples(c *cobra.Command, examples func(path string) string) {
 	c.SetHelpFunc(func(cc *cobra.Command, args []string) {
-		cc.Example = examples(cc.CommandPath(), cc.Root().Name())
+		cc.Example = examples(cc.CommandPath())
 		if p := cc.Parent(); p != nil {
 			p.HelpFunc()(cc, args)
 		}

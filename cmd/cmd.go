@@ -80,6 +80,8 @@ type Options struct {
 	// prefix of the <ROOT>_MCP_* variables (token, policy) and of the
 	// help texts. cobramcp uses it to name a CLI served from outside after
 	// that CLI (KUBECTL_MCP_TOKEN for `cobramcp stream -- kubectl`).
+	// While it returns "", the help texts call the CLI BINARY
+	// ('BINARY_get_*', BINARY_MCP_TOKEN), as the usage lines do.
 	ServerName func(c *cobra.Command) string
 	// EntryArgs, when set, returns the arguments of the command line a
 	// client entry runs (after the executable), given the path from the
@@ -115,7 +117,7 @@ func New(o Options) *cobra.Command {
 		}
 	}
 	usageOnlyForUsageErrors(group)
-	nameTheCLI(group, func() string { return serverName(&o, group) })
+	nameTheCLI(group, func() string { return helpName(&o, group) })
 	return group
 }
 

@@ -16,12 +16,39 @@ const (
 	envHolder  = "CLIENV"
 )
 
-// nameTheCLI makes the help and usage of every command under group name
-// the CLI that group serves (cliName: its root's name, or the CLI served
-// from outside), which is known only once the group is added to its root: the texts (short, long, examples, flag usages)
-// are rewritten when help or usage is first shown, then printed by the
-// help and usage functions the group would otherwise inherit.
+// unnamedCLI names, in help texts, a CLI served from outside before it is
+// named (Options.ServerName returns ""), as the usage lines do.
+const unnamedCLI = "BINARY"
+
+// helpName is the name the help texts give the served CLI: its root's
+// name, the one Options.ServerName gives, or unnamedCLI while that is "".
+func helpName(o *Options, c *cobra.Command) string {
+	if o.ServerName != nil && o.ServerName(c) == "" {
+		return unnamedCLI
+	}
+	return serverName(o, c)
+}
+
+// nameTheCLI makes the help and usage of every command of group name the
+// CLI that group serves (cliName), which is known only once the group is
+// added to its root or, from outside, once the binary is named: the texts
+// (short, long, examples, flag usages) are rewritten when help or usage is
+// first shown, then printed by the help and usage functions the commands
+// would otherwise inherit. Commands a program moves out of the group after
+// New (cobramcp serves them at its top) keep this.
 func nameTheCLI(group *cobra.Command, cliName func() string) {
+	// The commands as they stand now: a program may move some of them out
+	// of the group (cobramcp serves them at its top), and their texts and
+	// help still name the CLI.
+	var cmds []*cobra.Command
+	var collect func(*cobra.Command)
+	collect = func(c *cobra.Command) {
+		cmds = append(cmds, c)
+		for _, s := range c.Commands() {
+			collect(s)
+		}
+	}
+	collect(group)
 	var named string // the root name the texts were rewritten for
 	rename := func() {
 		name := cliName()
@@ -34,16 +61,20 @@ func nameTheCLI(group *cobra.Command, cliName func() string) {
 		}
 		named = name
 		r := strings.NewReplacer(from, name, fromEnv, envStem(name))
-		renameTexts(group, r)
+		for _, c := range cmds {
+			renameTexts(c, r)
+		}
 	}
-	group.SetHelpFunc(func(c *cobra.Command, args []string) {
-		rename()
-		inherited(group).HelpFunc()(c, args)
-	})
-	group.SetUsageFunc(func(c *cobra.Command) error {
-		rename()
-		return inherited(group).UsageFunc()(c)
-	})
+	for _, c := range append([]*cobra.Command{group}, group.Commands()...) {
+		c.SetHelpFunc(func(h *cobra.Command, args []string) {
+			rename()
+			inherited(c).HelpFunc()(h, args)
+		})
+		c.SetUsageFunc(func(u *cobra.Command) error {
+			rename()
+			return inherited(c).UsageFunc()(u)
+		})
+	}
 }
 
 // inherited is the command whose help and usage functions group would use
@@ -59,13 +90,11 @@ func inherited(group *cobra.Command) *cobra.Command {
 // "ACME" for "acme".
 func envStem(name string) string { return strings.TrimSuffix(TokenEnv(name), "_MCP_TOKEN") }
 
-// renameTexts applies r to the texts of c and of every command under it.
+// renameTexts applies r to the texts of c: short, long, examples and the
+// usages of the flags it defines.
 func renameTexts(c *cobra.Command, r *strings.Replacer) {
 	c.Short, c.Long, c.Example = r.Replace(c.Short), r.Replace(c.Long), r.Replace(c.Example)
 	fix := func(f *pflag.Flag) { f.Usage = r.Replace(f.Usage) }
-	c.LocalFlags().VisitAll(fix)
+	c.LocalNonPersistentFlags().VisitAll(fix)
 	c.PersistentFlags().VisitAll(fix)
-	for _, s := range c.Commands() {
-		renameTexts(s, r)
-	}
 }
