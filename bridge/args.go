@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Positional args: the arity a command accepts, inferred by probing
@@ -327,4 +328,39 @@ func subCommandOf(c *cobra.Command) func(string) bool {
 		}
 		return false
 	}
+}
+
+// noParseSubCommand returns the index of the arg that cobra's Find would
+// take for the name of a sub-command of c, a command that parses its own
+// flags and so gets its args verbatim, or -1: the first word that is not
+// "", "-", a flag or the value a flag may take, before any "--" (the way
+// cobra's stripFlags reads words for c's flags), when it names a
+// sub-command. "--" cannot protect it: c would get the "--" as an arg.
+func noParseSubCommand(c *cobra.Command, args []string) int {
+	names := subCommandOf(c)
+	if names == nil {
+		return -1
+	}
+	fs := c.Flags()
+	optional := func(f *pflag.Flag) bool { return f != nil && f.NoOptDefVal != "" }
+	for i := 0; i < len(args); i++ {
+		s := args[i]
+		switch {
+		case s == "--":
+			return -1
+		case strings.HasPrefix(s, "--") && !strings.Contains(s, "=") && !optional(fs.Lookup(s[2:])),
+			strings.HasPrefix(s, "-") && !strings.Contains(s, "=") && len(s) == 2 && !optional(fs.ShorthandLookup(s[1:])):
+			// cobra skips the flag's value, and stops at the last word
+			if len(args)-i-1 <= 1 {
+				return -1
+			}
+			i++
+		case s != "" && !strings.HasPrefix(s, "-"):
+			if names(s) {
+				return i
+			}
+			return -1
+		}
+	}
+	return -1
 }

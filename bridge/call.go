@@ -346,6 +346,9 @@ func (t *Tool) argv(in *input) ([]string, error) {
 				return nil, fmt.Errorf("positional argument %d: a NUL byte: %w", i, exec.ErrUnrepresentable)
 			}
 		}
+		if i := noParseSubCommand(t.Command, in.args); i >= 0 {
+			return nil, fmt.Errorf("positional argument %d (%q) would be read by cobra as a sub-command of %q, which parses its own flags, so no \"--\" can keep it an arg; it cannot be passed there", i, in.args[i], t.Command.CommandPath())
+		}
 		return append(out, exec.ArgvNoParseDash(in.args, in.afterDash)...), nil
 	}
 	rest, err := exec.ArgvPositional(t.Flags, leaf, exec.Positional{
