@@ -346,8 +346,15 @@ func TestInputErrors(t *testing.T) {
 			t.Errorf("%s %s: isError=%v text=%q, want %q", tt.tool, tt.args, res.IsError, text, tt.want)
 		}
 	}
-	if _, err := ts.Call(context.Background(), "tt_nope", nil); err == nil {
-		t.Error("unknown tool: no error")
+	if _, err := ts.Call(context.Background(), "tt_nope", nil); err == nil || err.Error() != `unknown tool "tt_nope"` {
+		t.Errorf("unknown tool: %v", err)
+	}
+	// A name without the CLI's prefix, or with '_' for '-', gets the one
+	// tool it most likely means.
+	for name, want := range map[string]string{"get_pods": `unknown tool "get_pods"; did you mean "tt_get_pods"?`, "TT_GET_PODS": `did you mean "tt_get_pods"?`} {
+		if _, err := ts.Call(context.Background(), name, nil); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("unknown tool %s: %v, want %q", name, err, want)
+		}
 	}
 	// null flags are "not set" (OpenAI strict mode); a valid call reaches the
 	// process, which cannot start here.

@@ -191,7 +191,28 @@ func (ts *Toolset) unknownTool(name string) error {
 	if ts.view != nil && ts.view.all[name] != nil {
 		return fmt.Errorf("tool %q is not served: the server's policy (%s) leaves it out", name, describePolicy(ts.view.policy))
 	}
+	if s := ts.closeName(name); s != "" {
+		return fmt.Errorf("unknown tool %q; did you mean %q?", name, s)
+	}
 	return fmt.Errorf("unknown tool %q", name)
+}
+
+// closeName returns the one served tool that name most likely means: the
+// name without the CLI's prefix (get_pods for mycli_get_pods), or spelled
+// with '_' for '-' as the dialects rename it (mycli_show_helpers); "" when
+// no tool, or more than one, fits.
+func (ts *Toolset) closeName(name string) string {
+	norm := func(s string) string { return strings.ToLower(strings.ReplaceAll(s, "-", "_")) }
+	var found []string
+	for _, t := range ts.Tools() {
+		if n := t.Name; norm(n) == norm(name) || strings.HasSuffix(norm(n), "_"+norm(name)) {
+			found = append(found, n)
+		}
+	}
+	if len(found) != 1 {
+		return ""
+	}
+	return found[0]
 }
 
 func describePolicy(p cmd.Policy) string {
