@@ -49,8 +49,9 @@ type discoverer struct {
 
 	quotes atomic.Bool // a help page quotes the defaults of strings (kubectl's style)
 
-	mu    sync.Mutex
-	notes []string
+	mu      sync.Mutex
+	notes   []string
+	partial bool // a process did not answer in time: see Spec.Partial
 }
 
 func (d *discoverer) note(format string, a ...any) {
@@ -214,6 +215,9 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 			if err != nil && len(path) > 0 && errors.Is(err, errTimedOut) && ctx.Err() == nil {
 				// One command that hangs does not fail the others.
 				d.note("%s: left out: %v", strings.Join(append([]string{d.name}, path...), " "), err)
+				d.mu.Lock()
+				d.partial = true
+				d.mu.Unlock()
 				errMu.Lock()
 				left[c] = true
 				errMu.Unlock()
@@ -268,6 +272,7 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 	}
 	d.mu.Lock()
 	spec.Notes = slices.Clone(d.notes)
+	spec.Partial = d.partial
 	d.mu.Unlock()
 	sort.Strings(spec.Notes)
 	return spec, nil

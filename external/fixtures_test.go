@@ -179,9 +179,25 @@ func TestProbeBatches(t *testing.T) {
 func TestProbeTimeouts(t *testing.T) {
 	bin := fixture(t, "testdata/templated")
 	env := append(os.Environ(), "TEMPLATED_HANG=--int=cobramcp-probe|__complete kv -")
-	spec, err := external.Reflect(context.Background(), bin, "templated", &external.Options{Env: env, ProbeTimeout: 2 * time.Second})
+	cache := t.TempDir()
+	r, err := external.Load(context.Background(), bin, &external.Options{Env: env, ProbeTimeout: 2 * time.Second, CacheDir: cache})
 	if err != nil {
 		t.Fatal(err)
+	}
+	spec := r.Spec
+	if !spec.Partial {
+		t.Error("Spec.Partial is false after processes timed out")
+	}
+	// Not cached: the next start, the binary answering, asks again and
+	// finds kv; the one after reads what that start cached.
+	for i, wantCached := range []bool{false, true} {
+		r, err := external.Load(context.Background(), bin, &external.Options{ProbeTimeout: 2 * time.Second, CacheDir: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Cached != wantCached || r.Spec.Partial || findCommand(r.Spec.Root, "kv") == nil {
+			t.Errorf("start %d after the timeouts: cached %v (want %v), partial %v, kv found %v", i+2, r.Cached, wantCached, r.Spec.Partial, findCommand(r.Spec.Root, "kv") != nil)
+		}
 	}
 	checkFlags(t, spec, []wantFlag{
 		{cmd: "echo", name: "int", typ: "string", def: "7"},

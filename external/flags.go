@@ -15,6 +15,7 @@ type flagPass struct {
 	notes      []string
 	persistent []*Flag
 	parses     bool // the flag parser refused a value or took a flag: the command parses flags
+	timedOut   bool // a flag's type is unknown because the parser did not answer in time
 }
 
 func (p *flagPass) note(format string, a ...any) {
@@ -26,6 +27,7 @@ func (d *discoverer) commit(p *flagPass) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.notes = append(d.notes, p.notes...)
+	d.partial = d.partial || p.timedOut
 	for _, f := range p.persistent {
 		f.Persistent = true
 	}
@@ -277,6 +279,7 @@ func (it *probeItem) finish(pass *flagPass, full string) {
 	if f.TypeFrom == FromUnknown {
 		switch {
 		case it.timedOut != "":
+			pass.timedOut = true
 			pass.note("%s --%s: type unknown (%s): served as a string", full, f.Name, it.timedOut)
 		case it.noParse:
 			pass.note("%s --%s: type unknown (its help prints none and this cobra's completion does not parse flags): served as a string", full, f.Name)

@@ -157,7 +157,9 @@ func Load(ctx context.Context, name string, opts *Options) (*Result, error) {
 		if spec, err = Reflect(ctx, path, root, o); err != nil {
 			return nil, err
 		}
-		if cache != "" {
+		if cache != "" && spec.Partial {
+			o.Logger.Warn("reflection not cached: some processes of the binary did not answer in time; the next start asks again", "binary", path)
+		} else if cache != "" {
 			if err := writeCache(cache, spec); err != nil {
 				o.Logger.Warn("could not write the cache", "path", cache, "err", err)
 			}

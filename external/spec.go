@@ -22,6 +22,11 @@ type Spec struct {
 	// Notes are what reflection could not find out exactly: flags served
 	// as strings because their type stayed unknown, commands left out.
 	Notes []string `json:"notes,omitempty"`
+	// Partial reports that a process of the binary did not answer in time
+	// (twice), so a command was left out or a flag served as a string
+	// (each said in Notes). Load does not cache such a spec: a binary that
+	// was slow once is asked again on the next start.
+	Partial bool `json:"partial,omitempty"`
 }
 
 // Command is one command of the reflected tree.
