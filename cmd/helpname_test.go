@@ -49,7 +49,7 @@ func TestHelpNamesTheCLI(t *testing.T) {
 			all.WriteString(text)
 		}
 	}
-	for _, want := range []string{"acme mcp stream --addr", "ACME_MCP_TOKEN", "acme_get_*"} {
+	for _, want := range []string{"acme mcp stream --addr", "ACME_MCP_TOKEN", "acme_get_*", "env ACME_MCP_READ_ONLY"} {
 		if !strings.Contains(all.String(), want) {
 			t.Errorf("no help shows %q", want)
 		}

@@ -103,12 +103,12 @@ type policyFlags struct{}
 // --tool-mode when neither the flag nor its variable is set.
 func addPolicyFlags(c *cobra.Command, defaultMode ToolMode) *policyFlags {
 	fl := c.Flags()
-	fl.StringSlice(flagTools, nil, "serve only the tools matching these name patterns (glob syntax, e.g. 'CLINAME_get_*'; env <ROOT>_MCP_TOOLS)")
-	fl.StringSlice(flagExcludeTools, nil, "do not serve the tools matching these name patterns; wins over --tools (env <ROOT>_MCP_EXCLUDE_TOOLS)")
-	fl.Bool(flagReadOnly, false, "serve only the commands annotated mcp.readOnlyHint; nothing else is listed or callable (env <ROOT>_MCP_READ_ONLY)")
-	fl.StringArray(flagSet, nil, "pin a flag for every call, FLAG=VALUE (repeatable): it leaves the schemas and a call cannot change it (env <ROOT>_MCP_SET=FLAG=VALUE,...; \\, for a comma in a value)")
-	fl.Bool(flagExpanded, false, "list every tool in full: every flag in its schema and its whole help, instead of stating the shared flags once in the server instructions (env <ROOT>_MCP_EXPANDED)")
-	fl.String(flagToolMode, string(defaultMode), "tool listing: full (one tool per command), search (search, describe and run tools) or auto (search above "+strconv.Itoa(AutoSearchTools)+" tools or "+strconv.Itoa(AutoSearchBytes/1000)+" KB; env <ROOT>_MCP_TOOL_MODE)")
+	fl.StringSlice(flagTools, nil, "serve only the tools matching these name patterns (glob syntax, e.g. 'CLINAME_get_*'; env CLIENV_MCP_TOOLS)")
+	fl.StringSlice(flagExcludeTools, nil, "do not serve the tools matching these name patterns; wins over --tools (env CLIENV_MCP_EXCLUDE_TOOLS)")
+	fl.Bool(flagReadOnly, false, "serve only the commands annotated mcp.readOnlyHint; nothing else is listed or callable (env CLIENV_MCP_READ_ONLY)")
+	fl.StringArray(flagSet, nil, "pin a flag for every call, FLAG=VALUE (repeatable): it leaves the schemas and a call cannot change it (env CLIENV_MCP_SET=FLAG=VALUE,...; \\, for a comma in a value)")
+	fl.Bool(flagExpanded, false, "list every tool in full: every flag in its schema and its whole help, instead of stating the shared flags once in the server instructions (env CLIENV_MCP_EXPANDED)")
+	fl.String(flagToolMode, string(defaultMode), "tool listing: full (one tool per command), search (search, describe and run tools) or auto (search above "+strconv.Itoa(AutoSearchTools)+" tools or "+strconv.Itoa(AutoSearchBytes/1000)+" KB; env CLIENV_MCP_TOOL_MODE)")
 	return &policyFlags{}
 }
 
