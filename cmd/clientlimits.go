@@ -54,14 +54,7 @@ func limitsOf(cl clientcfg.Client) clientLimits {
 // client's prefix exceeds its name limit. A policy naming what does not
 // exist is an error now rather than when the client starts the server.
 func planStart(o *Options, c *cobra.Command, cl clientcfg.Client, server string, extra []string) (more, notes []string, err error) {
-	var start *cobra.Command
-	if g := o.group; g != nil {
-		for _, s := range g.Commands() {
-			if s.Name() == "start" {
-				start = s
-			}
-		}
-	}
+	start := o.start
 	if start == nil {
 		return nil, nil, nil
 	}
@@ -71,7 +64,7 @@ func planStart(o *Options, c *cobra.Command, cl clientcfg.Client, server string,
 	if err := start.ValidateArgs(start.Flags().Args()); err != nil {
 		return nil, nil, fmt.Errorf("arguments for mcp start %q: %w", extra, err)
 	}
-	pol, err := readPolicy(start.Flags(), c.Root().Name(), nil)
+	pol, err := readPolicy(start.Flags(), serverName(o, c), nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("arguments for mcp start %q: %w", extra, err)
 	}

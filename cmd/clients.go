@@ -210,14 +210,12 @@ func newEnableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 // of mcp start's (--read-only, --tools...), that it goes after "--".
 func startFlagHint(o *Options, c *cobra.Command, err error) error {
 	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
-	if !ok || o.group == nil {
+	if !ok || o.start == nil {
 		return err
 	}
 	name, _, _ = strings.Cut(name, "=")
-	for _, s := range o.group.Commands() {
-		if s.Name() == "start" && s.Flags().Lookup(name) != nil {
-			return fmt.Errorf("%w: --%s is a flag of %s, which the entry runs: give it after --, as in %s -- --%s", err, name, s.CommandPath(), c.CommandPath(), name)
-		}
+	if s := o.start; s.Flags().Lookup(name) != nil {
+		return fmt.Errorf("%w: --%s is a flag of %s, which the entry runs: give it after --, as in %s -- --%s", err, name, s.CommandPath(), c.CommandPath(), name)
 	}
 	return err
 }

@@ -90,6 +90,10 @@ type Options struct {
 	EntryArgs func(c *cobra.Command, start, extra []string) []string
 
 	group *cobra.Command // the group New made
+	// start is the group's start command, whose flags client entries are
+	// planned and checked with; kept here because a program may move it
+	// out of the group (cobramcp serves it at its top).
+	start *cobra.Command
 }
 
 // New returns the mcp command group with all its sub-commands.
@@ -109,7 +113,8 @@ func New(o Options) *cobra.Command {
 	// Named after the group, so that it cannot clash with a --log-level
 	// of the CLI itself.
 	group.PersistentFlags().String(FlagLogLevel, "info", "log level of the MCP server: debug, info, warn or error (logs go to stderr)")
-	subs := []*cobra.Command{newStartCmd(&o), newToolsCmd(&o), newStreamCmd(&o), newToolCmd(&o), newCallCmd(&o)}
+	o.start = newStartCmd(&o)
+	subs := []*cobra.Command{o.start, newToolsCmd(&o), newStreamCmd(&o), newToolCmd(&o), newCallCmd(&o)}
 	subs = append(subs, newClientCmds(&o)...)
 	for _, s := range subs {
 		if s != nil {

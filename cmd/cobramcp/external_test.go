@@ -236,3 +236,49 @@ func TestVariablesOfTheServedCLI(t *testing.T) {
 		t.Errorf("help of `cobramcp mcp stream -- mycli` (%v):\n%s", err, out)
 	}
 }
+
+// TestEnablePlansAtTheTop: `enable` plans the entry the same way at the top
+// of cobramcp and under mcp (the tool mode that fits the client, the policy
+// checked against the served tools), which reflects the binary and so
+// leaves the cache warm for the client's first start.
+func TestEnablePlansAtTheTop(t *testing.T) {
+	bin := mycli(t)
+	abs, _ := filepath.Abs(bin)
+	for _, prefix := range [][]string{nil, {"mcp"}} {
+		t.Run(strings.Join(append([]string{"cobramcp"}, prefix...), " "), func(t *testing.T) {
+			dir := t.TempDir()
+			cfg := filepath.Join(dir, "claude.json")
+			cache := filepath.Join(dir, "cache")
+			args := append(append([]string(nil), prefix...), "claude-code", "enable", "--config-path", cfg, "--cache-dir", cache, "--", bin)
+			out, err := run(t, args...)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			b, err := os.ReadFile(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc struct {
+				MCPServers map[string]struct {
+					Args []string `json:"args"`
+				} `json:"mcpServers"`
+			}
+			if err := json.Unmarshal(b, &doc); err != nil {
+				t.Fatal(err)
+			}
+			want := append(append([]string(nil), prefix...), "start", "--", abs, "--tool-mode=full", "--cache-dir", cache)
+			if got := doc.MCPServers["mycli"].Args; !slices.Equal(got, want) {
+				t.Errorf("entry args %q, want %q", got, want)
+			}
+			if files, _ := filepath.Glob(filepath.Join(cache, "mycli-*.json")); len(files) != 1 {
+				t.Errorf("cache after enable: %q, want mycli's reflection", files)
+			}
+			// A policy naming no tool is refused at enable time, not when the
+			// client starts the server.
+			bad := append(append([]string(nil), prefix...), "claude-code", "enable", "--config-path", cfg, "--cache-dir", cache, "--", bin, "--tools", "nothing_matches_*")
+			if out, err := run(t, bad...); err == nil {
+				t.Errorf("enable with a policy matching no tool succeeded:\n%s", out)
+			}
+		})
+	}
+}
