@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 NODEDIR := test/node
 
-.PHONY: all build demo test vet unit node-deps bench kubectl external-timing fuzz clean
+.PHONY: all build demo test vet unit realcli node-deps bench kubectl external-timing fuzz clean
 
 all: build
 
@@ -32,7 +32,14 @@ node-deps:
 unit:
 	MYCLI_BIN=$(CURDIR)/$(BIN)/mycli $(GO) test -race -count=1 -timeout=30m ./...
 
-test: vet build node-deps unit
+# The tests on kubectl's real command tree (test/realcli, its own module, so the library's go.mod
+# gains nothing): search questions, OpenAI strict export, the built-in kubectl overlay. The first
+# run downloads and compiles kubectl's dependencies (about 4.5 minutes on 2 cores); no -race: the
+# tests are in-process checks of the tree, and kubectl's packages under -race cost far more.
+realcli:
+	cd test/realcli && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+test: vet build node-deps unit realcli
 
 # The library's benchmarks, then tools/list sizes on real trees (test/realcli, its own
 # module: the first run downloads kubectl's dependencies, so it is not part of make test).
