@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -138,6 +139,7 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 	if envName == "" {
 		envName = TokenEnv(serverName(o, c)) // the served CLI's: KUBECTL_MCP_TOKEN for `cobramcp stream -- kubectl`
 	}
+	var pathErr *fs.PathError
 	token, source, err := httpserve.ReadToken(httpserve.TokenSource{File: f.tokenFile, Env: envName, AllowOpenFile: f.openTokenFile})
 	switch {
 	case errors.Is(err, httpserve.ErrTokenFileOpen):
@@ -148,6 +150,9 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 		return fmt.Errorf("--%s %s: $%s is not set or empty", flagTokenEnv, f.tokenEnv, f.tokenEnv)
 	case errors.Is(err, httpserve.ErrNoToken):
 		token = nil
+	case err != nil && f.tokenFile != "" && errors.As(err, &pathErr):
+		// The file could not be read: name the flag and the path as given.
+		return fmt.Errorf("--%s %s: %w", flagTokenFile, f.tokenFile, pathErr.Err)
 	case err != nil:
 		return err
 	}
@@ -241,8 +246,11 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 		attrs = append(attrs, "token", "none")
 	}
 	if err := hs.CheckExposure(ln.Addr()); err != nil {
-		return fmt.Errorf("%w: set a token with --%s FILE or $%s, or listen on 127.0.0.1; "+
-			"if a proxy in front of this server authenticates, pass --%s", err, flagTokenFile, envName, flagInsecurePub)
+		// Name the address as the user gave it: the listener's own
+		// ("[::]:8080" for ":8080" or "0.0.0.0:8080") reads as another one.
+		return fmt.Errorf("--addr %s: %w: set a token with --%s FILE or $%s, or listen on 127.0.0.1; "+
+			"if a proxy in front of this server authenticates, pass --%s",
+			f.addr, httpserve.ErrPublicWithoutAuth, flagTokenFile, envName, flagInsecurePub)
 	}
 	log.Info("serving MCP over streamable HTTP", attrs...)
 	err = hs.Serve(ctx, ln)

@@ -104,9 +104,12 @@ func TestStreamRefusals(t *testing.T) {
 		want []string
 	}{
 		{"public address without token", "", []string{"--addr", "0.0.0.0:0"},
-			[]string{"refusing to serve without authentication", "--token-file", "$FAKE_MCP_TOKEN", "--insecure-no-auth-on-public-address"}},
+			[]string{"refusing to serve without authentication", "--addr 0.0.0.0:0", "--token-file", "$FAKE_MCP_TOKEN", "--insecure-no-auth-on-public-address"}},
+		{"public address without token, as typed", "", []string{"--addr", ":0"},
+			[]string{"--addr :0:", "refusing to serve without authentication"}},
 		{"token twice", "env-token-0123456789", []string{"--token-file", tokenFile}, []string{"given twice"}},
 		{"short token", "short", nil, []string{"too short"}},
+		{"missing token file", "", []string{"--token-file", filepath.Join(dir, "none")}, []string{"--token-file " + filepath.Join(dir, "none") + ":", "no such file"}},
 		{"token file readable by others", "", []string{"--token-file", looseFile}, []string{"--token-file", "mode 0644", "chmod 600", "--insecure-token-file-permissions"}},
 		{"zero body limit", "", []string{"--max-body-bytes", "0"}, []string{"--max-body-bytes"}},
 		{"named token variable unset", "", []string{"--token-env", "FAKE_UNSET_TOKEN_VAR"}, []string{"--token-env", "$FAKE_UNSET_TOKEN_VAR is not set"}},

@@ -136,7 +136,7 @@ func TestExposure(t *testing.T) {
 		if err == nil {
 			t.Fatal("served on 0.0.0.0 without a token")
 		}
-		for _, want := range []string{"refusing to serve without authentication", "--token-file", "$MYCLI_MCP_TOKEN", "--insecure-no-auth-on-public-address"} {
+		for _, want := range []string{"--addr 0.0.0.0:0:", "refusing to serve without authentication", "--token-file", "$MYCLI_MCP_TOKEN", "--insecure-no-auth-on-public-address"} {
 			if !strings.Contains(err.Error(), want) {
 				t.Errorf("the refusal does not mention %q:\n%v", want, err)
 			}
@@ -180,7 +180,7 @@ func TestExposure(t *testing.T) {
 	}{
 		{"token twice", []string{"MYCLI_MCP_TOKEN=" + testToken}, []string{"--token-file", "/dev/null"}, "token given twice"},
 		{"short token", []string{"MYCLI_MCP_TOKEN=short"}, nil, "too short"},
-		{"missing token file", nil, []string{"--token-file", "/nonexistent/token"}, "reading token file"},
+		{"missing token file", nil, []string{"--token-file", "/nonexistent/token"}, "--token-file /nonexistent/token: no such file"},
 		{"cert without key", nil, []string{"--tls-cert", "/nonexistent/cert.pem"}, "both a certificate and a key"},
 	}
 	for _, tt := range bad {
