@@ -523,6 +523,10 @@ func TestJSONRemoveKeepsComments(t *testing.T) {
 			"{\"mcpServers\":{\"a\":1, // c\n\"b\":3}}"},
 		{"only member under a comment", "{\"mcpServers\": { // none yet\n  \"mycli\": 2\n}}",
 			"{\"mcpServers\": { // none yet\n}}"},
+		{"block comment before it on one line stays", "{\"mcpServers\": {\"a\": 1, /* about a */ \"mycli\": 2}}",
+			"{\"mcpServers\": {\"a\": 1 /* about a */}}"},
+		{"block comment before it on one line, next member", "{\"mcpServers\": {\"a\": 1, /* about a */ \"mycli\": 2, \"b\": 3}}",
+			"{\"mcpServers\": {\"a\": 1, /* about a */ \"b\": 3}}"},
 		{"empty container removed", "{\"theme\": 1, \"mcpServers\": {\"mycli\": 2}}", "{\"theme\": 1}"},
 		{"duplicate keys all removed", "{\"mcpServers\": {\"mycli\": 1, \"a\": 0, \"mycli\": 2}}", "{\"mcpServers\": { \"a\": 0}}"},
 	}

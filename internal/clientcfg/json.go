@@ -278,16 +278,34 @@ func appendMember(obj *hujson.Object, name string, val hujson.Value, indent, clo
 	m := hujson.ObjectMember{Name: hujson.Value{Value: hujson.String(name)}, Value: val}
 	if !st.pretty {
 		same, rest := splitSameLine(obj.AfterExtra)
+		if n := len(obj.Members); n > 0 && len(same) == 0 && hasComment(obj.AfterExtra) && !bytes.ContainsRune(obj.AfterExtra, '\n') {
+			// A comment between the last member and the closing brace on
+			// the same line ({"a": 1 /* note */}) is about that member: it
+			// stays right after it, and the new member comes after it.
+			note := bytes.TrimRight(obj.AfterExtra, " \t")
+			obj.AfterExtra = cat(obj.AfterExtra[len(note):])
+			sep := compactSep(obj, st)
+			if last := &obj.Members[n-1].Value; last.AfterExtra == nil {
+				last.AfterExtra = cat(note) // {"a": 1 /* note */, "new": 2}
+				m.Name.BeforeExtra = cat(sep)
+			} else { // {"a": 1, /* note */ "new": 2,}
+				if len(sep) == 0 {
+					sep = []byte(" ")
+				}
+				m.Name.BeforeExtra = cat(note, sep)
+				m.Value.AfterExtra = []byte{}
+			}
+			obj.Members = append(obj.Members, m)
+			return
+		}
 		if n := len(obj.Members); n > 0 && len(same) > 0 {
 			// A comment after the last member stays on its line; the new
 			// member starts the next one, indented as the closing brace.
 			ind, _ := lineIndent(rest)
 			m.Name.BeforeExtra = cat(same, []byte(st.nl+ind))
 			obj.AfterExtra = cat(rest)
-		} else if n > 1 && isSpace(obj.Members[n-1].Name.BeforeExtra) {
-			m.Name.BeforeExtra = cat(obj.Members[n-1].Name.BeforeExtra)
-		} else if n == 1 && st.colon != "" {
-			m.Name.BeforeExtra = []byte(" ") // {"a": 1, "b": 2}
+		} else {
+			m.Name.BeforeExtra = compactSep(obj, st)
 		}
 		if n := len(obj.Members); n > 0 && obj.Members[n-1].Value.AfterExtra != nil {
 			m.Value.AfterExtra = []byte{} // a trailing comma stays last
@@ -312,12 +330,31 @@ func appendMember(obj *hujson.Object, name string, val hujson.Value, indent, clo
 	obj.Members = append(obj.Members, m)
 }
 
+// compactSep is what goes between the comma and a member added to obj,
+// an object laid out on one line: what the other members have, else a
+// space when the file puts one after its colons ({"a": 1, "b": 2}).
+func compactSep(obj *hujson.Object, st jsonStyle) []byte {
+	if n := len(obj.Members); n > 1 && isSpace(obj.Members[n-1].Name.BeforeExtra) {
+		return cat(obj.Members[n-1].Name.BeforeExtra)
+	}
+	if len(obj.Members) > 0 && st.colon != "" {
+		return []byte(" ")
+	}
+	return nil
+}
+
 // removeMember removes member i of obj, the inverse of appendMember for
-// the last member. A comment on the previous member's line is kept; the
-// comments before the member (on lines of its own) go with it.
+// the last member. A comment on the previous member's line is kept (a
+// comment before the member on the same line included); the comments
+// before the member on lines of their own go with it.
 func removeMember(obj *hujson.Object, i int, nl string) {
 	m := obj.Members[i]
 	same, _ := splitSameLine(m.Name.BeforeExtra)
+	if hasComment(m.Name.BeforeExtra) && !bytes.ContainsRune(m.Name.BeforeExtra, '\n') {
+		// {"a": 1, /* note */ "m": 2}: on one line, the comment stays
+		// with what precedes it.
+		same = bytes.TrimRight(m.Name.BeforeExtra, " \t")
+	}
 	last := i == len(obj.Members)-1
 	switch {
 	case !last:

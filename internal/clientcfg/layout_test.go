@@ -77,3 +77,61 @@ func TestCommentsStayInEveryLayout(t *testing.T) {
 		})
 	}
 }
+
+// TestBlockCommentBeforeOneLineClose enables a server in objects written
+// on one line whose last member is followed by a /* */ comment before the
+// closing brace. The comment is about the member before it: it stays
+// right after that member, and the new member comes after the comment
+// (it went to the end, after the new member). disable gives the bytes
+// back.
+func TestBlockCommentBeforeOneLineClose(t *testing.T) {
+	s := Server{Command: "/bin/m", Args: []string{"a"}}
+	tests := []struct {
+		name, src, want string
+	}{
+		{
+			"no trailing comma",
+			`{"mcpServers": {"a": {"command": "x"} /* keep */}}`,
+			`{"mcpServers": {"a": {"command": "x"} /* keep */, "mycli": {"command": "/bin/m", "args": ["a"]}}}`,
+		},
+		{
+			"space before the brace",
+			`{"mcpServers": {"a": 1 /* keep */ }}`,
+			`{"mcpServers": {"a": 1 /* keep */, "mycli": {"command": "/bin/m", "args": ["a"]} }}`,
+		},
+		{
+			"trailing comma",
+			`{"mcpServers": {"a": 1, /* keep */}}`,
+			`{"mcpServers": {"a": 1, /* keep */ "mycli": {"command": "/bin/m", "args": ["a"]},}}`,
+		},
+		{
+			"compact, two members",
+			`{"mcpServers":{"a":1,"b":2/*keep*/}}`,
+			`{"mcpServers":{"a":1,"b":2/*keep*/,"mycli":{"command":"/bin/m","args":["a"]}}}`,
+		},
+		{
+			"root on one line, key absent",
+			`{"theme": "dark" /* keep */}`,
+			`{"theme": "dark" /* keep */, "mcpServers": {"mycli": {"command": "/bin/m", "args": ["a"]}}}`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			key := []string{"mcpServers"}
+			out, _, err := Set(JSON, []byte(tt.src), key, "mycli", s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(out) != tt.want {
+				t.Errorf("got\n%s\nwant\n%s", out, tt.want)
+			}
+			back, found, err := Remove(JSON, out, key, "mycli")
+			if err != nil || !found {
+				t.Fatalf("Remove: found=%v err=%v", found, err)
+			}
+			if string(back) != tt.src {
+				t.Errorf("round trip:\n%s\nwant\n%s", back, tt.src)
+			}
+		})
+	}
+}
