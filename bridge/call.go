@@ -14,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
@@ -153,7 +152,7 @@ func (t *Tool) decodeInput(arguments json.RawMessage) (*input, error) {
 		return nil, err
 	}
 	if err := v.Validate(doc); err != nil {
-		return nil, fmt.Errorf("invalid arguments: %s", schemaError(err, t.inputSchema()))
+		return nil, fmt.Errorf("invalid arguments: %s", invalidArguments(t.inputSchema(), doc, err))
 	}
 	return in, nil
 }
@@ -213,38 +212,6 @@ func (t *Tool) checkGroups(flags map[string]any) error {
 		}
 	}
 	return nil
-}
-
-// schemaError shortens a jsonschema-go validation error, which nests
-// "validating PATH:" once per level, to its innermost place and message,
-// with the place named as a flag or the args: `flag --replicas: type: three
-// has type "string", want "integer"`. Numbers are written plainly
-// (plainNumbers); schema is the one validated against.
-func schemaError(err error, schema *jsonschema.Schema) string {
-	msg := err.Error()
-	i := strings.LastIndex(msg, "validating /")
-	if i < 0 {
-		return plainNumbers(strings.TrimPrefix(msg, "validating root: "), schema)
-	}
-	place, rest, ok := strings.Cut(msg[i+len("validating "):], ": ")
-	if !ok {
-		return msg
-	}
-	parts := strings.Split(strings.TrimPrefix(place, "/"), "/")
-	rest = plainNumbers(rest, schemaAt(schema, parts))
-	switch {
-	case len(parts) >= 4 && parts[0] == "properties" && parts[1] == "flags" && parts[2] == "properties":
-		name := "flag --" + parts[3]
-		if len(parts) > 4 {
-			name += " at /" + strings.Join(parts[4:], "/")
-		}
-		return name + ": " + rest
-	case len(parts) == 2 && parts[0] == "properties":
-		return parts[1] + ": " + rest
-	case len(parts) >= 2 && parts[0] == "properties" && parts[1] == "args":
-		return "args at /" + strings.Join(parts[2:], "/") + ": " + rest
-	}
-	return place + ": " + rest
 }
 
 // dropNullMembers removes the object members whose value is null, at any

@@ -252,7 +252,7 @@ func pinJSON(t *Tool, pin cmd.Pin) (json.RawMessage, error) {
 		return nil, fmt.Errorf("flag --%s=%s (pinned %s): %v", pin.Flag, pin.Value, pin.From, err)
 	}
 	if err := r.Validate(doc); err != nil {
-		return nil, fmt.Errorf("flag --%s=%s (pinned %s): %s", pin.Flag, pin.Value, pin.From, schemaError(err, prop))
+		return nil, fmt.Errorf("flag --%s=%s (pinned %s): %s", pin.Flag, pin.Value, pin.From, schemaProblem(err, prop, "", doc))
 	}
 	return json.Marshal(val)
 }

@@ -37,7 +37,7 @@ func TestDemoListAndCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"== connected to mycli 1.4.2", "mycli_get_pods", "== 23 tools",
-		`pod "--namespace=kube-system" not found`, "flag --replicas: type: three", "[... cobramcp:", `unknown flag "token"`} {
+		`pod "--namespace=kube-system" not found`, `flags.replicas: "three" is a string, want integer`, "[... cobramcp:", `unknown flag "token"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q", want)
 		}

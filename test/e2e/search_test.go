@@ -56,7 +56,7 @@ func TestSearchMode(t *testing.T) {
 	}
 	for args, want := range map[string]string{
 		`{"command":"mycli_get_pods","flags":{"namespace":"default"}}`: "is pinned to",
-		`{"command":"mycli_get_pods","flags":{"limit":"x"}}`:           "flag --limit",
+		`{"command":"mycli_get_pods","flags":{"limit":"x"}}`:           `flags.limit: "x" is a string, want integer`,
 		`{"command":"mycli_delete_pod","args":["p"]}`:                  "no served command",
 	} {
 		res := s.call(t, ctx, "mycli_run", args)
