@@ -74,6 +74,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzArgvRoundTrip -fuzztime=$(FUZZTIME) ./exec/
 	$(GO) test -run='^$$' -fuzz=FuzzJSONRoundTrip -fuzztime=$(FUZZTIME) ./internal/clientcfg/
 	$(GO) test -run='^$$' -fuzz=FuzzTOMLRoundTrip -fuzztime=$(FUZZTIME) ./internal/clientcfg/
+	$(GO) test -run='^$$' -fuzz=FuzzEnableDisableRoundTrip -fuzztime=$(FUZZTIME) ./internal/clientcfg/
 
 clean:
 	rm -rf $(BIN) mcp-tools.json

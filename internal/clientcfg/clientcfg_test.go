@@ -661,3 +661,22 @@ func TestNotAFileErrors(t *testing.T) {
 		t.Errorf("Set err = %v, want one saying it is a directory and naming %s once", err, dir)
 	}
 }
+
+// TestListMatchesNamesExactly: the clients read "command" and "args", not
+// "Command" or "ARGS"; List did not care for case (encoding/json), so it
+// showed a command no client runs, and failed on another server's
+// "Args": false.
+func TestListMatchesNamesExactly(t *testing.T) {
+	src := []byte(`{"mcpServers": {"a": {"Command": "x", "command": "y", "ARGS": 1, "args": ["z"]}, "b": {"command": "c", "Args": false}}}`)
+	got, err := List(JSON, src, []string{"mcpServers"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Entry{{"a", Server{Command: "y", Args: []string{"z"}}}, {"b", Server{Command: "c"}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("List = %+v, want %+v", got, want)
+	}
+	if _, err := List(JSON, []byte(`{"mcpServers": {"a": {"args": "x"}}}`), []string{"mcpServers"}); err == nil || !strings.Contains(err.Error(), `server "a": "args"`) {
+		t.Errorf("a wrong type: err = %v", err)
+	}
+}

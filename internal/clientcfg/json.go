@@ -314,9 +314,19 @@ func appendMember(obj *hujson.Object, name string, val hujson.Value, indent, clo
 		return
 	}
 	if len(obj.Members) == 0 {
-		lead := bytes.TrimRight(obj.AfterExtra, " \t\r\n")
-		m.Name.BeforeExtra = cat(lead, []byte(st.nl+indent))
+		// A comment on the opening brace's line stays there; comments on
+		// lines of their own stay below the new member, before the
+		// closing brace, where removeMember finds them again.
+		same, rest := splitSameLine(obj.AfterExtra)
+		if len(same) == 0 && !bytes.ContainsRune(obj.AfterExtra, '\n') {
+			same = bytes.TrimRight(obj.AfterExtra, " \t") // { /* note */ }
+			rest = obj.AfterExtra[len(same):]
+		}
+		m.Name.BeforeExtra = cat(same, []byte(st.nl+indent))
 		obj.AfterExtra = []byte(st.nl + closeIndent)
+		if hasComment(rest) {
+			obj.AfterExtra = cat(rest)
+		}
 		obj.Members = append(obj.Members, m)
 		return
 	}
@@ -647,30 +657,52 @@ func jsonList(src []byte, key []string) ([]Entry, error) {
 }
 
 // decodeServer reads an entry as the clients write it, tolerating the
-// other names clients use for a remote server's URL.
+// other names clients use for a remote server's URL. Member names match
+// exactly, as the clients read them ("Args" is not "args"; encoding/json
+// alone would take it for it).
 func decodeServer(b []byte, s *Server) error {
-	var raw struct {
-		Type      string         `json:"type"`
-		Command   string         `json:"command"`
-		Args      []string       `json:"args"`
-		Env       map[string]any `json:"env"`
-		URL       string         `json:"url"`
-		ServerURL string         `json:"serverUrl"`
-		HTTPURL   string         `json:"httpUrl"`
-	}
+	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return err
 	}
-	*s = Server{Type: raw.Type, Command: raw.Command, Args: raw.Args, URL: raw.URL}
-	if s.URL == "" {
-		s.URL = raw.ServerURL
+	str := func(k string, dst *string) error {
+		if v, ok := raw[k]; ok {
+			if err := json.Unmarshal(v, dst); err != nil {
+				return fmt.Errorf("%q: %w", k, err)
+			}
+		}
+		return nil
+	}
+	var serverURL, httpURL string
+	var env map[string]any
+	*s = Server{}
+	for _, err := range []error{
+		str("type", &s.Type), str("command", &s.Command), str("url", &s.URL),
+		str("serverUrl", &serverURL), str("httpUrl", &httpURL),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	if v, ok := raw["args"]; ok {
+		if err := json.Unmarshal(v, &s.Args); err != nil {
+			return fmt.Errorf("%q: %w", "args", err)
+		}
+	}
+	if v, ok := raw["env"]; ok {
+		if err := json.Unmarshal(v, &env); err != nil {
+			return fmt.Errorf("%q: %w", "env", err)
+		}
 	}
 	if s.URL == "" {
-		s.URL = raw.HTTPURL
+		s.URL = serverURL
 	}
-	if len(raw.Env) > 0 {
-		s.Env = make(map[string]string, len(raw.Env))
-		for k, v := range raw.Env {
+	if s.URL == "" {
+		s.URL = httpURL
+	}
+	if len(env) > 0 {
+		s.Env = make(map[string]string, len(env))
+		for k, v := range env {
 			s.Env[k] = fmt.Sprint(v)
 		}
 	}

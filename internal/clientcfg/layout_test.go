@@ -135,3 +135,55 @@ func TestBlockCommentBeforeOneLineClose(t *testing.T) {
 		})
 	}
 }
+
+// TestCommentInEmptyObjectKept enables a server in a file whose root (or
+// servers object) holds only comments. The comments on lines of their own
+// stay there, below the new member (they went into the member's leading
+// comments, and disable then took them away with the member); a comment on
+// the brace's line stays on it.
+func TestCommentInEmptyObjectKept(t *testing.T) {
+	s := Server{Command: "/bin/m", Args: []string{}}
+	tests := []struct {
+		name, src, want string
+	}{
+		{
+			"root holding a comment",
+			"// settings\n{\n  // nothing yet\n}\n",
+			"// settings\n{\n  \"mcpServers\": {\n    \"mycli\": {\n      \"command\": \"/bin/m\",\n      \"args\": []\n    }\n  }\n  // nothing yet\n}\n",
+		},
+		{
+			"servers object holding a comment",
+			"{\n  \"mcpServers\": {\n    // add servers here\n  }\n}\n",
+			"{\n  \"mcpServers\": {\n    \"mycli\": {\n      \"command\": \"/bin/m\",\n      \"args\": []\n    }\n    // add servers here\n  }\n}\n",
+		},
+		{
+			"comment on the brace's line and below",
+			"{ // mine\n  // more\n}\n",
+			"{ // mine\n  \"mcpServers\": {\n    \"mycli\": {\n      \"command\": \"/bin/m\",\n      \"args\": []\n    }\n  }\n  // more\n}\n",
+		},
+		{
+			"block comment on the brace's line",
+			"{ /* keep */\n}\n",
+			"{ /* keep */\n  \"mcpServers\": {\n    \"mycli\": {\n      \"command\": \"/bin/m\",\n      \"args\": []\n    }\n  }\n}\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			key := []string{"mcpServers"}
+			out, _, err := Set(JSON, []byte(tt.src), key, "mycli", s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(out) != tt.want {
+				t.Errorf("got\n%s\nwant\n%s", out, tt.want)
+			}
+			back, found, err := Remove(JSON, out, key, "mycli")
+			if err != nil || !found {
+				t.Fatalf("Remove: found=%v err=%v", found, err)
+			}
+			if string(back) != tt.src {
+				t.Errorf("round trip:\n%q\nwant\n%q", back, tt.src)
+			}
+		})
+	}
+}
