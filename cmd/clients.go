@@ -248,9 +248,16 @@ func newDisableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 			case !ch.Found:
 				fmt.Fprintf(w, "No server %q in %s; nothing changed.\n", name, where)
 			case dryRun:
-				return printDryRun(w, ch, "disable", name, where)
+				var del string
+				if ch.Deleted {
+					del = fmt.Sprintf("It would delete %s, which would hold nothing else.", ch.Path)
+				}
+				return printDryRun(w, ch, "disable", name, where, del)
 			default:
 				fmt.Fprintf(w, "Removed server %q from %s.\n", name, where)
+				if ch.Deleted {
+					fmt.Fprintf(w, "%s held nothing else, so it was deleted.\n", ch.Path)
+				}
 				if ch.Backup != "" {
 					fmt.Fprintf(w, "The previous version is in %s.\n", ch.Backup)
 				}

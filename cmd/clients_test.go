@@ -301,6 +301,27 @@ func TestClientsE2E(t *testing.T) {
 		}
 	})
 
+	// disable of the last entry of a file enable created deletes the file
+	// (it left "{}" or an empty config.toml) and says so.
+	t.Run("disable deletes the file enable created", func(t *testing.T) {
+		s := newSandbox(t, bin)
+		for _, client := range []string{"cursor", "codex"} {
+			path := s.path(t, client, clientcfg.User)
+			s.mustRun(t, "mcp", client, "enable")
+			out := s.mustRun(t, "mcp", client, "disable", "--dry-run")
+			if want := "It would delete " + path + ", which would hold nothing else."; !strings.Contains(out, want) {
+				t.Errorf("%s: dry run said:\n%s\nwant %q", client, out, want)
+			}
+			out = s.mustRun(t, "mcp", client, "disable")
+			if want := path + " held nothing else, so it was deleted.\nThe previous version is in " + path + ".bak."; !strings.Contains(out, want) {
+				t.Errorf("%s: disable said:\n%s\nwant %q", client, out, want)
+			}
+			if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("%s: the file is still there: %v", client, err)
+			}
+		}
+	})
+
 	t.Run("config path and missing directories", func(t *testing.T) {
 		s := newSandbox(t, bin)
 		path := filepath.Join(s.work, "deep", "er", "mcp_config.json")

@@ -67,7 +67,7 @@ type Change struct {
 	// Path is the file that was (or would be) written, symlinks resolved.
 	Path string
 	// Before and After are the file's contents; Before is nil when the
-	// file did not exist.
+	// file did not exist, After when it was (or would be) deleted.
 	Before, After []byte
 	// Existed reports whether the file existed.
 	Existed bool
@@ -87,6 +87,10 @@ type Change struct {
 	// Written reports whether the file was written (false in a dry run,
 	// and when the contents did not change).
 	Written bool
+	// Deleted reports, for Remove, that the file held nothing but the
+	// server removed, so that it is (or, in a dry run, would be) deleted
+	// rather than left holding an empty skeleton (see File.Remove).
+	Deleted bool
 	// Backup is the path of the copy of the previous version, "" when
 	// none was written.
 	Backup string
@@ -128,7 +132,7 @@ func (f File) Set(name string, s Server, dryRun bool) (*Change, error) {
 		out, found, up, err := set(f.Format, src, f.Key, name, s)
 		u = up
 		return out, found, err
-	})
+	}, false)
 	if ch != nil {
 		ch.Kept, ch.Enabled = u.kept, u.enabled
 	}
@@ -137,18 +141,39 @@ func (f File) Set(name string, s Server, dryRun bool) (*Change, error) {
 
 // Remove deletes the server name. A missing file or server is no error:
 // the Change reports Found false and nothing is written.
+//
+// When nothing is left but the skeleton Set writes around a server in a
+// new file ("{}\n" in JSON, nothing in TOML), the file itself is deleted
+// (Change.Deleted), so that Set then Remove on a missing file leaves no
+// file, as before; the previous version is kept in path + ".bak" as for
+// any write. A symbolic link is not deleted, nor its target: the target
+// gets the skeleton.
 func (f File) Remove(name string, dryRun bool) (*Change, error) {
 	return f.update(dryRun, func(src []byte) ([]byte, bool, error) {
 		return Remove(f.Format, src, f.Key, name)
-	})
+	}, true)
+}
+
+// skeleton reports whether out is what Set wraps around a server in a new
+// file, with the server gone: "{}\n" (JSON) or nothing (TOML).
+func skeleton(format Format, out []byte) bool {
+	if format == TOML {
+		return len(out) == 0
+	}
+	return string(out) == "{}\n"
 }
 
 // update runs edit on the file's contents under the file's lock and
 // writes the result atomically, with a backup of the previous version.
-func (f File) update(dryRun bool, edit func([]byte) ([]byte, bool, error)) (*Change, error) {
+// With removing, a file left as a skeleton is deleted (see Remove).
+func (f File) update(dryRun bool, edit func([]byte) ([]byte, bool, error), removing bool) (*Change, error) {
 	path, err := resolve(f.Path)
 	if err != nil {
 		return nil, err
+	}
+	link := false
+	if fi, err := os.Lstat(f.Path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		link = true
 	}
 	ch := &Change{Path: path}
 	apply := func() error {
@@ -166,6 +191,9 @@ func (f File) update(dryRun bool, edit func([]byte) ([]byte, bool, error)) (*Cha
 			return fmt.Errorf("%s: %w", path, err)
 		}
 		ch.After, ch.Found = out, found
+		if removing && found && existed && !link && skeleton(f.Format, out) {
+			ch.After, ch.Deleted = nil, true
+		}
 		if dryRun || !ch.Changed() {
 			return nil
 		}
@@ -177,6 +205,13 @@ func (f File) update(dryRun bool, edit func([]byte) ([]byte, bool, error)) (*Cha
 			if err := writeAtomic(ch.Backup, src, mode.Perm(), fi); err != nil {
 				return fmt.Errorf("back up %s: %w", path, err)
 			}
+		}
+		if ch.Deleted {
+			if err := os.Remove(path); err != nil {
+				return fmt.Errorf("delete %s, which holds nothing else: %w", path, err)
+			}
+			syncDir(filepath.Dir(path))
+			return nil
 		}
 		perm := fs.FileMode(0o600)
 		if existed {
@@ -291,7 +326,7 @@ func withoutBOM(src []byte, edit func([]byte) ([]byte, bool, error)) ([]byte, bo
 		return edit(src)
 	}
 	out, found, err := edit(src[len(bom):])
-	if err != nil || out == nil {
+	if err != nil {
 		return out, found, err
 	}
 	return append(slices.Clone(bom), out...), found, nil

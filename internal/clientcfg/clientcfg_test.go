@@ -680,3 +680,109 @@ func TestListMatchesNamesExactly(t *testing.T) {
 		t.Errorf("a wrong type: err = %v", err)
 	}
 }
+
+// TestByteOrderMarkAloneKept: removing the only table of a TOML file
+// that starts with a byte order mark left the file empty, without it.
+func TestByteOrderMarkAloneKept(t *testing.T) {
+	for _, src := range []string{"\xef\xbb\xbf", "\xef\xbb\xbf[mcp_servers.mycli]\ncommand = \"x\"\n"} {
+		out, found, err := Remove(TOML, []byte(src), []string{"mcp_servers"}, "mycli")
+		if err != nil || string(out) != "\xef\xbb\xbf" || found != (len(src) > 3) {
+			t.Errorf("Remove(%q) = %q, %v, %v; want the byte order mark alone", src, out, found, err)
+		}
+	}
+}
+
+// TestDisableDeletesWhatEnableCreated: enable on a missing file, then
+// disable, leaves no file (it left "{}\n", or an empty config.toml), for
+// every client; the previous version stays in the backup. A file that
+// holds anything else, one with a byte order mark and a symbolic link are
+// kept.
+func TestDisableDeletesWhatEnableCreated(t *testing.T) {
+	for _, cl := range Clients() {
+		t.Run(cl.ID, func(t *testing.T) {
+			dir := t.TempDir()
+			f := cl.File(filepath.Join(dir, "sub", "config"))
+			s := roundTripServer(cl)
+			if _, err := f.Set("mycli", s, false); err != nil {
+				t.Fatal(err)
+			}
+			enabled, err := os.ReadFile(f.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dry, err := f.Remove("mycli", true)
+			if err != nil || !dry.Deleted || dry.After != nil || !dry.Changed() || dry.Written {
+				t.Fatalf("dry run: %+v %v", dry, err)
+			}
+			if _, err := os.Stat(f.Path); err != nil {
+				t.Fatalf("the dry run deleted the file: %v", err)
+			}
+			ch, err := f.Remove("mycli", false)
+			if err != nil || !ch.Found || !ch.Deleted {
+				t.Fatalf("Remove: %+v %v", ch, err)
+			}
+			if _, err := os.Stat(f.Path); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the file is still there: %v", err)
+			}
+			if b, err := os.ReadFile(ch.Backup); err != nil || !bytes.Equal(b, enabled) {
+				t.Errorf("backup %s: %q %v, want the enabled file", ch.Backup, b, err)
+			}
+			if left, _ := filepath.Glob(filepath.Join(dir, "sub", "*")); len(left) != 1 || left[0] != f.Path+".bak" {
+				t.Errorf("left in the directory: %v, want the backup alone", left)
+			}
+			if ch, err := f.Remove("mycli", false); err != nil || ch.Found || ch.Deleted {
+				t.Errorf("second Remove: %+v %v", ch, err)
+			}
+
+			// A symbolic link stays, and its target gets the skeleton.
+			target := filepath.Join(dir, "target")
+			link := filepath.Join(dir, "link")
+			if err := os.WriteFile(target, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(target, link); err != nil {
+				t.Fatal(err)
+			}
+			lf := cl.File(link)
+			if _, err := lf.Set("mycli", s, false); err != nil {
+				t.Fatal(err)
+			}
+			if ch, err := lf.Remove("mycli", false); err != nil || ch.Deleted {
+				t.Errorf("Remove through a link: %+v %v", ch, err)
+			}
+			if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+				t.Errorf("the link is gone: %v", err)
+			}
+			if b, err := os.ReadFile(target); err != nil || !skeleton(cl.Format, b) {
+				t.Errorf("target: %q %v", b, err)
+			}
+
+			// Kept: anything else in the file, a byte order mark. (A file
+			// holding exactly "{}\n" before enable reads as none: enable
+			// writes the same bytes into it as into a missing file.)
+			keep := map[Format][]string{
+				JSON: {"{} \n", "{}", "\xef\xbb\xbf{}\n", "// mine\n{}\n", "{\"a\": 1}\n"},
+				TOML: {"\xef\xbb\xbf", "\n", "# mine\n", "a = 1\n"},
+			}[cl.Format]
+			for _, src := range keep {
+				if err := os.WriteFile(f.Path, []byte(src), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := f.Set("mycli", s, false); err != nil {
+					t.Fatal(err)
+				}
+				ch, err := f.Remove("mycli", false)
+				if err != nil || ch.Deleted {
+					t.Errorf("%q: Remove %+v %v", src, ch, err)
+					continue
+				}
+				b, err := os.ReadFile(f.Path)
+				if err != nil {
+					t.Errorf("%q: %v", src, err)
+				} else if string(b) != src {
+					t.Errorf("%q: left %q", src, b)
+				}
+			}
+		})
+	}
+}

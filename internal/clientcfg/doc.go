@@ -25,7 +25,9 @@
 //     (github.com/tailscale/hujson); TOML files are edited line by line, one
 //     [mcp_servers.NAME] table at a time. Adding a server and removing it
 //     again gives back the file byte for byte (see docs/clients.md for the
-//     two exceptions).
+//     few exceptions), and File.Remove deletes a file left holding only
+//     the skeleton Set writes into a new file, so that a file that was not
+//     there is not there again.
 //   - An entry that is there is updated, not replaced: Set writes its
 //     type, command and args and the env variables it is given; the
 //     entry's other members and variables stay (Change.Kept names them).
