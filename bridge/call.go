@@ -37,18 +37,28 @@ type Output struct {
 // failed commands are results with IsError set. The names are those Tools
 // lists: in search mode, the search, describe and run tools.
 func (ts *Toolset) Call(ctx context.Context, name string, arguments json.RawMessage) (*mcp.CallToolResult, error) {
+	if err := ts.checkName(name); err != nil {
+		return nil, err
+	}
 	if ts.view != nil && ts.view.search != nil {
-		h := ts.view.search.handler(name)
-		if h == nil {
-			return nil, fmt.Errorf("unknown tool %q (in search mode the tools are %s)", name, ts.view.search.names())
+		return ts.view.search.handler(name)(ctx, arguments, nil), nil
+	}
+	return ts.callServed(ctx, ts.byName[name], arguments, nil), nil
+}
+
+// checkName returns nil when name is a tool that Tools lists, or else the
+// error that says so and names the tool most likely meant.
+func (ts *Toolset) checkName(name string) error {
+	if ts.view != nil && ts.view.search != nil {
+		if ts.view.search.handler(name) == nil {
+			return fmt.Errorf("unknown tool %q (in search mode the tools are %s)", name, ts.view.search.names())
 		}
-		return h(ctx, arguments, nil), nil
+		return nil
 	}
-	t, ok := ts.byName[name]
-	if !ok {
-		return nil, ts.unknownTool(name)
+	if _, ok := ts.byName[name]; !ok {
+		return ts.unknownTool(name)
 	}
-	return ts.callServed(ctx, t, arguments, nil), nil
+	return nil
 }
 
 // input is a call's decoded arguments.

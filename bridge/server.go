@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -54,6 +55,7 @@ func (ts *Toolset) NewServer(opts cmd.ServerOptions) (*mcp.Server, error) {
 	})
 	base := opts.Context
 	ts = ts.hiding(opts.HideEnv)
+	srv.AddReceivingMiddleware(ts.answerUnknownTool)
 	handle := func(run func(context.Context, json.RawMessage, progressFunc) *mcp.CallToolResult) mcp.ToolHandler {
 		return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			if base != nil {
@@ -136,4 +138,20 @@ func (h minLevel) WithAttrs(as []slog.Attr) slog.Handler {
 
 func (h minLevel) WithGroup(name string) slog.Handler {
 	return minLevel{h.Handler.WithGroup(name), h.min}
+}
+
+// answerUnknownTool answers a tools/call for a tool the server does not
+// have with the message of [Toolset.Call], which names the tool most likely
+// meant ("did you mean ..."), where the go-sdk would say only "unknown
+// tool". The error code stays the go-sdk's, invalid params, as the MCP spec
+// asks for an unknown tool.
+func (ts *Toolset) answerUnknownTool(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if r, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && r.Params != nil {
+			if err := ts.checkName(r.Params.Name); err != nil {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+			}
+		}
+		return next(ctx, method, req)
+	}
 }

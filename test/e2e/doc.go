@@ -18,7 +18,8 @@
 //   - Bad input (wrong type, unknown flag, missing required flag, too many
 //     args, arguments that are not an object) is a result with isError set
 //     and a message naming the problem; nothing runs; an unknown tool is a
-//     JSON-RPC error; malformed JSON on the pipe gets a parse error; the
+//     JSON-RPC error (invalid params) that names the tool most likely meant;
+//     malformed JSON on the pipe gets a parse error; the
 //     server keeps serving after each (TestBadInput, TestUnknownTool,
 //     TestMalformedJSON).
 //   - Values are passed exactly: a positional arg "--state=/tmp/x" or "-n"

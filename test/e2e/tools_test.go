@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cobramcp/cobramcp/example/mycli"
@@ -336,19 +338,35 @@ func TestBadInput(t *testing.T) {
 }
 
 // TestUnknownTool checks that calling a tool that does not exist is a
-// JSON-RPC error naming it, and that the server keeps serving.
+// JSON-RPC error with the code the MCP spec gives an unknown tool (-32602,
+// invalid params), naming it and the tool it most likely means, as `mcp
+// call` does, and that the server keeps serving.
 func TestUnknownTool(t *testing.T) {
 	t.Parallel()
 	s := startServer(t, serverOptions{})
 	ctx := context.Background()
-	for _, name := range []string{"mycli_nope", "mycli_get", "mycli_mcp_start", "mycli_debug-dump", "mycli_list"} {
-		res, err := s.callErr(ctx, name, `{}`)
+	tests := []struct{ name, want string }{
+		{"mycli_nope", `unknown tool "mycli_nope"`},
+		{"mycli_get", `unknown tool "mycli_get"`},
+		{"mycli_mcp_start", `unknown tool "mycli_mcp_start"`},
+		{"mycli_debug-dump", `unknown tool "mycli_debug-dump"`},
+		{"mycli_list", `unknown tool "mycli_list"`},
+		{"get_pods", `unknown tool "get_pods"; did you mean "mycli_get_pods"?`},
+		{"mycli_show_helpers", `unknown tool "mycli_show_helpers"; did you mean "mycli_show-helpers"?`},
+	}
+	for _, tt := range tests {
+		res, err := s.callErr(ctx, tt.name, `{}`)
 		if err == nil {
-			t.Errorf("%s: got a result (isError %v), want a JSON-RPC error", name, res.IsError)
+			t.Errorf("%s: got a result (isError %v), want a JSON-RPC error", tt.name, res.IsError)
 			continue
 		}
-		if !strings.Contains(err.Error(), name) {
-			t.Errorf("%s: error %q does not name the tool", name, err)
+		var we *jsonrpc.Error
+		if !errors.As(err, &we) {
+			t.Errorf("%s: error %v (%T) is not a JSON-RPC error", tt.name, err, err)
+			continue
+		}
+		if we.Code != jsonrpc.CodeInvalidParams || we.Message != tt.want {
+			t.Errorf("%s: error %d %q, want %d %q", tt.name, we.Code, we.Message, jsonrpc.CodeInvalidParams, tt.want)
 		}
 	}
 	out, _ := resultOutput(t, s.call(t, ctx, "mycli_version", `{}`))

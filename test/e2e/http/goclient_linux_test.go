@@ -76,8 +76,8 @@ func TestGoClient(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !res.IsError || !strings.Contains(text(res), "--int") {
-					t.Errorf("bad input: isError %v, %q; want an error naming --int", res.IsError, text(res))
+				if !res.IsError || !strings.Contains(text(res), "flags.int") {
+					t.Errorf("bad input: isError %v, %q; want an error naming flags.int", res.IsError, text(res))
 				}
 				_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "mycli_nope", Arguments: map[string]any{}})
 				if err == nil || !strings.Contains(err.Error(), "mycli_nope") {

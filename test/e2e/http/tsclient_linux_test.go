@@ -109,7 +109,7 @@ func TestTypeScriptClient(t *testing.T) {
 			}
 			var bad tsResult
 			json.Unmarshal(steps["bad-input"].Result, &bad)
-			if !bad.IsError || len(bad.Content) == 0 || !strings.Contains(bad.Content[0].Text, "--int") {
+			if !bad.IsError || len(bad.Content) == 0 || !strings.Contains(bad.Content[0].Text, "flags.int") {
 				t.Errorf("bad input: %s", steps["bad-input"].Result)
 			}
 			if e := steps["unknown-tool"].Error; !strings.Contains(e, "mycli_nope") {
