@@ -38,6 +38,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -285,7 +286,7 @@ func clientCommands(out io.Writer) []*cobra.Command {
 					if err != nil {
 						return err
 					}
-					fmt.Fprintf(out, "%-32s %s\n", t.Name, firstLine(t.Description))
+					fmt.Fprintf(out, "%-32s %s\n", t.Name, summary(t.Description))
 				}
 				return nil
 			})
@@ -336,9 +337,31 @@ func clientCommands(out io.Writer) []*cobra.Command {
 	return cmds
 }
 
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(s, "\n")
-	return s
+// summaryWidth is the most bytes of a description that summary keeps.
+const summaryWidth = 120
+
+// summary is a tool's description on one line, for list and demo: its
+// first paragraph with the line breaks made spaces, cut at a word past
+// summaryWidth bytes. Whatever is left out is marked with "…".
+func summary(s string) string {
+	s = strings.TrimSpace(s)
+	para, rest, _ := strings.Cut(s, "\n\n")
+	line := strings.Join(strings.Fields(para), " ")
+	cut := strings.TrimSpace(rest) != ""
+	if len(line) > summaryWidth {
+		i := strings.LastIndexByte(line[:summaryWidth], ' ')
+		if i <= 0 {
+			i = summaryWidth
+			for i > 0 && !utf8.RuneStart(line[i]) {
+				i--
+			}
+		}
+		line, cut = strings.TrimSpace(line[:i]), true
+	}
+	if cut && !strings.HasSuffix(line, "…") {
+		line += " …"
+	}
+	return line
 }
 
 // runDemo lists the tools and calls a few of them, showing what came back.
@@ -351,7 +374,7 @@ func runDemo(ctx context.Context, s *mcp.ClientSession, out io.Writer) error {
 			return err
 		}
 		names = append(names, t.Name)
-		fmt.Fprintf(out, "   %-28s %s\n", t.Name, firstLine(t.Description))
+		fmt.Fprintf(out, "   %-28s %s\n", t.Name, summary(t.Description))
 	}
 	fmt.Fprintf(out, "== %d tools\n", len(names))
 	prefix := init.ServerInfo.Name + "_"
@@ -386,20 +409,30 @@ func runDemo(ctx context.Context, s *mcp.ClientSession, out io.Writer) error {
 }
 
 // shorten keeps a long text readable: around the server's own marker of
-// left-out output if there is one, else its start and end.
+// left-out output if there is one, else its start and end. What it leaves
+// out is marked with the number of bytes.
 func shorten(text string) string {
 	const keep = 240
 	if len(text) <= 3*keep {
 		return text
 	}
+	left := func(n int) string { return fmt.Sprintf("[demo: %d bytes not shown]", n) }
 	if i := strings.Index(text, "[... cobramcp:"); i >= 0 {
-		j := i + strings.IndexByte(text[i:], '\n')
-		if j < i {
-			j = len(text)
+		end := len(text)
+		if j := strings.IndexByte(text[i:], '\n'); j >= 0 {
+			end = i + j + 1
 		}
-		return "[demo: " + fmt.Sprint(i-keep) + " bytes not shown]\n" + text[i-keep:j+keep] + "\n[demo: rest not shown]"
+		from, to := max(0, i-keep), min(len(text), end+keep)
+		out := strings.TrimSuffix(text[from:to], "\n")
+		if from > 0 {
+			out = left(from) + "\n" + out
+		}
+		if to < len(text) {
+			out += "\n" + left(len(text)-to)
+		}
+		return out
 	}
-	return text[:keep] + fmt.Sprintf("\n[demo: %d bytes not shown]\n", len(text)-2*keep) + text[len(text)-keep:]
+	return text[:keep] + "\n" + left(len(text)-2*keep) + "\n" + text[len(text)-keep:]
 }
 
 func indent(s string) string {
