@@ -115,16 +115,19 @@ func (d *discoverer) complete(ctx context.Context, args ...string) (*completion,
 }
 
 // completeOnce is complete without trying again: for a batch of probes,
-// which are asked apart when it fails.
-func (d *discoverer) completeOnce(ctx context.Context, args ...string) (*completion, error) {
+// which are asked apart when it fails. It returns what the process
+// printed too (stdout, then stderr).
+func (d *discoverer) completeOnce(ctx context.Context, args ...string) (*completion, string, error) {
 	res, err := d.runWithin(ctx, d.opts.ProbeTimeout, append([]string{"__complete"}, args...))
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
+	out := res.Stdout + "\n" + res.Stderr
 	if res.TimedOut {
-		return nil, fmt.Errorf("`%s __complete %s` did not finish within %v: %w", d.name, strings.Join(args, " "), d.opts.ProbeTimeout, errTimedOut)
+		return nil, out, fmt.Errorf("`%s __complete %s` did not finish within %v: %w", d.name, strings.Join(args, " "), d.opts.ProbeTimeout, errTimedOut)
 	}
-	return d.parseComplete(res, args)
+	c, err := d.parseComplete(res, args)
+	return c, out, err
 }
 
 func (d *discoverer) parseComplete(res *exec.Result, args []string) (*completion, error) {
@@ -178,8 +181,11 @@ func discoveryEnv(base []string, name string) []string {
 		return strings.HasSuffix(strings.ToUpper(k), "_PROXY")
 	})
 	env = append(env, proxyEnv...)
-	// Cobra's active help adds lines to completions: turn it off.
-	return append(env, prog+"_ACTIVE_HELP=0", "COBRA_ACTIVE_HELP=0")
+	// Cobra's active help adds lines to completions: turn it off. A probe
+	// parses and exits: one P spares the Go runtime of a large CLI (the
+	// CLIs served are Go programs) some of its start-up work, and the
+	// probes run side by side on every core anyway.
+	return append(env, prog+"_ACTIVE_HELP=0", "COBRA_ACTIVE_HELP=0", "GOMAXPROCS=1")
 }
 
 // discover reflects the binary into a Spec.

@@ -281,6 +281,8 @@ func (it *probeItem) finish(pass *flagPass, full string) {
 		case it.timedOut != "":
 			pass.timedOut = true
 			pass.note("%s --%s: type unknown (%s): served as a string", full, f.Name, it.timedOut)
+		case it.early != "":
+			pass.note("%s --%s: type unknown (the CLI acts on the value before its flag parser answers, and refused every probe value: %q): served as a string", full, f.Name, it.early)
 		case it.noParse:
 			pass.note("%s --%s: type unknown (its help prints none and this cobra's completion does not parse flags): served as a string", full, f.Name)
 		default:
@@ -388,6 +390,8 @@ var parserReasons = []struct{ text, typ string }{
 	{"failed to parse IP", "ip"},
 	{"invalid string being converted to IP address", "ip"},
 	{"must be formatted as key=value", "stringToString"},
+	// Kubernetes' component-base flag types (kubectl's --aggregation-rule).
+	{"malformed pair, expect string=string", "stringToString"},
 }
 
 // fromMessage returns the type that the parser's reason for refusing a

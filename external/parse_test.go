@@ -65,6 +65,7 @@ func TestFromMessage(t *testing.T) {
 		{`invalid argument "x" for "--d" flag: time: invalid duration "x"`, false, "duration"},
 		{`invalid argument "x" for "--m" flag: x must be formatted as key=value`, true, "stringToString"},
 		{`invalid argument "x" for "--ip" flag: failed to parse IP: "x"`, false, "ip"},
+		{`invalid argument "cobramcp-probe" for "--aggregation-rule" flag: malformed pair, expect string=string`, false, "stringToString"},
 		{`invalid argument "x" for "--level" flag: not a level`, false, ""},
 		{"", false, ""},
 	}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"regexp"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // Asking the flag parser for types, in batches.
@@ -29,6 +31,7 @@ type probeItem struct {
 	guess    string // a type guessed from the help, tried first ("bool", "duration")
 	noParse  bool   // the parser cannot be asked (cobra before 1.2)
 	timedOut string // why the parser's answer is unknown: it did not come
+	early    string // the CLI's error on a probe value, printed before its parser answered
 
 	answers map[string]bool // value -> taken
 	first   string          // the parser's reason for refusing probeValue
@@ -46,9 +49,19 @@ type probeItem struct {
 // not. Taking it, the flag is concluded an array as asking it alone would
 // (which asks for probeValue first, assuming that a parser that takes
 // `"cobramcp-probe` takes `cobramcp-probe`).
-var guessValues = map[string]string{"bool": "true", "duration": "1s", "stringArray": `"` + probeValue}
+//
+// An integer default is tried with "-0x1": pflag's signed integers read
+// base prefixes and take it; a uint, a float, a duration and a bool
+// refuse it, and pflag's reason names their type. So an int costs no
+// process of its own, and the others one, as asked alone. A float default
+// is tried with "0.5", which the integers refuse.
+var guessValues = map[string]string{"bool": "true", "duration": "1s", "int": "-0x1", "float64": "0.5", "stringArray": `"` + probeValue}
 
-var durationDefault = regexp.MustCompile(`^-?([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`)
+var (
+	durationDefault = regexp.MustCompile(`^-?([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`)
+	intDefault      = regexp.MustCompile(`^-?[0-9]+$`)
+	floatDefault    = regexp.MustCompile(`^-?([0-9]+\.[0-9]*|\.[0-9]+|[0-9]+(\.[0-9]*)?[eE][-+]?[0-9]+)$`)
+)
 
 // guessType guesses the type of a flag from its default as kubectl-style
 // help prints it (unquoted, so not a string): "" for no guess.
@@ -56,6 +69,10 @@ func guessType(def string) string {
 	switch {
 	case def == "true" || def == "false":
 		return "bool"
+	case intDefault.MatchString(def):
+		return "int"
+	case floatDefault.MatchString(def):
+		return "float64"
 	case durationDefault.MatchString(def):
 		return "duration"
 	}
@@ -99,6 +116,13 @@ func (it *probeItem) record(v string, ok bool, why string, listed, helpListed bo
 		case ok && !listed && helpListed:
 			// Taken, and set once only: the guessed scalar type.
 			it.typ, it.from = it.guess, FromProbe
+		case !ok && it.guess != "stringArray":
+			// Refused: pflag's reason names the scalar type that refused
+			// it (the map types, which say the same for their two kinds,
+			// are asked).
+			if typ := fromMessage(why, false); typ != "" && typ != "stringToString" {
+				it.typ, it.from = typ, FromProbe
+			}
 		}
 		it.guess = "" // otherwise ask as if nothing were known
 	}
@@ -174,9 +198,9 @@ func (d *discoverer) batch(ctx context.Context, path []string, items []*probeIte
 		args := slices.Clone(path)
 		for _, it := range items {
 			if v := it.next(); v != "" {
+				args = append(args, "--"+it.f.Name+"="+marked(v, len(pending)))
 				pending = append(pending, it)
 				values = append(values, v)
-				args = append(args, "--"+it.f.Name+"="+v)
 			}
 		}
 		if len(pending) == 0 {
@@ -194,14 +218,24 @@ func (d *discoverer) batch(ctx context.Context, path []string, items []*probeIte
 				args = append(args, "--"+f.Name+"="+v)
 			}
 		}
-		c, err := d.completeOnce(ctx, append(args, "-")...)
+		c, out, err := d.completeOnce(ctx, append(args, "-")...)
 		if err != nil {
 			if ctx.Err() != nil {
 				return err
 			}
 			// A value that made the CLI fail before cobra answered
-			// (kubectl reads its --kuberc file first): find it by halves.
-			return d.halves(ctx, path, pending, required, pass)
+			// (kubectl opens its --kuberc file first): the CLI's error
+			// names the flag's mark, or the flag is found by halves.
+			i := markIn(out, len(pending))
+			if i < 0 || errors.Is(err, errTimedOut) {
+				return d.halves(ctx, path, pending, required, pass)
+			}
+			pending[i].early = markedLine(out, i)
+			if err := d.alone(ctx, path, pending[i], pass); err != nil {
+				return err
+			}
+			items = slices.DeleteFunc(slices.Clone(items), func(it *probeItem) bool { return it == pending[i] })
+			continue
 		}
 		if c.refused() {
 			pass.parses = true
@@ -224,6 +258,45 @@ func (d *discoverer) batch(ctx context.Context, path []string, items []*probeIte
 			it.record(values[i], true, "", listed[it.f.Name], helpListed)
 		}
 	}
+}
+
+// marked gives the i-th value of a batch a mark of its own when it is the
+// probe value: an error that the CLI prints before cobra answers names the
+// value it acted on, and so the flag.
+func marked(v string, i int) string {
+	return strings.Replace(v, probeValue, probeValue+"-"+strconv.Itoa(i), 1)
+}
+
+// markRe matches a mark in what a process printed.
+var markRe = regexp.MustCompile(regexp.QuoteMeta(probeValue) + `-([0-9]+)`)
+
+// markIn returns the index of the one batch value whose mark the output
+// names, -1 when it names none or several.
+func markIn(out string, n int) int {
+	found := -1
+	for _, m := range markRe.FindAllStringSubmatch(out, -1) {
+		i, err := strconv.Atoi(m[1])
+		if err != nil || i >= n || found >= 0 && found != i {
+			return -1
+		}
+		found = i
+	}
+	return found
+}
+
+// markedLine is the line of out that names the i-th mark, without it.
+func markedLine(out string, i int) string {
+	m := probeValue + "-" + strconv.Itoa(i)
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, m) {
+			l = strings.TrimSpace(strings.ReplaceAll(l, m, probeValue))
+			if len(l) > 160 {
+				l = l[:160] + "..."
+			}
+			return l
+		}
+	}
+	return ""
 }
 
 // halves asks about the two halves of items apart: the answer to them all

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -60,6 +61,44 @@ func echo(cmd *cobra.Command, args []string) error {
 	return json.NewEncoder(cmd.OutOrStdout()).Encode(out)
 }
 
+// pathValue is a custom flag type: its help default is not quoted, so its
+// type is probed.
+type pathValue string
+
+func (p *pathValue) String() string     { return string(*p) }
+func (p *pathValue) Set(v string) error { *p = pathValue(v); return nil }
+func (p *pathValue) Type() string       { return "path" }
+
+// levelValue is an int read in base 10 only, like klog's verbosity level.
+type levelValue int
+
+func (l *levelValue) String() string { return strconv.Itoa(int(*l)) }
+func (l *levelValue) Set(v string) error {
+	n, err := strconv.ParseInt(v, 10, 32)
+	*l = levelValue(n)
+	return err
+}
+func (l *levelValue) Type() string { return "Level" }
+
+// readRC reads the file that --rc names before cobra parses anything, as
+// kubectl reads its --kuberc file, and fails as kubectl does when it is
+// missing.
+func readRC(args []string) {
+	for i, a := range args {
+		v, ok := strings.CutPrefix(a, "--rc=")
+		if !ok && a == "--rc" && i+1 < len(args) {
+			v, ok = args[i+1], true
+		}
+		if !ok || v == "" {
+			continue
+		}
+		if _, err := os.Stat(v); err != nil {
+			fmt.Fprintf(os.Stderr, "error: loading rc file %s: no such file\n", v)
+			os.Exit(1)
+		}
+	}
+}
+
 func main() {
 	// TEMPLATED_HANG lists command lines ("|" between) on which it hangs,
 	// for the test of discovery's timeouts.
@@ -78,11 +117,16 @@ func main() {
 			f.Close()
 		}
 	}
+	readRC(os.Args[1:])
 	cobra.AddTemplateFunc("kflags", kflags)
 	root := &cobra.Command{Use: "templated", Short: "A CLI with kubectl-style help", SilenceUsage: true}
 	root.SetHelpTemplate(helpTemplate)
 	root.PersistentFlags().StringP("context", "c", "default", "the context to use")
 	root.PersistentFlags().Uint("v", 0, "log level")
+	var rc pathValue
+	root.PersistentFlags().Var(&rc, "rc", "the rc file to read first")
+	root.PersistentFlags().Int("retries", 3, "how many times to try")
+	root.PersistentFlags().Int("page", 10, "items a page")
 
 	e := &cobra.Command{Use: "echo [ARGS...]", Aliases: []string{"e"}, Short: "Print what was parsed", RunE: echo}
 	f := e.Flags()
@@ -95,6 +139,10 @@ func main() {
 	f.StringSlice("slice", nil, "a slice")
 	f.StringArray("array", nil, "an array")
 	f.StringToString("map", nil, "a map")
+	f.Float64("ratio", 1.5, "a float with a default")
+	f.Int64("offset", -3, "an int64 with a negative default")
+	var level levelValue
+	f.Var(&level, "level", "an int read in base 10")
 
 	group := &cobra.Command{Use: "config", Short: "Configuration commands"}
 	set := &cobra.Command{Use: "set NAME VALUE", Short: "Set a value", Args: cobra.ExactArgs(2), RunE: echo}
