@@ -53,10 +53,16 @@ $(BIN)/kubectl: FORCE
 
 kubectl: $(BIN)/kubectl
 
+$(BIN)/kubeshape: FORCE
+	cd test/realcli && $(GO) build -o $(CURDIR)/$@ ./kubeshape
+
 # Cold reflection and warm (cached) start to tools/list of CLIs served from outside, through a
 # real MCP client: `cobramcp list -- cobramcp start [--refresh] -- BINARY` (figures in README).
-external-timing: build $(BIN)/kubectl
-	@cache=$$(mktemp -d); for b in $(BIN)/mycli $(BIN)/kubectl; do \
+# kubeshape is kubectl's tree (the spec the kubectl run found) in a binary that starts as fast as
+# a small CLI: the same questions asked, without kubectl's start-up cost.
+external-timing: build $(BIN)/kubectl $(BIN)/kubeshape
+	@cache=$$(mktemp -d); for b in $(BIN)/mycli $(BIN)/kubectl $(BIN)/kubeshape; do \
+	  export KUBESHAPE_SPEC=$$(ls $$cache/kubectl-*.json 2>/dev/null | head -1); \
 	  for mode in cold warm warm; do \
 	    flag=; [ $$mode = cold ] && flag=--refresh; \
 	    s=$$(date +%s%N); \
