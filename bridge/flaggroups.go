@@ -46,7 +46,6 @@ const (
 // addFlagGroups expresses cobra's flag groups in the flags schema and
 // returns the sentences that state them in the description.
 func addFlagGroups(s *jsonschema.Schema, fs *pflag.FlagSet) []string {
-	var text []string
 	var all []*jsonschema.Schema
 	for _, g := range flagGroups(fs, annMutuallyExclusive) {
 		if len(g) < 2 {
@@ -59,7 +58,6 @@ func addFlagGroups(s *jsonschema.Schema, fs *pflag.FlagSet) []string {
 			}
 		}
 		all = append(all, &jsonschema.Schema{Not: &jsonschema.Schema{AnyOf: pairs}})
-		text = append(text, "At most one of "+flagList(g)+" may be set.")
 	}
 	for _, g := range flagGroups(fs, annRequiredTogether) {
 		if len(g) < 2 {
@@ -77,7 +75,6 @@ func addFlagGroups(s *jsonschema.Schema, fs *pflag.FlagSet) []string {
 			}
 			s.DependentRequired[n] = appendUnique(s.DependentRequired[n], others...)
 		}
-		text = append(text, "Flags "+flagList(g)+" must be set together.")
 	}
 	for _, g := range flagGroups(fs, annOneRequired) {
 		var alts []*jsonschema.Schema
@@ -85,7 +82,6 @@ func addFlagGroups(s *jsonschema.Schema, fs *pflag.FlagSet) []string {
 			alts = append(alts, &jsonschema.Schema{Required: []string{n}})
 		}
 		all = append(all, &jsonschema.Schema{AnyOf: alts})
-		text = append(text, "At least one of "+flagList(g)+" must be set.")
 	}
 	if len(all) == 1 {
 		if all[0].Not != nil {
@@ -96,7 +92,68 @@ func addFlagGroups(s *jsonschema.Schema, fs *pflag.FlagSet) []string {
 	} else if len(all) > 1 {
 		s.AllOf = all
 	}
+	return groupText(fs, nil)
+}
+
+// groupText returns the sentences that state cobra's flag groups among
+// fs's flags for a model that cannot set the pinned flags, which every
+// call sets: a mutually exclusive group with a pinned flag forbids the
+// others, a required-together group with a pinned flag requires the
+// others, and a one-required group with a pinned flag is met. A pinned
+// flag is named only as the server's.
+func groupText(fs *pflag.FlagSet, pinned []string) []string {
+	var text []string
+	split := func(g []string) (set, rest []string) {
+		for _, n := range g {
+			if slices.Contains(pinned, n) {
+				set = append(set, n)
+			} else {
+				rest = append(rest, n)
+			}
+		}
+		return set, rest
+	}
+	for _, g := range flagGroups(fs, annMutuallyExclusive) {
+		set, rest := split(g)
+		switch {
+		case len(g) < 2 || len(rest) == 0:
+		case len(set) == 0:
+			text = append(text, "At most one of "+flagList(g)+" may be set.")
+		default:
+			text = append(text, flagsWord(rest)+" may not be set ("+flagList(set)+" "+isAre(set)+" set by the server).")
+		}
+	}
+	for _, g := range flagGroups(fs, annRequiredTogether) {
+		set, rest := split(g)
+		switch {
+		case len(g) < 2 || len(rest) == 0:
+		case len(set) == 0:
+			text = append(text, "Flags "+flagList(g)+" must be set together.")
+		default:
+			text = append(text, flagsWord(rest)+" must be set (required together with "+flagList(set)+", which the server sets).")
+		}
+	}
+	for _, g := range flagGroups(fs, annOneRequired) {
+		if set, _ := split(g); len(set) == 0 {
+			text = append(text, "At least one of "+flagList(g)+" must be set.")
+		}
+	}
 	return text
+}
+
+// flagsWord is "Flag --a" or "Flags --a, --b".
+func flagsWord(names []string) string {
+	if len(names) == 1 {
+		return "Flag " + flagList(names)
+	}
+	return "Flags " + flagList(names)
+}
+
+func isAre(names []string) string {
+	if len(names) == 1 {
+		return "is"
+	}
+	return "are"
 }
 
 func appendUnique(list []string, xs ...string) []string {

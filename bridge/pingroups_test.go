@@ -3,6 +3,7 @@ package bridge_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -71,6 +72,68 @@ func TestPinnedFlagGroups(t *testing.T) {
 		}
 		if err := listed[tt.tool].Validate(in); (err == nil) != tt.runs {
 			t.Errorf("%s %s: the listed schema says %v, but the server runs it: %v", tt.tool, tt.in, err, tt.runs)
+		}
+	}
+}
+
+// TestPinnedFlagGroupsDescription: the sentences of a tool's description
+// that state its flag groups say what a call can still do once flags are
+// pinned, and never name a pinned flag as one the model may set.
+func TestPinnedFlagGroupsDescription(t *testing.T) {
+	root := &cobra.Command{Use: "pg"}
+	mx := &cobra.Command{Use: "mx", RunE: noop}
+	for _, n := range []string{"a", "b", "z", "x", "y"} {
+		mx.Flags().String(n, "", n)
+	}
+	mx.MarkFlagsMutuallyExclusive("a", "b", "z")
+	mx.MarkFlagsMutuallyExclusive("x", "y") // nothing pinned: as it was
+	one := &cobra.Command{Use: "one", RunE: noop}
+	one.Flags().String("c", "", "c")
+	one.Flags().String("d", "", "d")
+	one.MarkFlagsOneRequired("c", "d")
+	tog := &cobra.Command{Use: "tog", RunE: noop}
+	for _, n := range []string{"e", "f", "g"} {
+		tog.Flags().String(n, "", n)
+	}
+	tog.MarkFlagsRequiredTogether("e", "f", "g")
+	root.AddCommand(mx, one, tog)
+	ts := mustTools(t, root, nil)
+	tests := []struct {
+		tool        string
+		want, never []string
+	}{
+		{"pg_mx", []string{"Flags --b, --z may not be set (--a is set by the server).", "At most one of --x, --y may be set."},
+			[]string{"--a,", "At most one of --a"}},
+		{"pg_one", nil, []string{"At least one of", "--c"}},
+		{"pg_tog", []string{"Flags --f, --g must be set (required together with --e, which the server sets)."},
+			[]string{"--e, --f", "must be set together"}},
+	}
+	for _, expanded := range []bool{false, true} {
+		v, err := ts.Restrict(cmd.Policy{Expanded: expanded, Pins: []cmd.Pin{{Flag: "a", Value: "1", From: "--set"}, {Flag: "c", Value: "1", From: "--set"}, {Flag: "e", Value: "1", From: "--set"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		desc := map[string]string{}
+		for _, tl := range v.Tools() {
+			desc[tl.Name] = tl.Description
+		}
+		for _, tt := range tests {
+			for _, w := range tt.want {
+				if !strings.Contains(desc[tt.tool], w) {
+					t.Errorf("expanded=%v %s: description lacks %q:\n%s", expanded, tt.tool, w, desc[tt.tool])
+				}
+			}
+			for _, n := range tt.never {
+				if strings.Contains(desc[tt.tool], n) {
+					t.Errorf("expanded=%v %s: description has %q:\n%s", expanded, tt.tool, n, desc[tt.tool])
+				}
+			}
+		}
+	}
+	// Without pins the sentences are cobra's groups as they are.
+	for _, tl := range ts.Tools() {
+		if tl.Name == "pg_mx" && !strings.Contains(tl.Description, "At most one of --a, --b, --z may be set.") {
+			t.Errorf("unpinned: %s", tl.Description)
 		}
 	}
 }

@@ -118,7 +118,19 @@ func (ts *Toolset) Restrict(p cmd.Policy) (*Toolset, error) {
 		if p.Expanded {
 			def = t.expanded
 		}
-		v.listed[t.MCP.Name] = withoutFlags(def, slices.Collect(maps.Keys(v.pins[t.MCP.Name])))
+		pinned := slices.Sorted(maps.Keys(v.pins[t.MCP.Name]))
+		listed := withoutFlags(def, pinned)
+		if text := groupText(t.Flags, pinned); !slices.Equal(text, t.groupText) {
+			// The flag groups' sentences, for what a call can still set.
+			cp := *listed
+			if def == t.expanded {
+				cp.Description = description(t.Command, text)
+			} else {
+				cp.Description = compactDescription(t.Command, text)
+			}
+			listed = &cp
+		}
+		v.listed[t.MCP.Name] = listed
 	}
 
 	out := &Toolset{
