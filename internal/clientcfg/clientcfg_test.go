@@ -786,3 +786,63 @@ func TestDisableDeletesWhatEnableCreated(t *testing.T) {
 		})
 	}
 }
+
+// TestMalformedFilesNameTheLine: a file that does not parse is refused by
+// enable and disable with an error naming the file and the line, and is
+// left as it was (no backup, same mode). go-toml reports a table or key
+// defined twice without a position; the line is found all the same (it
+// was "not valid TOML: toml: table a already exists").
+func TestMalformedFilesNameTheLine(t *testing.T) {
+	tests := []struct {
+		name   string
+		format Format
+		src    string
+		line   string
+	}{
+		{"json missing colon", JSON, "{\n  \"mcpServers\": {\n    \"a\" {}\n  }\n}\n", "line 3, column 9"},
+		{"json crlf", JSON, "{\r\n  \"a\": 1,\r\n  \"b\" 2\r\n}\r\n", "line 3, column 7"},
+		{"json bom", JSON, "\xef\xbb\xbf{\n  \"a\": 1,,\n}\n", "line 2, column 10"},
+		{"json cut short", JSON, "{\n  \"mcpServers\": {\n", "line 3, column 1"},
+		{"json trailing garbage", JSON, "{}\n}\n", "line 2, column 1"},
+		{"toml bad value", TOML, "model = \"m\"\n[mcp_servers.a]\ncommand = \n", "line 3, column 11"},
+		{"toml table twice", TOML, "[mcp_servers.a]\ncommand = \"x\"\n\n[mcp_servers.a]\ncommand = \"y\"\n", "line 4:"},
+		{"toml key twice", TOML, "# c\nmodel = \"a\"\r\nmodel = \"b\"\r\n", "line 3:"},
+		{"toml key twice, no final newline", TOML, "a = 1\na = 2", "line 2:"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "config")
+			if err := os.WriteFile(path, []byte(tt.src), 0o640); err != nil {
+				t.Fatal(err)
+			}
+			key := []string{"mcpServers"}
+			if tt.format == TOML {
+				key = []string{"mcp_servers"}
+			}
+			f := File{Path: path, Format: tt.format, Key: key}
+			for _, op := range []string{"enable", "disable", "list"} {
+				var err error
+				switch op {
+				case "enable":
+					_, err = f.Set("a", testServer, false)
+				case "disable":
+					_, err = f.Remove("a", false)
+				default:
+					_, err = f.List()
+				}
+				if err == nil || !strings.Contains(err.Error(), path+": not valid "+tt.format.String()+": "+tt.line) {
+					t.Errorf("%s: err = %v, want one naming %s and %q", op, err, path, tt.line)
+				}
+			}
+			if b, _ := os.ReadFile(path); string(b) != tt.src {
+				t.Errorf("the file changed: %q", b)
+			}
+			if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o640 {
+				t.Errorf("mode: %v %v", fi, err)
+			}
+			if left, _ := filepath.Glob(path + "?*"); len(left) != 0 {
+				t.Errorf("left beside the file: %v", left)
+			}
+		})
+	}
+}

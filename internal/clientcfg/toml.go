@@ -37,9 +37,34 @@ func parseTOML(src []byte) (map[string]any, error) {
 			row, col := de.Position()
 			return nil, fmt.Errorf("not valid TOML: line %d, column %d: %s", row, col, de.Error())
 		}
+		if line := tomlErrorLine(src, err); line > 0 {
+			return nil, fmt.Errorf("not valid TOML: line %d: %w", line, err)
+		}
 		return nil, fmt.Errorf("not valid TOML: %w", err)
 	}
 	return m, nil
+}
+
+// tomlErrorLine finds the line of an error go-toml reports without a
+// position (a table or key defined twice, "toml: table a already
+// exists"): the first line at which the file's beginning fails with the
+// same message. go-toml decodes as it parses, so that is the line that
+// defines the table or key again. 0 when none does.
+func tomlErrorLine(src []byte, err error) int {
+	line, end := 0, 0
+	for end < len(src) {
+		i := bytes.IndexByte(src[end:], '\n')
+		if i < 0 {
+			return line + 1 // the last line, without a newline: the whole file fails
+		}
+		end += i + 1
+		line++
+		m := map[string]any{}
+		if e := toml.Unmarshal(src[:end], &m); e != nil && e.Error() == err.Error() {
+			return line
+		}
+	}
+	return 0
 }
 
 // scanTOML splits src into lines and finds the table headers, skipping
