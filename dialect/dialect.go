@@ -252,6 +252,21 @@ type report struct {
 	format Format
 	tool   string
 	warns  []Warning
+	// draft07 is set when the tool's input schema declares draft-07 (or
+	// draft-06 or -04), where "dependencies" is a keyword.
+	draft07 bool
+}
+
+// declaresDraft07 reports whether the schema o declares a draft in which
+// "dependencies" is a keyword: draft-04, -06 or -07.
+func declaresDraft07(o *object) bool {
+	s, _ := o.m["$schema"].(string)
+	for _, d := range []string{"draft-04/", "draft-06/", "draft-07/"} {
+		if strings.Contains(s, "json-schema.org/"+d) {
+			return true
+		}
+	}
+	return false
 }
 
 // add reports a loss.
@@ -273,10 +288,17 @@ func (r *report) restated(path, k string, sentences []string) {
 // that says nothing (dependentRequired: {"a": []}) gives no sentence and
 // no warning.
 func (r *report) restateKeyword(at, k string, v any) (sentences []string, ok bool) {
-	if !slices.Contains(presenceKeywords, k) {
+	switch {
+	case k == "dependencies" && r.draft07:
+		// Draft-07's property dependencies (arrays of names) are
+		// dependentRequired; a dependency on a schema is not restated.
+		sentences, ok = dependentSentences(v)
+	case slices.Contains(presenceKeywords, k):
+		sentences, ok = restate(k, v)
+	default:
 		return nil, false
 	}
-	if sentences, ok = restate(k, v); ok && len(sentences) > 0 {
+	if ok && len(sentences) > 0 {
 		r.restated(at, k, sentences)
 	}
 	return sentences, ok
@@ -309,7 +331,7 @@ func translate(format Format, tools []*mcp.Tool, env Envelope) (any, []Warning, 
 		if err != nil {
 			return nil, all, err
 		}
-		r := &report{format: format, tool: t.name}
+		r := &report{format: format, tool: t.name, draft07: declaresDraft07(t.input)}
 		name := rule.apply(t.name, r)
 		if prev, ok := taken[name]; ok {
 			return nil, all, fmt.Errorf("%s: tools %q and %q both become %q under the name rule %s", format, prev, t.name, name, rule.pattern)

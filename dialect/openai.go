@@ -67,7 +67,7 @@ func (s *strictifier) block(path, msg string) { s.blockers = append(s.blockers, 
 // reported instead of the rewrite's losses.
 func openaiTool(name string, t *tool, r *report) any {
 	const base = "/inputSchema"
-	s := &strictifier{r: &report{format: r.format, tool: r.tool}}
+	s := &strictifier{r: &report{format: r.format, tool: r.tool, draft07: r.draft07}}
 	out := s.schema(prepare(t.input, base, s.r), base, false).(*object)
 	// "Root objects must not be anyOf and must be an object."
 	if out.m["type"] != "object" {

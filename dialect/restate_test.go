@@ -154,3 +154,60 @@ func flagsDescription(t *testing.T, f dialect.Format, out []byte) string {
 	d, _ := flags["description"].(string)
 	return d
 }
+
+// TestRestatedDraft07Dependencies: draft-07's "dependencies" with arrays
+// of names says what dependentRequired says, so in a schema that declares
+// draft-07 it is stated in words and reported as Restated. In a 2020-12
+// schema "dependencies" is no keyword, and a dependency on a schema says
+// more than presence: both stay losses.
+func TestRestatedDraft07Dependencies(t *testing.T) {
+	draft07 := func(keywords string) *mcp.Tool {
+		tl := flagsTool(keywords)
+		tl.InputSchema = json.RawMessage(`{"$schema":"http://json-schema.org/draft-07/schema#",` + string(tl.InputSchema.(json.RawMessage)[1:]))
+		return tl
+	}
+	tests := []struct {
+		name string
+		tool *mcp.Tool
+		want string // the sentences added to the flags description; "" for a loss
+	}{
+		{"required together", draft07(`"dependencies":{"a":["b"],"b":["a"]}`), `Either all or none of "a", "b" may be set.`},
+		{"one-way", draft07(`"dependencies":{"a":["b","c"]}`), `If "a" is set, "b" and "c" must be set too.`},
+		{"on a schema", draft07(`"dependencies":{"a":{"required":["b"]}}`), ""},
+		{"not a keyword in 2020-12", flagsTool(`"dependencies":{"a":["b"]}`), ""},
+	}
+	const at = "/inputSchema/properties/flags/dependencies"
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, f := range []dialect.Format{dialect.OpenAI, dialect.Gemini} {
+				out, warns, err := dialect.Export(f, []*mcp.Tool{tt.tool}, dialect.Options{})
+				if err != nil {
+					t.Fatalf("%s: %v", f, err)
+				}
+				var here []dialect.Warning
+				for _, w := range warns {
+					if w.Path == at {
+						here = append(here, w)
+					}
+				}
+				wantKind := dialect.Restated
+				if tt.want == "" {
+					wantKind = dialect.Loss
+				}
+				if len(here) != 1 || here[0].Kind != wantKind {
+					t.Fatalf("%s: warnings at %s: %v, want one of kind %v", f, at, here, wantKind)
+				}
+				if tt.want == "" {
+					continue
+				}
+				want := "Flags. " + tt.want
+				if f == dialect.OpenAI {
+					want += " A property counts as set when it is not null."
+				}
+				if got := flagsDescription(t, f, out); got != want {
+					t.Errorf("%s: flags description\n%q\nwant\n%q", f, got, want)
+				}
+			}
+		})
+	}
+}
