@@ -608,15 +608,16 @@ func jsonRemove(src []byte, key []string, name string) ([]byte, bool, error) {
 		removeMember(obj, idx[j], st.nl)
 	}
 	// A container left empty (and holding no comment) is removed too, so
-	// that enable then disable gives back the file as it was.
+	// that enable then disable gives back the file as it was; not one of
+	// duplicate keys, where the one before would then count.
 	for i := len(key) - 1; i >= 0; i-- {
 		c := path[i+1]
-		if len(c.Members) > 0 || !isSpace(c.AfterExtra) {
-			break
-		}
 		parent := path[i]
 		idx := findMembers(parent, key[i])
-		removeMember(parent, idx[len(idx)-1], st.nl)
+		if len(c.Members) > 0 || !isSpace(c.AfterExtra) || len(idx) > 1 {
+			break
+		}
+		removeMember(parent, idx[0], st.nl)
 	}
 	out := v.Pack()
 	return out, true, checkJSON(src, out, key, name, nil)

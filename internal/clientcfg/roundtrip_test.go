@@ -46,6 +46,14 @@ var roundTripCorpus = []struct {
 	{"json deep other keys", JSON, "", "{\n  \"projects\": {\n    \"/home/a\": {\n      \"mcpServers\": {}\n    }\n  },\n  \"numStartups\": 3\n}\n"},
 	{"json key absent, no final newline", JSON, "", "{\n  \"a\": 1\n}"},
 	{"json blank lines", JSON, "", "{\n\n  \"mcpServers\": {\n\n    \"a\": {\"command\": \"x\"}\n\n  }\n\n}\n\n"},
+	{"json servers key twice, the last empty", JSON, "", "{\"mcpServers\": {\"a\": 1}, \"x\": 1, \"mcpServers\": {}}"},
+	{"json servers key twice", JSON, "", "{\n  \"mcpServers\": {\"a\": 1},\n  \"mcpServers\": {\"b\": 2}\n}\n"},
+	{"json one line, trailing comma, key absent", JSON, "", `{"a": 1,}`},
+	{"json line comment before the close", JSON, "", "{\"a\": 1, // c\n}"},
+	{"json comment after the root", JSON, "", "{\"mcpServers\": {\"a\": 1}}\n// end\n"},
+	{"json servers object opened on a member's line", JSON, "", "{\n  \"mcpServers\": { \"a\": 1,\n    \"b\": 2 }\n}\n"},
+	{"json entry there", JSON, "", "{\"mcpServers\":{\"mycli\":{\"command\":\"x\"} /* c */}}"},
+	{"json entry there, switched off", JSON, "", "{\n  \"mcpServers\": {\n    \"mycli\": {\"command\": \"x\", \"disabled\": true}\n  }\n}\n"},
 	{"toml servers", TOML, "", "model = \"m\"\n\n[mcp_servers.a]\ncommand = \"x\"\nargs = []\n"},
 	{"toml key absent", TOML, "", "# Codex\nmodel = \"m\" # the model\n\n[tui]\nnotifications = true\n"},
 	{"toml servers then other tables", TOML, "", "[mcp_servers.a]\ncommand = \"x\"\n\n# profiles\n[profiles.p]\nmodel = \"m\"\n"},
@@ -54,6 +62,12 @@ var roundTripCorpus = []struct {
 	{"toml string with a header", TOML, "", "x = \"\"\"\n[mcp_servers.mycli]\n\"\"\"\n"},
 	{"toml only comments", TOML, "", "# nothing yet\n"},
 	{"toml empty servers table", TOML, "", "[mcp_servers]\n"},
+	{"toml servers table with a comment", TOML, "", "[mcp_servers] # servers\n[mcp_servers.a]\ncommand = \"x\"\n"},
+	{"toml no final newline, comment", TOML, "", "a = 1 # c"},
+	{"toml entry's env table alone", TOML, "", "[mcp_servers.mycli.env]\nA = \"1\"\n"},
+	{"toml entry there, switched off", TOML, "", "[mcp_servers.mycli]\ncommand = \"x\"\nenabled = false # off\n\n[other]\n"},
+	{"toml quoted and spaced headers", TOML, "", "[ mcp_servers . \"my cli\" ]\ncommand = \"x\"\n\n\n"},
+	{"toml array of tables", TOML, "", "[[profiles]]\nname = \"x\"\n"},
 }
 
 // layoutVariants rewrites a file in another layout: CRLF line ends, tabs
@@ -103,8 +117,9 @@ func TestEnableDisableProperty(t *testing.T) {
 }
 
 // FuzzEnableDisableRoundTrip is TestEnableDisableProperty on any input:
-// src is the file, client picks the client (and so the format and key)
-// and whether the entry has variables.
+// src is the file; client picks the client (and so the format and key),
+// and, divided by the number of clients, a layout variant that rewrites
+// src first (CRLF, tabs, a byte order mark).
 func FuzzEnableDisableRoundTrip(f *testing.F) {
 	clients := Clients()
 	for i, cl := range clients {
@@ -131,7 +146,8 @@ func FuzzEnableDisableRoundTrip(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src []byte, client uint8) {
 		cl := clients[int(client)%len(clients)]
-		checkRoundTrip(t, cl, src)
+		v := layoutVariants[int(client)/len(clients)%len(layoutVariants)]
+		checkRoundTrip(t, cl, []byte(v.fn(string(src))))
 	})
 }
 
