@@ -47,7 +47,8 @@ type discoverer struct {
 	versionFlag bool // the root has cobra's --version flag
 	helpCmp     bool // `__complete help PATH ""` lists sub-commands (cobra 1.4+)
 
-	quotes atomic.Bool // a help page quotes the defaults of strings (kubectl's style)
+	quotes    atomic.Bool  // a help page quotes the defaults of strings (kubectl's style)
+	processes atomic.Int64 // processes started, for the log
 
 	mu      sync.Mutex
 	notes   []string
@@ -90,6 +91,7 @@ func (d *discoverer) runWithin(ctx context.Context, timeout time.Duration, args 
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+	d.processes.Add(1)
 	res, err := exec.Run(ctx, d.bin, args, exec.Options{
 		Env:       d.env,
 		Timeout:   timeout,

@@ -116,7 +116,7 @@ func Reflect(ctx context.Context, path, name string, opts *Options) (*Spec, erro
 	if st, err := os.Stat(path); err == nil {
 		spec.Size, spec.ModTime = st.Size(), st.ModTime()
 	}
-	o.Logger.Info("reflected", "binary", path, "commands", countCommands(spec.Root), "took", time.Since(start).Round(time.Millisecond))
+	o.Logger.Info("reflected", "binary", path, "commands", countCommands(spec.Root), "processes", d.processes.Load(), "took", time.Since(start).Round(time.Millisecond))
 	return spec, nil
 }
 
