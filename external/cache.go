@@ -24,33 +24,35 @@ func cachePath(dir, path, name string) (string, error) {
 	return filepath.Join(dir, name+"-"+hex.EncodeToString(sum[:8])+".json"), nil
 }
 
-// readCache returns the cached spec if it describes the binary as it is
-// now: same path, size, modification time, and (when cobra's --version
-// flag gave one) version; nil otherwise.
-func readCache(ctx context.Context, file, path, name string, o *Options) *Spec {
+// readCache returns the cached spec of the binary at path, and whether it
+// describes the binary as it is now (fresh): same path, size,
+// modification time, and (when cobra's --version flag gave one) version.
+// A spec that is not fresh describes the binary as it was before it
+// changed; nil when there is no readable entry for path.
+func readCache(ctx context.Context, file, path, name string, o *Options) (spec *Spec, fresh bool) {
 	b, err := os.ReadFile(file)
 	if err != nil {
-		return nil
+		return nil, false
 	}
 	var s Spec
-	if err := json.Unmarshal(b, &s); err != nil || s.Format != specFormat || s.Root == nil {
+	if err := json.Unmarshal(b, &s); err != nil || s.Format != specFormat || s.Root == nil || s.Binary != path {
 		o.Logger.Info("cache entry unreadable, reflecting again", "path", file)
-		return nil
+		return nil, false
 	}
 	st, err := os.Stat(path)
-	if err != nil || s.Binary != path || s.Size != st.Size() || !s.ModTime.Equal(st.ModTime()) {
-		o.Logger.Info("binary changed since it was cached, reflecting again", "binary", path, "cached", s.describe())
-		return nil
+	if err != nil || s.Size != st.Size() || !s.ModTime.Equal(st.ModTime()) {
+		o.Logger.Info("binary changed since it was cached", "binary", path, "cached", s.describe())
+		return &s, false
 	}
 	if s.VersionFlag {
 		d := &discoverer{bin: path, name: name, opts: o, slots: make(chan struct{}, 1), env: discoveryEnv(o.Env, name)}
 		res, err := d.run(ctx, "--version")
 		if err != nil || res.ExitCode != 0 || strings.TrimPrefix(strings.TrimSpace(firstLine(res.Stdout)), name+" version ") != s.Version {
-			o.Logger.Info("version changed since it was cached, reflecting again", "binary", path)
-			return nil
+			o.Logger.Info("version changed since it was cached", "binary", path)
+			return &s, false
 		}
 	}
-	return &s
+	return &s, true
 }
 
 // writeCache stores spec atomically (a temporary file renamed over the

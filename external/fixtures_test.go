@@ -322,3 +322,62 @@ func TestBrokenBinaries(t *testing.T) {
 		})
 	}
 }
+
+// TestStaleCache: with Options.Stale, a binary that changed since it was
+// cached is served from the previous reflection at once, marked stale, and
+// reflected again in the background; the next Load reads the new
+// reflection from the cache. Without it, Load reflects the changed binary
+// first.
+func TestStaleCache(t *testing.T) {
+	dir, cache := t.TempDir(), t.TempDir()
+	bin := filepath.Join(dir, "templated")
+	install := func(src string) {
+		t.Helper()
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(bin+".new", b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(bin+".new", bin); err != nil {
+			t.Fatal(err)
+		}
+	}
+	install(fixture(t, "testdata/templated"))
+	load := func(stale bool) *external.Result {
+		t.Helper()
+		r, err := external.Load(context.Background(), bin, &external.Options{CacheDir: cache, Stale: stale})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	if r := load(true); r.Cached || r.Stale || r.Refreshed != nil || findCommand(r.Spec.Root, "kv") == nil {
+		t.Fatalf("first load: cached %v, stale %v, refreshing %v", r.Cached, r.Stale, r.Refreshed != nil)
+	}
+	// Another CLI installed at the same path (same root name): mycli has
+	// no kv command.
+	install(mycliBin(t))
+	r := load(true)
+	if !r.Cached || !r.Stale || r.Refreshed == nil || findCommand(r.Spec.Root, "kv") == nil || !strings.Contains(r.StaleSince, bin) {
+		t.Fatalf("after the change: cached %v, stale %v (since %q), refreshing %v, kv served %v; want the previous reflection, stale, refreshing",
+			r.Cached, r.Stale, r.StaleSince, r.Refreshed != nil, findCommand(r.Spec.Root, "kv") != nil)
+	}
+	if err := <-r.Refreshed; err != nil {
+		t.Fatalf("background reflection: %v", err)
+	}
+	if _, open := <-r.Refreshed; open {
+		t.Error("Refreshed not closed after its outcome")
+	}
+	r = load(true)
+	if !r.Cached || r.Stale || r.Refreshed != nil || findCommand(r.Spec.Root, "kv") != nil {
+		t.Errorf("next load: cached %v, stale %v, kv served %v; want the new reflection from the cache", r.Cached, r.Stale, findCommand(r.Spec.Root, "kv") != nil)
+	}
+	// Without Stale, a changed binary is reflected before Load returns.
+	install(fixture(t, "testdata/templated"))
+	r = load(false)
+	if r.Cached || r.Stale || findCommand(r.Spec.Root, "kv") == nil {
+		t.Errorf("without Stale: cached %v, stale %v, kv served %v; want a new reflection", r.Cached, r.Stale, findCommand(r.Spec.Root, "kv") != nil)
+	}
+}

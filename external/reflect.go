@@ -42,6 +42,15 @@ type Options struct {
 	Builtin bool
 	// Logger receives progress and notes; nil discards them.
 	Logger *slog.Logger
+	// Stale lets Load serve the cached reflection of a binary that has
+	// changed since (another version installed at the same path) instead
+	// of reflecting it first: Result.Stale says so, and the binary is
+	// reflected again in the background, within Load's ctx, for the next
+	// Load (Result.Refreshed reports the outcome). It is meant for a
+	// server that a client starts: a cold reflection of a large CLI can
+	// outlast the client's start-up timeout (Codex waits 10 s), and a
+	// start killed in the middle of it would never fill the cache.
+	Stale bool
 }
 
 func (o *Options) withDefaults() *Options {
@@ -76,6 +85,14 @@ type Result struct {
 	Spec *Spec
 	// Cached reports that Spec came from the cache.
 	Cached bool
+	// Stale reports that Spec is the cached reflection of the binary as it
+	// was before it changed (Options.Stale): StaleSince describes that
+	// binary, and Refreshed delivers the outcome of reflecting the
+	// binary as it is now (nil once cached, then closed). Refreshed is
+	// nil when no reflection runs in the background.
+	Stale      bool
+	StaleSince string
+	Refreshed  <-chan error
 	// Notes say what reflection could not find out exactly (and what the
 	// overlay or Build left out).
 	Notes []string
@@ -149,8 +166,22 @@ func Load(ctx context.Context, name string, opts *Options) (*Result, error) {
 			cache = ""
 		}
 	}
+	var refreshed chan error
+	stale := false
 	if cache != "" && !o.Refresh {
-		spec = readCache(ctx, cache, path, root, o)
+		var fresh bool
+		spec, fresh = readCache(ctx, cache, path, root, o)
+		switch {
+		case spec != nil && !fresh && o.Stale:
+			stale, refreshed = true, make(chan error, 1)
+			o.Logger.Warn("the binary changed since it was reflected: serving the previous reflection until the next start, and reflecting it again in the background", "binary", path, "reflected", spec.describe())
+			go func() {
+				defer close(refreshed)
+				refreshed <- reflectAndCache(ctx, path, root, cache, o)
+			}()
+		case !fresh:
+			spec = nil
+		}
 		cached = spec != nil
 	}
 	if spec == nil {
@@ -186,7 +217,31 @@ func Load(ctx context.Context, name string, opts *Options) (*Result, error) {
 	for _, n := range notes {
 		o.Logger.Warn("reflection", "note", n)
 	}
-	return &Result{Root: tree, Path: path, Spec: applied, Cached: cached, Notes: notes}, nil
+	r := &Result{Root: tree, Path: path, Spec: applied, Cached: cached, Notes: notes, Stale: stale}
+	if stale {
+		r.StaleSince, r.Refreshed = spec.describe(), refreshed
+	}
+	return r, nil
+}
+
+// reflectAndCache reflects the binary and writes the cache entry, unless
+// the reflection is partial.
+func reflectAndCache(ctx context.Context, path, root, cache string, o *Options) error {
+	spec, err := Reflect(ctx, path, root, o)
+	if err != nil {
+		o.Logger.Warn("reflecting the changed binary in the background failed; the next start tries again", "binary", path, "err", err)
+		return err
+	}
+	if spec.Partial {
+		o.Logger.Warn("reflection not cached: some processes of the binary did not answer in time; the next start asks again", "binary", path)
+		return fmt.Errorf("%s: reflection partial (processes did not answer in time): not cached", path)
+	}
+	if err := writeCache(cache, spec); err != nil {
+		o.Logger.Warn("could not write the cache", "path", cache, "err", err)
+		return err
+	}
+	o.Logger.Info("reflected the changed binary for the next start", "binary", path)
+	return nil
 }
 
 func (s *Spec) describe() string {

@@ -282,3 +282,71 @@ func TestEnablePlansAtTheTop(t *testing.T) {
 		})
 	}
 }
+
+// TestStartAfterUpgrade: `cobramcp start` of a CLI that changed since it
+// was reflected (an upgrade) answers at once from the previous reflection,
+// says so in its instructions, and reflects the binary again in the
+// background, so that the next start serves it as it is. A client that
+// waits a few seconds for a server (Codex waits 10) would otherwise time
+// out on every start of an upgraded large CLI.
+func TestStartAfterUpgrade(t *testing.T) {
+	self := build(t, ".", "cobramcp")
+	dir, cache := t.TempDir(), t.TempDir()
+	bin := filepath.Join(dir, "mycli")
+	b, err := os.ReadFile(mycli(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	instructions := func() string {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil)
+		s, err := client.Connect(ctx, &mcp.CommandTransport{Command: osexec.Command(self, "start", "--mcp-log-level=error", "--cache-dir", cache, "--", bin)}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		text := s.InitializeResult().Instructions
+		if strings.Contains(text, "changed since it was reflected") {
+			// Keep the server running until its background reflection
+			// has replaced the cache entry.
+			entries, _ := filepath.Glob(filepath.Join(cache, "mycli-*.json"))
+			if len(entries) != 1 {
+				t.Fatalf("cache entries: %q", entries)
+			}
+			st, _ := os.Stat(bin)
+			for {
+				b, _ := os.ReadFile(entries[0])
+				var spec struct {
+					ModTime time.Time `json:"modTime"`
+				}
+				if json.Unmarshal(b, &spec) == nil && spec.ModTime.Equal(st.ModTime()) {
+					break
+				}
+				select {
+				case <-ctx.Done():
+					t.Fatal("the background reflection did not update the cache")
+				case <-time.After(50 * time.Millisecond):
+				}
+			}
+		}
+		return text
+	}
+	if text := instructions(); strings.Contains(text, "changed since") {
+		t.Fatalf("first start says the binary changed: %q", text)
+	}
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(bin, later, later); err != nil {
+		t.Fatal(err)
+	}
+	if text := instructions(); !strings.HasPrefix(text, "mycli changed since it was reflected: these tools describe it as it was then (") {
+		t.Fatalf("start after the change: instructions %q", text)
+	}
+	if text := instructions(); strings.Contains(text, "changed since") {
+		t.Errorf("the start after the background reflection still serves the old one: %q", text)
+	}
+}

@@ -128,7 +128,11 @@ func (t *target) load(c *cobra.Command, rf *reflectFlags) (cmd.Toolset, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := &external.Options{Refresh: rf.refresh, NoCache: rf.noCache, CacheDir: rf.cacheDir, ProbeTimeout: rf.probeTimeout, Logger: log, Builtin: !rf.noBuiltin}
+	// A stdio server is started by a client that waits a few seconds for
+	// it: after the CLI is upgraded, it serves the previous reflection
+	// and reflects the new binary for the next start (external.Options.Stale).
+	stale := c.Name() == "start"
+	opts := &external.Options{Refresh: rf.refresh, NoCache: rf.noCache, CacheDir: rf.cacheDir, ProbeTimeout: rf.probeTimeout, Logger: log, Builtin: !rf.noBuiltin, Stale: stale}
 	if rf.overlay != "" {
 		if opts.Overlay, err = external.ReadOverlay(rf.overlay); err != nil {
 			return nil, err
@@ -138,7 +142,11 @@ func (t *target) load(c *cobra.Command, rf *reflectFlags) (cmd.Toolset, error) {
 	if err != nil {
 		return nil, err
 	}
-	return bridge.Tools(r.Root, &bridge.Config{Executable: r.Path, Logger: log})
+	cfg := &bridge.Config{Executable: r.Path, Logger: log}
+	if r.Stale {
+		cfg.Instructions = fmt.Sprintf("%s changed since it was reflected: these tools describe it as it was then (%s). A call runs the binary as it is now; an option it no longer knows fails with its own error. The next start serves it as it is now.", r.Root.Name(), r.StaleSince)
+	}
+	return bridge.Tools(r.Root, cfg)
 }
 
 // entryPath is the binary as a client entry names it: absolute, found in
