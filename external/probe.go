@@ -49,30 +49,19 @@ type probeItem struct {
 // not. Taking it, the flag is concluded an array as asking it alone would
 // (which asks for probeValue first, assuming that a parser that takes
 // `"cobramcp-probe` takes `cobramcp-probe`).
-//
-// An integer default is tried with "-0x1": pflag's signed integers read
-// base prefixes and take it; a uint, a float, a duration and a bool
-// refuse it, and pflag's reason names their type. So an int costs no
-// process of its own, and the others one, as asked alone. A float default
-// is tried with "0.5", which the integers refuse.
-var guessValues = map[string]string{"bool": "true", "duration": "1s", "int": "-0x1", "float64": "0.5", "stringArray": `"` + probeValue}
+var guessValues = map[string]string{"bool": "true", "duration": "1s", "stringArray": `"` + probeValue}
 
-var (
-	durationDefault = regexp.MustCompile(`^-?([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`)
-	intDefault      = regexp.MustCompile(`^-?[0-9]+$`)
-	floatDefault    = regexp.MustCompile(`^-?([0-9]+\.[0-9]*|\.[0-9]+|[0-9]+(\.[0-9]*)?[eE][-+]?[0-9]+)$`)
-)
+var durationDefault = regexp.MustCompile(`^-?([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`)
 
 // guessType guesses the type of a flag from its default as kubectl-style
-// help prints it (unquoted, so not a string): "" for no guess.
+// help prints it (unquoted, so not a string): "" for no guess. Integer and
+// float defaults are not guessed: a custom type that takes any string (a
+// port number or service name, default 8080) takes a number too, and only
+// a refused probe value tells it from an integer.
 func guessType(def string) string {
 	switch {
 	case def == "true" || def == "false":
 		return "bool"
-	case intDefault.MatchString(def):
-		return "int"
-	case floatDefault.MatchString(def):
-		return "float64"
 	case durationDefault.MatchString(def):
 		return "duration"
 	}
@@ -116,13 +105,6 @@ func (it *probeItem) record(v string, ok bool, why string, listed, helpListed bo
 		case ok && !listed && helpListed:
 			// Taken, and set once only: the guessed scalar type.
 			it.typ, it.from = it.guess, FromProbe
-		case !ok && it.guess != "stringArray":
-			// Refused: pflag's reason names the scalar type that refused
-			// it (the map types, which say the same for their two kinds,
-			// are asked).
-			if typ := fromMessage(why, false); typ != "" && typ != "stringToString" {
-				it.typ, it.from = typ, FromProbe
-			}
 		}
 		it.guess = "" // otherwise ask as if nothing were known
 	}
@@ -198,10 +180,12 @@ func (d *discoverer) batch(ctx context.Context, path []string, items []*probeIte
 		args := slices.Clone(path)
 		for _, it := range items {
 			if v := it.next(); v != "" {
-				args = append(args, "--"+it.f.Name+"="+marked(v, len(pending)))
 				pending = append(pending, it)
 				values = append(values, v)
 			}
+		}
+		for i, it := range pending {
+			args = append(args, "--"+it.f.Name+"="+values[i])
 		}
 		if len(pending) == 0 {
 			return nil
@@ -209,28 +193,35 @@ func (d *discoverer) batch(ctx context.Context, path []string, items []*probeIte
 		// The required flags are set too: while one is unset, cobra
 		// lists the unset required flags only, and a flag offered again
 		// could not be told.
+		var requiredArgs []string
 		for _, f := range required {
 			typ := f.Type
 			if i := slices.IndexFunc(items, func(it *probeItem) bool { return it.f == f }); i >= 0 {
 				typ = items[i].typ // "" while it is asked
 			}
 			if v, ok := sampleValue(typ); ok {
-				args = append(args, "--"+f.Name+"="+v)
+				requiredArgs = append(requiredArgs, "--"+f.Name+"="+v)
 			}
 		}
-		c, out, err := d.completeOnce(ctx, append(args, "-")...)
+		args = append(args, requiredArgs...)
+		c, _, err := d.completeOnce(ctx, append(args, "-")...)
 		if err != nil {
 			if ctx.Err() != nil {
 				return err
 			}
 			// A value that made the CLI fail before cobra answered
-			// (kubectl opens its --kuberc file first): the CLI's error
-			// names the flag's mark, or the flag is found by halves.
-			i := markIn(out, len(pending))
-			if i < 0 || errors.Is(err, errTimedOut) {
+			// (kubectl opens its --kuberc file first).
+			if errors.Is(err, errTimedOut) {
 				return d.halves(ctx, path, pending, required, pass)
 			}
-			pending[i].early = markedLine(out, i)
+			i, early, err := d.findEarly(ctx, path, pending, values, requiredArgs)
+			if err != nil {
+				return err
+			}
+			if i < 0 {
+				return d.halves(ctx, path, pending, required, pass)
+			}
+			pending[i].early = early
 			if err := d.alone(ctx, path, pending[i], pass); err != nil {
 				return err
 			}
@@ -260,6 +251,35 @@ func (d *discoverer) batch(ctx context.Context, path []string, items []*probeIte
 	}
 }
 
+// findEarly runs a batch that made the CLI fail before cobra answered
+// again, its probe values marked (marked): the CLI's error names the mark
+// of the value it acted on, and so the flag. It returns that flag's index
+// in pending and the error's line, or -1 when the error names no single
+// mark (or the marked batch did not fail alike). The marks are used only
+// here: a parser may answer a marked value otherwise (a value too long).
+func (d *discoverer) findEarly(ctx context.Context, path []string, pending []*probeItem, values, requiredArgs []string) (int, string, error) {
+	if !slices.ContainsFunc(values, func(v string) bool { return strings.Contains(v, probeValue) }) {
+		return -1, "", nil
+	}
+	args := slices.Clone(path)
+	for i, it := range pending {
+		args = append(args, "--"+it.f.Name+"="+marked(values[i], i))
+	}
+	args = append(args, requiredArgs...)
+	_, out, err := d.completeOnce(ctx, append(args, "-")...)
+	if err == nil || errors.Is(err, errTimedOut) {
+		if ctx.Err() != nil {
+			return -1, "", ctx.Err()
+		}
+		return -1, "", nil
+	}
+	i := markIn(out, len(pending))
+	if i < 0 {
+		return -1, "", nil
+	}
+	return i, markedLine(out, i), nil
+}
+
 // marked gives the i-th value of a batch a mark of its own when it is the
 // probe value: an error that the CLI prints before cobra answers names the
 // value it acted on, and so the flag.
@@ -282,6 +302,15 @@ func markIn(out string, n int) int {
 		found = i
 	}
 	return found
+}
+
+// shortError is err's text, cut for a note.
+func shortError(err error) string {
+	s := err.Error()
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	return s
 }
 
 // markedLine is the line of out that names the i-th mark, without it.
@@ -329,6 +358,10 @@ func (d *discoverer) alone(ctx context.Context, path []string, it *probeItem, pa
 		case err != nil:
 			if ctx.Err() != nil {
 				return err
+			}
+			// The CLI failed before its parser answered.
+			if it.early == "" {
+				it.early = shortError(err)
 			}
 			it.record(v, false, "", false, false)
 		case c.refused():
