@@ -101,18 +101,18 @@ func findUnit(obj *hujson.Object, line string) (string, bool) {
 	return "", false
 }
 
-// lineIndent returns the whitespace after the last newline of extra, when
-// that is all whitespace.
+// lineIndent returns the indentation of the line that extra ends on: the
+// blanks after its last newline, up to a /* comment that may start the
+// line ("\n  /* note */ " is indented "  "). false when extra holds no
+// newline.
 func lineIndent(extra []byte) (string, bool) {
 	i := bytes.LastIndexByte(extra, '\n')
 	if i < 0 {
 		return "", false
 	}
 	rest := extra[i+1:]
-	if !isSpace(rest) {
-		return "", false
-	}
-	return string(rest), true
+	ind := rest[:len(rest)-len(bytes.TrimLeft(rest, " \t"))]
+	return string(ind), true
 }
 
 func isSpace(b []byte) bool { return len(bytes.Trim(b, " \t\r\n")) == 0 }
@@ -457,8 +457,25 @@ func jsonSet(src []byte, key []string, name string, s Server) ([]byte, bool, upd
 		return out, false, updated{}, checkJSON(src, out, key, name, mergedEntry(JSON, nil, s))
 	}
 	// The entry is there: the last of duplicate keys is the one that
-	// counts; it is updated and the others go.
-	m := &obj.Members[idx[len(idx)-1]]
+	// counts; it is updated and the others go. They go first, and the
+	// file without them is edited as any other: removing one can move
+	// the next one's line (and so the layout the update follows), and a
+	// second Set must find nothing to change.
+	if len(idx) > 1 {
+		last := obj.Members[idx[len(idx)-1]].Value
+		if remoteEntry(decodeEntry(last)) {
+			return nil, false, updated{}, remoteError(name)
+		}
+		for j := len(idx) - 2; j >= 0; j-- {
+			removeMember(obj, idx[j], st.nl)
+		}
+		out, _, u, err := jsonSet(v.Pack(), key, name, s)
+		if err != nil {
+			return nil, false, updated{}, err
+		}
+		return out, true, u, checkJSON(src, out, key, name, mergedEntry(JSON, decodeEntry(last), s))
+	}
+	m := &obj.Members[idx[0]]
 	if ind, ok := lineIndent(m.Name.BeforeExtra); ok {
 		mi = ind
 	}
@@ -486,9 +503,6 @@ func jsonSet(src []byte, key []string, name string, s Server) ([]byte, bool, upd
 			return nil, false, updated{}, err
 		}
 		m.Value.Value = rv.Value
-	}
-	for j := len(idx) - 2; j >= 0; j-- {
-		removeMember(obj, idx[j], st.nl)
 	}
 	out := v.Pack()
 	return out, true, u, checkJSON(src, out, key, name, want)
