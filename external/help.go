@@ -177,12 +177,19 @@ var (
 // split returns a pflag-style flag's usage and the default that pflag
 // appended to it, " (default X)", given the flag's pflag type: strings are
 // quoted (%q), other types are not ("" when the type is not known yet:
-// either form). Continuation lines are joined with newlines.
+// either form). Continuation lines are joined with newlines. A
+// kubectl-style flag's usage is its text as it is (see assignDefault).
 func (f *helpFlag) split(typ string) (usage, def string, ok bool) {
 	if len(f.text) == 0 {
 		return "", "", false
 	}
 	lines := append([]string(nil), f.text...)
+	if f.style == "assign" {
+		// kubectl's style gives the default after "=": a "(default X)"
+		// at the end is the usage's own text ("(default hide labels
+		// column)").
+		return strings.Join(lines, "\n"), "", false
+	}
 	last := lines[len(lines)-1]
 	if typ == "string" || typ == "" {
 		if m := quotedDefault.FindStringSubmatchIndex(last); m != nil {

@@ -107,3 +107,24 @@ func TestRefusedFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestAssignStyleUsageKeepsDefaultWords: kubectl's help gives a flag's
+// default after "="; a "(default ...)" ending its usage is the usage's own
+// text (kubectl get --show-labels), not a default to take out of it.
+func TestAssignStyleUsageKeepsDefaultWords(t *testing.T) {
+	p := parseHelp("Get it.\n\nOptions:\n    --show-labels=false:\n\tWhen printing, show all labels as the last column (default hide labels column)\n\n    --output='':\n\tOutput format (default table)\n\nUsage:\n  kubectl get [NAME] [options]\n")
+	for name, want := range map[string]string{
+		"show-labels": "When printing, show all labels as the last column (default hide labels column)",
+		"output":      "Output format (default table)",
+	} {
+		hf := p.flags[name]
+		if hf == nil {
+			t.Fatalf("--%s not parsed: %+v", name, p.flags)
+		}
+		for _, typ := range []string{"", "bool", "string"} {
+			if u, def, ok := hf.split(typ); u != want || def != "" || ok {
+				t.Errorf("--%s split(%q) = %q, %q, %v; want %q and no default", name, typ, u, def, ok, want)
+			}
+		}
+	}
+}
