@@ -35,7 +35,10 @@ func buildCommand(s *Command, notes *[]string, parent string) *cobra.Command {
 		Long:               s.Long,
 		Example:            s.Example,
 		DisableFlagParsing: s.NoParse,
-		Annotations:        s.Annotations,
+		// The use line is the help's: it holds "[flags]" where the
+		// help's did.
+		DisableFlagsInUseLine: s.NoFlagsInUse,
+		Annotations:           s.Annotations,
 	}
 	if c.Use == "" {
 		c.Use = s.Name

@@ -380,7 +380,13 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 		use, ok := page.useLine(full)
 		switch {
 		case ok:
+			// kubectl's help template appends " [options]" to the usage
+			// line of a command with flags; cobra's own adds "[flags]"
+			// unless the command sets DisableFlagsInUseLine (as kubectl's
+			// do), which a line without it shows.
+			use = strings.TrimSuffix(use, " [options]")
 			c.Use = c.Name + strings.TrimPrefix(use, full)
+			c.NoFlagsInUse = !c.NoParse && !strings.Contains(use, "[flags]")
 		case len(page.useLines) > 0:
 			c.Runnable = false
 		default:

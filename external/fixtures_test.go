@@ -144,6 +144,15 @@ func TestKubectlStyleHelp(t *testing.T) {
 	if c := findCommand(spec.Root, "config set"); c == nil || c.MinArgs != 2 || c.MaxArgs != 2 {
 		t.Errorf("config set: %+v", c)
 	}
+	// The help appends " [options]" to a usage line as kubectl's does, and
+	// "config set" sets DisableFlagsInUseLine as kubectl's commands do:
+	// the built usage lines are the in-process ones.
+	tree, _ := external.Build(spec)
+	for path, want := range map[string]string{"config set": "templated config set NAME VALUE", "echo": "templated echo [ARGS...] [flags]"} {
+		if c, _, err := tree.Find(strings.Fields(path)); err != nil || c.UseLine() != want {
+			t.Errorf("%s: usage line %q, %v; want %q", path, c.UseLine(), err, want)
+		}
+	}
 	// --rc is read before cobra parses anything (as kubectl's --kuberc):
 	// every probe value fails the CLI, so its type stays unknown.
 	if len(spec.Notes) != 1 || !strings.Contains(spec.Notes[0], "templated --rc: type unknown (the CLI acts on the value before its flag parser answers") ||

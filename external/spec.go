@@ -4,7 +4,7 @@ import "time"
 
 // specFormat is the version of the Spec encoding in the cache; a cache
 // entry of another format is rebuilt.
-const specFormat = 1
+const specFormat = 2
 
 // Spec is what reflection found out about a binary: its command tree, the
 // flags of each command with their types, and notes on what it could not
@@ -39,6 +39,10 @@ type Command struct {
 	// Use is the command's usage line from its help, with the command's
 	// name first and the path of its parents removed ("pods [NAME] [flags]").
 	Use string `json:"use"`
+	// NoFlagsInUse reports that the usage line in the help shows no
+	// "[flags]" (cobra's DisableFlagsInUseLine), so that the built
+	// command's usage line is the one the help shows.
+	NoFlagsInUse bool `json:"noFlagsInUse,omitempty"`
 	// Runnable reports whether the command runs (its help shows a usage
 	// line other than "CMD [command]").
 	Runnable bool `json:"runnable"`

@@ -19,7 +19,7 @@ import (
 const helpTemplate = `{{with (or .Long .Short)}}{{.}}{{end}}
 
 Usage:
-  {{if .Runnable}}{{.UseLine}}{{end}}{{if .HasAvailableSubCommands}}
+  {{if .Runnable}}{{.UseLine}}{{if .HasAvailableFlags}} [options]{{end}}{{end}}{{if .HasAvailableSubCommands}}
   {{.CommandPath}} [command]
 
 Commands:{{range .Commands}}{{if .IsAvailableCommand}}
@@ -145,7 +145,7 @@ func main() {
 	f.Var(&level, "level", "an int read in base 10")
 
 	group := &cobra.Command{Use: "config", Short: "Configuration commands"}
-	set := &cobra.Command{Use: "set NAME VALUE", Short: "Set a value", Args: cobra.ExactArgs(2), RunE: echo}
+	set := &cobra.Command{Use: "set NAME VALUE", Short: "Set a value", Args: cobra.ExactArgs(2), RunE: echo, DisableFlagsInUseLine: true}
 	set.Flags().Bool("force", false, "overwrite")
 	need := &cobra.Command{Use: "need", Short: "A command with a required flag", Args: cobra.NoArgs, RunE: echo}
 	need.Flags().String("name", "", "the name (required)")
