@@ -10,6 +10,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+	cliflag "k8s.io/component-base/cli/flag"
+	"k8s.io/component-base/logs"
 	"k8s.io/kubectl/pkg/cmd"
 
 	"github.com/cobramcp/cobramcp/bridge"
@@ -33,12 +35,17 @@ var Trees = []Tree{
 }
 
 // Kubectl returns kubectl's real command tree (k8s.io/kubectl), the mcp
-// group added. Building it reads no cluster and no kubeconfig.
+// group added. Building it reads no cluster and no kubeconfig. The tree is
+// the one the kubectl binary runs (./kubectl): component-base's cli.Run
+// adds klog's flags (--v, --vmodule, --log-flush-frequency) to the root and
+// normalizes "_" in flag names to "-" before it executes the command.
 func Kubectl() *cobra.Command {
 	root := cmd.NewKubectlCommand(cmd.KubectlOptions{
 		IOStreams: genericiooptions.IOStreams{In: os.Stdin, Out: io.Discard, ErrOut: io.Discard},
 		Arguments: []string{"kubectl"},
 	})
+	root.SetGlobalNormalizationFunc(cliflag.WordSepNormalizeFunc)
+	logs.AddFlags(root.PersistentFlags())
 	root.AddCommand(bridge.Command(nil))
 	return root
 }
