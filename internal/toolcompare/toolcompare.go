@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -18,9 +19,10 @@ import (
 // Difference is one way the outside reflection of a tool differs from the
 // in-process one. Kind names a row of the known-limits table in
 // docs/external.md when the difference is a known limit: tool-missing,
-// tool-extra, flag-missing, flag-extra, flag-type, flag-default,
-// flag-schema, flag-annotation, flag-required, flag-groups, args-arity,
-// args-after-dash, description, annotations, meta, tags, output-schema.
+// tool-extra, flag-missing, flag-extra, the kinds of a flag's schema (see
+// flagKind), flag-required, flag-groups, args-arity, args-after-dash,
+// description-missing (lines of the in-process description left out, none
+// changed), description, annotations, meta, tags, output-schema.
 type Difference struct {
 	Kind, Tool, Detail string
 }
@@ -92,15 +94,7 @@ func Tool(in, out *mcp.Tool, annotated map[string]bool) []Difference {
 		case b == nil:
 			add("flag-missing", "--%s", n)
 		case js(a) != js(b):
-			kind := "flag-schema"
-			if annotated[n] {
-				kind = "flag-annotation"
-			} else if a.Type != b.Type || js(a.Items) != js(b.Items) || js(a.AdditionalProperties) != js(b.AdditionalProperties) {
-				kind = "flag-type"
-			} else if js(a.Default) != js(b.Default) {
-				kind = "flag-default"
-			}
-			add(kind, "--%s: in-process %s, outside %s", n, js(a), js(b))
+			add(flagKind(a, b, annotated[n]), "--%s: in-process %s, outside %s", n, js(a), js(b))
 		}
 	}
 	var ri, ro []string
@@ -132,6 +126,8 @@ func Tool(in, out *mcp.Tool, annotated map[string]bool) []Difference {
 		kind := "description"
 		if groupSentences.ReplaceAllString(in.Description, "") == groupSentences.ReplaceAllString(out.Description, "") {
 			kind = "flag-groups"
+		} else if linesWithin(out.Description, in.Description) {
+			kind = "description-missing"
 		}
 		add(kind, "in-process %q, outside %q", in.Description, out.Description)
 	}
@@ -151,6 +147,85 @@ func Tool(in, out *mcp.Tool, annotated map[string]bool) []Difference {
 		add("output-schema", "differs")
 	}
 	return diffs
+}
+
+// flagKind names the kind of difference between the schemas of one flag,
+// in-process (a) and from outside (b), the first that applies:
+//
+//   - flag-annotation: the flag carries a jsonschema annotation in-process;
+//   - flag-custom-type: in-process, a custom pflag.Value served as a string
+//     whose description names its type ("(type: tristate)");
+//   - flag-type: the JSON types differ (or the item or value types);
+//   - flag-default-unseen: the outside schema has no default;
+//   - flag-default: the defaults differ;
+//   - flag-range: only the integer bounds differ (int32 served as int);
+//   - flag-optional-value: only the note on the value the flag takes
+//     without one ("if given without a value: X") differs;
+//   - flag-schema: anything else.
+func flagKind(a, b *jsonschema.Schema, annotated bool) string {
+	switch {
+	case annotated:
+		return "flag-annotation"
+	case a.Type == "string" && customTypeNote.MatchString(a.Description):
+		return "flag-custom-type"
+	case a.Type != b.Type || js(a.Items) != js(b.Items) || js(a.AdditionalProperties) != js(b.AdditionalProperties):
+		return "flag-type"
+	case a.Default != nil && b.Default == nil:
+		return "flag-default-unseen"
+	case js(a.Default) != js(b.Default):
+		return "flag-default"
+	}
+	ma, mb := schemaMap(a), schemaMap(b)
+	for _, k := range []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} {
+		delete(ma, k)
+		delete(mb, k)
+	}
+	if reflect.DeepEqual(ma, mb) {
+		return "flag-range"
+	}
+	for _, m := range []map[string]any{ma, mb} {
+		if d, ok := m["description"].(string); ok {
+			m["description"] = noOptNote.ReplaceAllStringFunc(d, func(note string) string {
+				if strings.HasPrefix(note, ";") {
+					return ")" // "(type: x; if given ...)" -> "(type: x)"
+				}
+				return ""
+			})
+		}
+	}
+	if reflect.DeepEqual(ma, mb) {
+		return "flag-optional-value"
+	}
+	return "flag-schema"
+}
+
+var (
+	// customTypeNote matches the note flagschema gives a custom type:
+	// "(type: NAME)" or "(type: NAME; ...)".
+	customTypeNote = regexp.MustCompile(`\(type: [^;)]+[;)]`)
+	// noOptNote matches flagschema's note on a flag's NoOptDefVal, alone
+	// in its parentheses or after another note.
+	noOptNote = regexp.MustCompile(` \(if given without a value: [^)]*\)$|; if given without a value: [^)]*\)$`)
+)
+
+func schemaMap(s *jsonschema.Schema) map[string]any {
+	var m map[string]any
+	_ = json.Unmarshal([]byte(js(s)), &m)
+	return m
+}
+
+// linesWithin reports whether the lines of part are lines of whole, in
+// order, some of whole's left out: text of whole is missing from part,
+// none is added or changed.
+func linesWithin(part, whole string) bool {
+	pl, wl := strings.Split(part, "\n"), strings.Split(whole, "\n")
+	i := 0
+	for _, l := range wl {
+		if i < len(pl) && pl[i] == l {
+			i++
+		}
+	}
+	return i == len(pl) && len(pl) < len(wl)
 }
 
 // groupSentences matches the paragraph in which the bridge states cobra's

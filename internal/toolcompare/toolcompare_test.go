@@ -56,6 +56,26 @@ func TestTools(t *testing.T) {
 		{"annotated", []*mcp.Tool{tool("a", map[string]*jsonschema.Schema{"x": str}, nil, nil)},
 			[]*mcp.Tool{tool("a", map[string]*jsonschema.Schema{"x": integer}, nil, nil)}, map[string]bool{"x": true},
 			[]string{"flag-annotation"}},
+		{"default unseen", []*mcp.Tool{tool("a", map[string]*jsonschema.Schema{"x": intDefault}, nil, nil)},
+			[]*mcp.Tool{tool("a", map[string]*jsonschema.Schema{"x": integer}, nil, nil)}, nil,
+			[]string{"flag-default-unseen"}},
+		{"range", []*mcp.Tool{tool("a", map[string]*jsonschema.Schema{"x": {Type: "integer", Minimum: jsonschema.Ptr(-3.0), Maximum: jsonschema.Ptr(3.0)}}, nil, nil)},
+			[]*mcp.Tool{tool("a", map[string]*jsonschema.Schema{"x": integer}, nil, nil)}, nil,
+			[]string{"flag-range"}},
+		{"optional value", []*mcp.Tool{tool("a", map[string]*jsonschema.Schema{
+			"x": {Type: "string", Description: "how (if given without a value: fast)"},
+			"y": {Type: "integer", Description: "n (type: count; if given without a value: 2)"}}, nil, nil)},
+			[]*mcp.Tool{tool("a", map[string]*jsonschema.Schema{
+				"x": {Type: "string", Description: "how"},
+				"y": {Type: "integer", Description: "n (type: count)"}}, nil, nil)}, nil,
+			[]string{"flag-optional-value", "flag-optional-value"}},
+		{"custom type", []*mcp.Tool{tool("a", map[string]*jsonschema.Schema{
+			"x": {Type: "string", Description: "embed (type: tristate; if given without a value: true)"},
+			"y": {Type: "string", Description: "modules (type: moduleSpec)"}}, nil, nil)},
+			[]*mcp.Tool{tool("a", map[string]*jsonschema.Schema{
+				"x": {Type: "boolean", Description: "embed"},
+				"y": {Type: "string", Description: "modules"}}, nil, nil)}, nil,
+			[]string{"flag-custom-type", "flag-custom-type"}},
 		{"required", []*mcp.Tool{tool("a", map[string]*jsonschema.Schema{"x": str}, []string{"x"}, nil)},
 			[]*mcp.Tool{tool("a", map[string]*jsonschema.Schema{"x": str}, nil, nil)}, nil,
 			[]string{"flag-required"}},
@@ -85,6 +105,14 @@ func TestToolsDescription(t *testing.T) {
 	got = Tools([]*mcp.Tool{in}, []*mcp.Tool{out}, nil)
 	if len(got) != 1 || got[0].Kind != "description" {
 		t.Errorf("other text: %v, want one description", got)
+	}
+	in.Description, out.Description = "Short\n\nLong.\n\nUsage: x", "Long.\n\nUsage: x"
+	if got := Tools([]*mcp.Tool{in}, []*mcp.Tool{out}, nil); len(got) != 1 || got[0].Kind != "description-missing" {
+		t.Errorf("lines left out: %v, want one description-missing", got)
+	}
+	out.Description = "Long.\n\nUsage: x\n\nMore."
+	if got := Tools([]*mcp.Tool{in}, []*mcp.Tool{out}, nil); len(got) != 1 || got[0].Kind != "description" {
+		t.Errorf("lines left out and added: %v, want one description", got)
 	}
 	if c := Count(append(got, got...)); c["description"] != 2 || len(c) != 1 {
 		t.Errorf("Count = %v", c)
