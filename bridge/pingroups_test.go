@@ -137,3 +137,25 @@ func TestPinnedFlagGroupsDescription(t *testing.T) {
 		}
 	}
 }
+
+// TestPinsInOneExclusiveGroup: pinning two flags of a mutually exclusive
+// group would make every call of the tool fail, so the policy is refused
+// with an error naming the flags, the tool and the group.
+func TestPinsInOneExclusiveGroup(t *testing.T) {
+	root := &cobra.Command{Use: "pg"}
+	mx := &cobra.Command{Use: "mx", RunE: noop}
+	for _, n := range []string{"a", "b", "c"} {
+		mx.Flags().String(n, "", n)
+	}
+	mx.MarkFlagsMutuallyExclusive("a", "b", "c")
+	root.AddCommand(mx)
+	ts := mustTools(t, root, nil)
+	_, err := ts.Restrict(cmd.Policy{Pins: []cmd.Pin{{Flag: "a", Value: "1", From: "--set"}, {Flag: "c", Value: "1", From: "PG_MCP_SET"}}})
+	const want = "flags --a (pinned --set) and --c (pinned PG_MCP_SET) cannot be used together: tool pg_mx takes at most one of --a, --b, --c"
+	if err == nil || err.Error() != want {
+		t.Errorf("Restrict: %v\nwant %s", err, want)
+	}
+	if _, err := ts.Restrict(cmd.Policy{Pins: []cmd.Pin{{Flag: "a", Value: "1", From: "--set"}}}); err != nil {
+		t.Errorf("one pin of the group: %v", err)
+	}
+}

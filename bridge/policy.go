@@ -113,6 +113,22 @@ func (ts *Toolset) Restrict(p cmd.Policy) (*Toolset, error) {
 			return nil, fmt.Errorf("flag --%s (pinned %s): no served tool takes a flag of that name", pin.Flag, pin.From)
 		}
 	}
+	// Two pins in one mutually exclusive group would refuse every call
+	// of the tool.
+	for _, t := range tools {
+		for _, g := range flagGroups(t.Flags, annMutuallyExclusive) {
+			var on []string
+			for _, n := range g {
+				if _, ok := v.pins[t.MCP.Name][n]; ok {
+					on = append(on, fmt.Sprintf("--%s (pinned %s)", n, v.pinFrom[n]))
+				}
+			}
+			if len(on) > 1 {
+				return nil, fmt.Errorf("flags %s and %s cannot be used together: tool %s takes at most one of %s",
+					strings.Join(on[:len(on)-1], ", "), on[len(on)-1], t.MCP.Name, flagList(g))
+			}
+		}
+	}
 	for _, t := range tools {
 		def := t.MCP
 		if p.Expanded {
