@@ -118,7 +118,8 @@ func (g jsonGen) entry(b *strings.Builder, depth int) {
 		g.value(b, depth)
 		return
 	}
-	members := []string{`"command": "x"`, `"args": ["a", "b"]`, `"env": {"K": "v"}`, `"disabled": true`, `"type": "stdio"`, `"trust": false`, `"url": "https://x"`}
+	members := []string{`"command": "x"`, `"args": ["a", "b"]`, `"env": {"K": "v"}`, `"disabled": true`, `"type": "stdio"`, `"trust": false`, `"url": "https://x"`,
+		`"args": []`, `"command": "x" /* c */`, "\"env\": {\n\"PATH\": \"p\" // c\n}", `"env": {}`, `"disabled": false`, `"timeout": 5`}
 	g.r.Shuffle(len(members), func(i, j int) { members[i], members[j] = members[j], members[i] })
 	n := g.r.Intn(4)
 	b.WriteString("{")
@@ -181,6 +182,10 @@ func genTOML(r *rand.Rand) string {
 		"[[hooks]]\nrun = \"x\"\n",
 		"notes = \"\"\"\n[mcp_servers.mycli]\n\"\"\"\n",
 		"list = [\n  1, # one\n  2,\n]\n",
+		"[mcp_servers.mycli]\ncommand = \"old\"\nargs = [\n  \"a\", # c\n]\nenv.A = \"1\"\n",
+		"[mcp_servers.mycli]\nenv = { A = \"1\" } # c\nstartup_timeout_sec = 5\n",
+		"[mcp_servers.mycli] # mine\ncommand = \"x\" # c\n",
+		"[mcp_servers.mycli]\r\ncommand = \"x\"\r\n",
 	}
 	var b strings.Builder
 	n := r.Intn(8)

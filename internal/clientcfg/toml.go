@@ -48,23 +48,28 @@ func parseTOML(src []byte) (map[string]any, error) {
 // tomlErrorLine finds the line of an error go-toml reports without a
 // position (a table or key defined twice, "toml: table a already
 // exists"): the first line at which the file's beginning fails with the
-// same message. go-toml decodes as it parses, so that is the line that
-// defines the table or key again. 0 when none does.
+// same message. go-toml decodes as it parses, so every longer beginning
+// fails the same way, and a binary search finds it. 0 when none does.
 func tomlErrorLine(src []byte, err error) int {
-	line, end := 0, 0
-	for end < len(src) {
-		i := bytes.IndexByte(src[end:], '\n')
-		if i < 0 {
-			return line + 1 // the last line, without a newline: the whole file fails
-		}
-		end += i + 1
-		line++
-		m := map[string]any{}
-		if e := toml.Unmarshal(src[:end], &m); e != nil && e.Error() == err.Error() {
-			return line
+	var ends []int // the end of each line, its newline included
+	for i, c := range src {
+		if c == '\n' {
+			ends = append(ends, i+1)
 		}
 	}
-	return 0
+	if len(ends) == 0 || ends[len(ends)-1] != len(src) {
+		ends = append(ends, len(src)) // a last line without a newline
+	}
+	fails := func(n int) bool {
+		m := map[string]any{}
+		e := toml.Unmarshal(src[:ends[n]], &m)
+		return e != nil && e.Error() == err.Error()
+	}
+	n := sort.Search(len(ends), fails)
+	if n == len(ends) {
+		return 0
+	}
+	return n + 1
 }
 
 // scanTOML splits src into lines and finds the table headers, skipping
