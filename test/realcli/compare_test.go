@@ -87,4 +87,34 @@ func TestKubectlFromOutside(t *testing.T) {
 		summary = append(summary, fmt.Sprintf("%s %d", k, counts[k]))
 	}
 	t.Logf("%d tools in-process, %d from outside; differences by kind: %s", len(in.Tools()), len(out.Tools()), strings.Join(summary, ", "))
+
+	// The overlay cobramcp ships for kubectl gives the defaults that no
+	// help prints (but --cache-dir's, which depends on $HOME): with it
+	// applied to the same reflection, no other default is missing.
+	o, err := external.BuiltinOverlay("kubectl")
+	if err != nil || o == nil {
+		t.Fatalf("built-in overlay for kubectl: %v, %v", o, err)
+	}
+	spec, err := o.Apply(r.Spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, _ := external.Build(spec)
+	tree.Use = "kubectl"
+	overlaid, err := bridge.Tools(tree, &outCfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unseen := 0
+	for _, d := range toolcompare.Tools(in.Tools(), overlaid.Tools(), toolcompare.Annotated(sets...)) {
+		if d.Kind == "flag-default-unseen" {
+			unseen++
+			if !strings.HasPrefix(d.Detail, "--cache-dir:") {
+				t.Errorf("with kubectl's built-in overlay: %s", d)
+			}
+		}
+	}
+	if unseen == 0 {
+		t.Error("with kubectl's built-in overlay: no tool lacks --cache-dir's default; the comparison compared nothing")
+	}
 }

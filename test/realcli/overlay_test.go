@@ -12,8 +12,9 @@ import (
 
 // TestBuiltinOverlayMatchesKubectl: every command and flag that the
 // overlay cobramcp ships for kubectl names exists in the kubectl this
-// module builds. A built-in overlay skips, with a note, what the served
-// version lacks; this keeps the shipped one from drifting unnoticed.
+// module builds, and a default it gives is kubectl's. A built-in overlay
+// skips, with a note, what the served version lacks; this keeps the
+// shipped one from drifting unnoticed.
 func TestBuiltinOverlayMatchesKubectl(t *testing.T) {
 	o, err := external.BuiltinOverlay("kubectl")
 	if err != nil || o == nil {
@@ -55,9 +56,16 @@ func TestBuiltinOverlayMatchesKubectl(t *testing.T) {
 			}
 		}
 	}
-	for name := range o.Flags {
-		if root.Flag(name) == nil && root.PersistentFlags().Lookup(name) == nil {
+	for name, fo := range o.Flags {
+		f := root.Flag(name)
+		if f == nil {
+			f = root.PersistentFlags().Lookup(name)
+		}
+		switch {
+		case f == nil:
 			t.Errorf("flags %q: no such kubectl flag", name)
+		case fo.Default != nil && *fo.Default != f.DefValue:
+			t.Errorf("flags %q: default %q, kubectl's is %q", name, *fo.Default, f.DefValue)
 		}
 	}
 }
