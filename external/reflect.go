@@ -125,6 +125,7 @@ func Reflect(ctx context.Context, path, name string, opts *Options) (*Spec, erro
 	o := opts.withDefaults()
 	d := &discoverer{bin: path, name: name, opts: o, slots: make(chan struct{}, o.Parallel), env: discoveryEnv(o.Env, name)}
 	start := time.Now()
+	o.Logger.Info("reflecting the binary through its help and cobra's completion command", "binary", path, "parallel", o.Parallel)
 	spec, err := d.discover(ctx)
 	if err != nil {
 		return nil, err
