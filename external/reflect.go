@@ -209,7 +209,7 @@ func Load(ctx context.Context, name string, opts *Options) (*Result, error) {
 			return nil, err
 		}
 		if overlay.builtin != "" {
-			applied.Notes = append(applied.Notes, fmt.Sprintf("applied the overlay cobramcp ships for %s (read-only and destructive hints, commands left out)", root))
+			applied.Notes = append(applied.Notes, fmt.Sprintf("applied the overlay cobramcp ships for %s (read-only and destructive hints, defaults no help prints, commands left out)", root))
 		}
 	}
 	tree, more := Build(applied)
