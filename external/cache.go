@@ -35,12 +35,19 @@ func readCache(ctx context.Context, file, path, name string, o *Options) (spec *
 		return nil, false
 	}
 	var s Spec
-	if err := json.Unmarshal(b, &s); err != nil || s.Format != specFormat || s.Root == nil || s.Binary != path {
+	if err := json.Unmarshal(b, &s); err != nil || s.Root == nil {
 		o.Logger.Info("cache entry unreadable, reflecting again", "path", file)
 		return nil, false
 	}
+	if s.Format != specFormat {
+		// Written by another version of cobramcp: what it found still
+		// describes the binary, well enough to serve once.
+		o.Logger.Info("cache entry written by another version of cobramcp", "path", file)
+		s.Format = specFormat
+		return &s, false
+	}
 	st, err := os.Stat(path)
-	if err != nil || s.Size != st.Size() || !s.ModTime.Equal(st.ModTime()) {
+	if err != nil || s.Binary != path || s.Size != st.Size() || !s.ModTime.Equal(st.ModTime()) {
 		o.Logger.Info("binary changed since it was cached", "binary", path, "cached", s.describe())
 		return &s, false
 	}

@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -433,5 +434,90 @@ func TestCustomValueTypes(t *testing.T) {
 		if strings.Contains(n, "echoall2 --cfg") && !strings.Contains(n, "before its flag parser answers") {
 			t.Errorf("note: %s", n)
 		}
+	}
+}
+
+// TestStaleCacheCases: a link moved to another version (the cache is keyed
+// by the path as named), a binary replaced by one that is not a Cobra CLI
+// (its entry is dropped, so the next start fails clearly), and a binary
+// that changes while it is reflected (served, not cached).
+func TestStaleCacheCases(t *testing.T) {
+	dir, cache := t.TempDir(), t.TempDir()
+	v1, v2 := filepath.Join(dir, "v1"), filepath.Join(dir, "v2")
+	for _, d := range []string{v1, v2} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyFile := func(src, dst string, mode os.FileMode) {
+		t.Helper()
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, b, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyFile(fixture(t, "testdata/templated"), filepath.Join(v1, "templated"), 0o755)
+	copyFile(mycliBin(t), filepath.Join(v2, "templated"), 0o755)
+	link := filepath.Join(dir, "templated")
+	if err := os.Symlink(filepath.Join(v1, "templated"), link); err != nil {
+		t.Fatal(err)
+	}
+	load := func() (*external.Result, error) {
+		return external.Load(context.Background(), link, &external.Options{CacheDir: cache, Stale: true})
+	}
+	if _, err := load(); err != nil {
+		t.Fatal(err)
+	}
+	// The link now points at the next version.
+	if err := os.Remove(link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(v2, "templated"), link); err != nil {
+		t.Fatal(err)
+	}
+	r, err := load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Stale || findCommand(r.Spec.Root, "kv") == nil {
+		t.Fatalf("after the link moved: stale %v, kv served %v; want the previous reflection", r.Stale, findCommand(r.Spec.Root, "kv") != nil)
+	}
+	if err := <-r.Refreshed; err != nil {
+		t.Fatal(err)
+	}
+	// The binary is replaced by a script that is not a Cobra CLI.
+	copyFile(filepath.Join(fixture(t, "testdata/notcobra")), filepath.Join(v2, "templated"), 0o755)
+	if r, err = load(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-r.Refreshed; !errors.Is(err, external.ErrNotCobra) {
+		t.Fatalf("background reflection of a non-Cobra binary: %v, want ErrNotCobra", err)
+	}
+	if _, err := load(); !errors.Is(err, external.ErrNotCobra) {
+		t.Errorf("the start after: %v, want ErrNotCobra (the previous reflection dropped)", err)
+	}
+	// A binary that changes while it is reflected (each run touches it).
+	real := fixture(t, "testdata/templated")
+	script := filepath.Join(dir, "touchy", "templated")
+	if err := os.Mkdir(filepath.Dir(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	body := "#!/bin/sh\ntouch \"$0\"\nexec " + real + " \"$@\"\n"
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	past := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(script, past, past); err != nil {
+		t.Fatal(err)
+	}
+	spec, err := external.Reflect(context.Background(), script, "templated", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !spec.Partial || !slices.ContainsFunc(spec.Notes, func(n string) bool { return strings.Contains(n, "changed while it was reflected") }) {
+		t.Errorf("a binary changed during reflection: partial %v, notes %q", spec.Partial, spec.Notes)
 	}
 }

@@ -2,7 +2,9 @@ package external
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	osexec "os/exec"
@@ -126,13 +128,21 @@ func Reflect(ctx context.Context, path, name string, opts *Options) (*Spec, erro
 	d := &discoverer{bin: path, name: name, opts: o, slots: make(chan struct{}, o.Parallel), env: discoveryEnv(o.Env, name)}
 	start := time.Now()
 	o.Logger.Info("reflecting the binary through its help and cobra's completion command", "binary", path, "parallel", o.Parallel)
+	before, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("reflecting %s: %w", path, err)
+	}
 	spec, err := d.discover(ctx)
 	if err != nil {
 		return nil, err
 	}
 	spec.Binary = path
-	if st, err := os.Stat(path); err == nil {
-		spec.Size, spec.ModTime = st.Size(), st.ModTime()
+	spec.Size, spec.ModTime = before.Size(), before.ModTime()
+	if after, err := os.Stat(path); err != nil || after.Size() != before.Size() || !after.ModTime().Equal(before.ModTime()) {
+		// Some answers may come from the binary that replaced it: such a
+		// reflection is served once, not cached.
+		spec.Partial = true
+		spec.Notes = append(spec.Notes, fmt.Sprintf("%s changed while it was reflected: some answers may be the new binary's (not cached; the next start reflects it again)", path))
 	}
 	o.Logger.Info("reflected", "binary", path, "commands", countCommands(spec.Root), "processes", d.processes.Load(), "took", time.Since(start).Round(time.Millisecond))
 	return spec, nil
@@ -158,11 +168,20 @@ func Load(ctx context.Context, name string, opts *Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The cache is keyed by the path as named, symlinks kept: an upgrade
+	// that moves a link to a new version's directory (Homebrew, asdf, nix,
+	// update-alternatives) finds the reflection of the version before.
+	named := path
+	if p, err := osexec.LookPath(name); err == nil {
+		if p, err = filepath.Abs(p); err == nil {
+			named = p
+		}
+	}
 	var spec *Spec
 	cached := false
 	cache := ""
 	if !o.NoCache {
-		if cache, err = cachePath(o.CacheDir, path, root); err != nil {
+		if cache, err = cachePath(o.CacheDir, named, root); err != nil {
 			o.Logger.Warn("no cache", "err", err)
 			cache = ""
 		}
@@ -229,7 +248,19 @@ func Load(ctx context.Context, name string, opts *Options) (*Result, error) {
 // the reflection is partial.
 func reflectAndCache(ctx context.Context, path, root, cache string, o *Options) error {
 	spec, err := Reflect(ctx, path, root, o)
-	if err != nil {
+	switch {
+	case err != nil && ctx.Err() != nil:
+		o.Logger.Info("the background reflection stopped with the server; the next start tries again", "binary", path)
+		return err
+	case errors.Is(err, ErrNotCobra):
+		// The previous reflection must not be served again for a binary
+		// that is no longer a Cobra CLI: the next start says so.
+		if rmErr := os.Remove(cache); rmErr != nil && !errors.Is(rmErr, fs.ErrNotExist) {
+			o.Logger.Warn("could not remove the cache entry", "path", cache, "err", rmErr)
+		}
+		o.Logger.Warn("the changed binary is not a Cobra CLI: its previous reflection is dropped from the cache", "binary", path, "err", err)
+		return err
+	case err != nil:
 		o.Logger.Warn("reflecting the changed binary in the background failed; the next start tries again", "binary", path, "err", err)
 		return err
 	}

@@ -8,7 +8,9 @@ import (
 	osexec "os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -349,4 +351,72 @@ func TestStartAfterUpgrade(t *testing.T) {
 	if text := instructions(); strings.Contains(text, "changed since") {
 		t.Errorf("the start after the background reflection still serves the old one: %q", text)
 	}
+}
+
+// TestBackgroundReflectionEndsWithTheServer: the reflection a start runs in
+// the background (the served CLI changed) is ended, its processes with it,
+// when the server stops.
+func TestBackgroundReflectionEndsWithTheServer(t *testing.T) {
+	self := build(t, ".", "cobramcp")
+	dir, cache := t.TempDir(), t.TempDir()
+	bin, pids := filepath.Join(dir, "mycli"), filepath.Join(dir, "pids")
+	real := mycli(t)
+	write := func(body string) {
+		t.Helper()
+		if err := os.WriteFile(bin+".new", []byte("#!/bin/sh\n"+body+"exec "+real+" \"$@\"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(bin+".new", bin); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("")
+	if out, err := osexec.Command(self, "tools", "-o", os.DevNull, "--cache-dir", cache, "--", bin).CombinedOutput(); err != nil {
+		t.Fatalf("warming the cache: %v\n%s", err, out)
+	}
+	// The changed binary waits a long time in each process it starts.
+	write("sleep 300 &\necho $! >> " + pids + "\nwait\n")
+	start := osexec.Command(self, "start", "--mcp-log-level=error", "--cache-dir", cache, "--", bin)
+	stdin, err := start.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := start.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Stop the server once the background reflection has started a process.
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if b, _ := os.ReadFile(pids); len(b) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the background reflection started no process")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	stdin.Close()
+	if err := start.Wait(); err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	b, _ := os.ReadFile(pids)
+	for _, p := range strings.Fields(string(b)) {
+		stat, err := os.ReadFile("/proc/" + p + "/stat")
+		if err != nil {
+			continue // gone
+		}
+		if f := strings.Fields(string(stat)); len(f) > 2 && f[2] != "Z" {
+			t.Errorf("process %s of the background reflection still runs after the server stopped: %s", p, stat)
+			syscall.Kill(mustAtoi(t, p), syscall.SIGKILL)
+		}
+	}
+}
+
+func mustAtoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

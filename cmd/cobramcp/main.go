@@ -66,12 +66,22 @@ func execute(args []string, out, errOut io.Writer) error {
 	root.SetArgs(t.split(root, args))
 	root.SetOut(out)
 	root.SetErr(errOut)
-	return root.Execute()
+	// A reflection left running in the background (a start after the
+	// served CLI changed) ends with the command: its processes are ended
+	// and awaited before cobramcp exits.
+	ctx, cancel := context.WithCancel(context.Background())
+	err := root.ExecuteContext(ctx)
+	cancel()
+	for _, done := range t.background {
+		<-done
+	}
+	return err
 }
 
 // target is the CLI served from outside: the binary named after "--".
 type target struct {
-	binary string // as given: a path or a name in PATH
+	binary     string         // as given: a path or a name in PATH
+	background []<-chan error // reflections running in the background
 }
 
 // split takes the binary out of the command line of a serving command:
@@ -143,8 +153,11 @@ func (t *target) load(c *cobra.Command, rf *reflectFlags) (cmd.Toolset, error) {
 		return nil, err
 	}
 	cfg := &bridge.Config{Executable: r.Path, Logger: log}
+	if r.Refreshed != nil {
+		t.background = append(t.background, r.Refreshed)
+	}
 	if r.Stale {
-		cfg.Instructions = fmt.Sprintf("%s changed since it was reflected: these tools describe it as it was then (%s). A call runs the binary as it is now; an option it no longer knows fails with its own error. The next start serves it as it is now.", r.Root.Name(), r.StaleSince)
+		cfg.Instructions = fmt.Sprintf("%s changed since it was reflected: these tools describe it as it was then (%s). A call runs the binary as it is now; an option it no longer knows fails with its own error. It is being reflected again, for the starts after this one.", r.Root.Name(), r.StaleSince)
 	}
 	return bridge.Tools(r.Root, cfg)
 }
