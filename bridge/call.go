@@ -37,7 +37,7 @@ type Output struct {
 // failed commands are results with IsError set. The names are those Tools
 // lists: in search mode, the search, describe and run tools.
 func (ts *Toolset) Call(ctx context.Context, name string, arguments json.RawMessage) (*mcp.CallToolResult, error) {
-	if err := ts.checkName(name); err != nil {
+	if err := ts.checkName(name, true); err != nil {
 		return nil, err
 	}
 	if ts.view != nil && ts.view.search != nil {
@@ -48,7 +48,12 @@ func (ts *Toolset) Call(ctx context.Context, name string, arguments json.RawMess
 
 // checkName returns nil when name is a tool that Tools lists, or else the
 // error that says so and names the tool most likely meant.
-func (ts *Toolset) checkName(name string) error {
+//
+// policyHint says whether a tool the policy leaves out may be named as
+// such: for the user running a call (mcp call, mcp tool), not for an MCP
+// client, to which a left-out tool is unknown like any other (saying so
+// would tell it what the policy hides, and the policy itself).
+func (ts *Toolset) checkName(name string, policyHint bool) error {
 	if ts.view != nil && ts.view.search != nil {
 		if ts.view.search.handler(name) == nil {
 			return fmt.Errorf("unknown tool %q (in search mode the tools are %s)", name, ts.view.search.names())
@@ -56,7 +61,7 @@ func (ts *Toolset) checkName(name string) error {
 		return nil
 	}
 	if _, ok := ts.byName[name]; !ok {
-		return ts.unknownTool(name)
+		return ts.unknownTool(name, policyHint)
 	}
 	return nil
 }

@@ -215,8 +215,8 @@ func (ts *Toolset) listedTool(t *Tool) *mcp.Tool {
 
 // unknownTool is the error of a call of a tool that this toolset does not
 // serve.
-func (ts *Toolset) unknownTool(name string) error {
-	if ts.view != nil && ts.view.all[name] != nil {
+func (ts *Toolset) unknownTool(name string, policyHint bool) error {
+	if policyHint && ts.view != nil && ts.view.all[name] != nil {
 		return fmt.Errorf("tool %q is not served: the server's policy (%s) leaves it out", name, describePolicy(ts.view.policy))
 	}
 	if s := ts.closeName(name); s != "" {

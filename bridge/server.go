@@ -148,7 +148,7 @@ func (h minLevel) WithGroup(name string) slog.Handler {
 func (ts *Toolset) answerUnknownTool(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if r, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && r.Params != nil {
-			if err := ts.checkName(r.Params.Name); err != nil {
+			if err := ts.checkName(r.Params.Name, false); err != nil {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 			}
 		}

@@ -373,6 +373,14 @@ func TestUnknownTool(t *testing.T) {
 	if out.Stdout != "mycli version 1.4.2\n" {
 		t.Errorf("after unknown tools: %q", out.Stdout)
 	}
+	// A tool the policy leaves out is unknown to the client like any
+	// other: the error neither confirms it exists nor shows the policy.
+	p := startServer(t, serverOptions{args: []string{"--exclude-tools", "mycli_delete_pod,mycli_exec"}})
+	_, err := p.callErr(ctx, "mycli_delete_pod", `{}`)
+	var we *jsonrpc.Error
+	if !errors.As(err, &we) || we.Code != jsonrpc.CodeInvalidParams || we.Message != `unknown tool "mycli_delete_pod"` {
+		t.Errorf("excluded tool: %v, want %d %q", err, jsonrpc.CodeInvalidParams, `unknown tool "mycli_delete_pod"`)
+	}
 }
 
 // TestHostileValues checks that values that look like flags stay values:
