@@ -132,7 +132,7 @@ func (f File) Set(name string, s Server, dryRun bool) (*Change, error) {
 		out, found, up, err := set(f.Format, src, f.Key, name, s)
 		u = up
 		return out, found, err
-	}, false)
+	}, nil)
 	if ch != nil {
 		ch.Kept, ch.Enabled = u.kept, u.enabled
 	}
@@ -142,8 +142,9 @@ func (f File) Set(name string, s Server, dryRun bool) (*Change, error) {
 // Remove deletes the server name. A missing file or server is no error:
 // the Change reports Found false and nothing is written.
 //
-// When nothing is left but the skeleton Set writes around a server in a
-// new file ("{}\n" in JSON, nothing in TOML), the file itself is deleted
+// When the file is exactly what Set writes into a new file for this
+// server (nothing but it, laid out as Set lays it out: a file enable
+// created and nobody edited since), the file itself is deleted
 // (Change.Deleted), so that Set then Remove on a missing file leaves no
 // file, as before; the previous version is kept in path + ".bak" as for
 // any write. A symbolic link is not deleted, nor its target: the target
@@ -151,7 +152,25 @@ func (f File) Set(name string, s Server, dryRun bool) (*Change, error) {
 func (f File) Remove(name string, dryRun bool) (*Change, error) {
 	return f.update(dryRun, func(src []byte) ([]byte, bool, error) {
 		return Remove(f.Format, src, f.Key, name)
-	}, true)
+	}, func(src []byte) bool { return ownFile(f.Format, src, f.Key, name) })
+}
+
+// ownFile reports whether src is, byte for byte, what Set writes into a
+// new file for the server name as src has it: a file that enable created
+// and that nobody has edited since. Only such a file is deleted when its
+// server is removed; any other is left holding the skeleton.
+func ownFile(format Format, src []byte, key []string, name string) bool {
+	entries, err := List(format, src, key)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if e.Name == name {
+			out, _, err := Set(format, nil, key, name, e.Server)
+			return err == nil && bytes.Equal(out, src)
+		}
+	}
+	return false
 }
 
 // skeleton reports whether out is what Set wraps around a server in a new
@@ -166,7 +185,7 @@ func skeleton(format Format, out []byte) bool {
 // update runs edit on the file's contents under the file's lock and
 // writes the result atomically, with a backup of the previous version.
 // With removing, a file left as a skeleton is deleted (see Remove).
-func (f File) update(dryRun bool, edit func([]byte) ([]byte, bool, error), removing bool) (*Change, error) {
+func (f File) update(dryRun bool, edit func([]byte) ([]byte, bool, error), deletable func(src []byte) bool) (*Change, error) {
 	path, err := resolve(f.Path)
 	if err != nil {
 		return nil, err
@@ -191,7 +210,7 @@ func (f File) update(dryRun bool, edit func([]byte) ([]byte, bool, error), remov
 			return fmt.Errorf("%s: %w", path, err)
 		}
 		ch.After, ch.Found = out, found
-		if removing && found && existed && !link && skeleton(f.Format, out) {
+		if deletable != nil && found && existed && !link && skeleton(f.Format, out) && deletable(src) {
 			ch.After, ch.Deleted = nil, true
 		}
 		if dryRun || !ch.Changed() {

@@ -783,6 +783,25 @@ func TestDisableDeletesWhatEnableCreated(t *testing.T) {
 					t.Errorf("%q: left %q", src, b)
 				}
 			}
+			// Kept too: a file holding only the server, laid out otherwise
+			// than enable writes it (written by hand or by the client's
+			// own command, perhaps tracked in git): it keeps the skeleton.
+			own, _, err := Set(cl.Format, nil, f.Key, "mycli", s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			other := strings.Join(strings.Fields(string(own)), " ")
+			if cl.Format == TOML {
+				other = string(own) + "[mcp_servers.mycli.tools.x]\nenabled = true\n"
+			}
+			if err := os.WriteFile(f.Path, []byte(other), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if ch, err := f.Remove("mycli", false); err != nil || !ch.Found || ch.Deleted {
+				t.Errorf("%q: Remove %+v %v", other, ch, err)
+			} else if _, err := os.Stat(f.Path); err != nil {
+				t.Errorf("%q: the file is gone: %v", other, err)
+			}
 		})
 	}
 }
