@@ -170,13 +170,28 @@ func flagKind(a, b *jsonschema.Schema, annotated bool) string {
 		return "flag-custom-type"
 	case a.Type != b.Type || js(a.Items) != js(b.Items) || js(a.AdditionalProperties) != js(b.AdditionalProperties):
 		return "flag-type"
-	case a.Default != nil && b.Default == nil:
-		return "flag-default-unseen"
-	case js(a.Default) != js(b.Default):
+	case js(a.Default) != js(b.Default) && !(a.Default != nil && b.Default == nil):
 		return "flag-default"
 	}
 	ma, mb := schemaMap(a), schemaMap(b)
-	for _, k := range []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} {
+	unseen := a.Default != nil && b.Default == nil
+	if unseen {
+		// A default the outside cannot see: the kind is that only when
+		// nothing else differs.
+		delete(ma, "default")
+		if reflect.DeepEqual(ma, mb) {
+			return "flag-default-unseen"
+		}
+	}
+	bounds := []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}
+	for _, k := range bounds {
+		if v, ok := mb[k]; ok && !reflect.DeepEqual(v, ma[k]) {
+			// A bound the outside adds or narrows refuses calls the CLI
+			// takes: not a range it merely cannot see.
+			return "flag-schema"
+		}
+	}
+	for _, k := range bounds {
 		delete(ma, k)
 		delete(mb, k)
 	}

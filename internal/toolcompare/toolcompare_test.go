@@ -62,6 +62,22 @@ func TestTools(t *testing.T) {
 		{"range", []*mcp.Tool{tool("a", map[string]*jsonschema.Schema{"x": {Type: "integer", Minimum: jsonschema.Ptr(-3.0), Maximum: jsonschema.Ptr(3.0)}}, nil, nil)},
 			[]*mcp.Tool{tool("a", map[string]*jsonschema.Schema{"x": integer}, nil, nil)}, nil,
 			[]string{"flag-range"}},
+		// A default the outside does not see, with something else changed
+		// too, is that other kind (a schema change here), not the unseen
+		// default alone.
+		{"default unseen and more", []*mcp.Tool{tool("a", map[string]*jsonschema.Schema{"x": intDefault}, nil, nil)},
+			[]*mcp.Tool{tool("a", map[string]*jsonschema.Schema{"x": {Type: "integer", Description: "other words"}}, nil, nil)}, nil,
+			[]string{"flag-schema"}},
+		{"default unseen and range", []*mcp.Tool{tool("a", map[string]*jsonschema.Schema{"x": {Type: "integer", Default: []byte("2"), Maximum: jsonschema.Ptr(3.0)}}, nil, nil)},
+			[]*mcp.Tool{tool("a", map[string]*jsonschema.Schema{"x": integer}, nil, nil)}, nil,
+			[]string{"flag-range"}},
+		// Bounds the outside adds or narrows refuse calls the CLI takes.
+		{"bounds added", []*mcp.Tool{tool("a", map[string]*jsonschema.Schema{"x": integer}, nil, nil)},
+			[]*mcp.Tool{tool("a", map[string]*jsonschema.Schema{"x": {Type: "integer", Minimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(3.0)}}, nil, nil)}, nil,
+			[]string{"flag-schema"}},
+		{"bounds narrowed", []*mcp.Tool{tool("a", map[string]*jsonschema.Schema{"x": {Type: "integer", Maximum: jsonschema.Ptr(9.0)}}, nil, nil)},
+			[]*mcp.Tool{tool("a", map[string]*jsonschema.Schema{"x": {Type: "integer", Maximum: jsonschema.Ptr(3.0)}}, nil, nil)}, nil,
+			[]string{"flag-schema"}},
 		{"optional value", []*mcp.Tool{tool("a", map[string]*jsonschema.Schema{
 			"x": {Type: "string", Description: "how (if given without a value: fast)"},
 			"y": {Type: "integer", Description: "n (type: count; if given without a value: 2)"}}, nil, nil)},
