@@ -153,6 +153,9 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 	case err != nil && f.tokenFile != "" && errors.As(err, &pathErr):
 		// The file could not be read: name the flag and the path as given.
 		return fmt.Errorf("--%s %s: %w", flagTokenFile, f.tokenFile, pathErr.Err)
+	case err != nil && f.tokenFile != "":
+		// Read, but not a token to serve with (too short, given twice).
+		return fmt.Errorf("--%s %s: %w", flagTokenFile, f.tokenFile, err)
 	case err != nil:
 		return err
 	}

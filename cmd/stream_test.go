@@ -90,6 +90,10 @@ func TestStreamRefusals(t *testing.T) {
 	if err := os.WriteFile(tokenFile, []byte("file-token-0123456789"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	shortFile := filepath.Join(dir, "short")
+	if err := os.WriteFile(shortFile, []byte("short\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	looseFile := filepath.Join(dir, "loose")
 	if err := os.WriteFile(looseFile, []byte("file-token-0123456789"), 0o600); err != nil {
 		t.Fatal(err)
@@ -110,6 +114,7 @@ func TestStreamRefusals(t *testing.T) {
 		{"token twice", "env-token-0123456789", []string{"--token-file", tokenFile}, []string{"given twice"}},
 		{"short token", "short", nil, []string{"too short"}},
 		{"missing token file", "", []string{"--token-file", filepath.Join(dir, "none")}, []string{"--token-file " + filepath.Join(dir, "none") + ":", "no such file"}},
+		{"short token in a file", "", []string{"--token-file", shortFile}, []string{"--token-file " + shortFile + ":", "too short"}},
 		{"token file readable by others", "", []string{"--token-file", looseFile}, []string{"--token-file", "mode 0644", "chmod 600", "--insecure-token-file-permissions"}},
 		{"zero body limit", "", []string{"--max-body-bytes", "0"}, []string{"--max-body-bytes"}},
 		{"named token variable unset", "", []string{"--token-env", "FAKE_UNSET_TOKEN_VAR"}, []string{"--token-env", "$FAKE_UNSET_TOKEN_VAR is not set"}},
