@@ -499,13 +499,15 @@ func TestStaleCacheCases(t *testing.T) {
 	if _, err := load(); !errors.Is(err, external.ErrNotCobra) {
 		t.Errorf("the start after: %v, want ErrNotCobra (the previous reflection dropped)", err)
 	}
-	// A binary that changes while it is reflected (each run touches it).
+	// A binary that changes while it is reflected: each run puts a copy of
+	// the script in its place (a new file renamed over it, never a write to
+	// the file others run, which would make their exec fail: ETXTBSY).
 	real := fixture(t, "testdata/templated")
 	script := filepath.Join(dir, "touchy", "templated")
 	if err := os.Mkdir(filepath.Dir(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	body := "#!/bin/sh\ntouch \"$0\"\nexec " + real + " \"$@\"\n"
+	body := "#!/bin/sh\ncp \"$0\" \"$0.$$\" && mv -f \"$0.$$\" \"$0\"\nexec " + real + " \"$@\"\n"
 	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
 		t.Fatal(err)
 	}
