@@ -7,6 +7,7 @@ import (
 	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/dialect"
 	"github.com/cobramcp/cobramcp/example/mycli"
+	"github.com/cobramcp/cobramcp/toolset"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -16,7 +17,7 @@ func mycliTools(t *testing.T) []*mcp.Tool {
 	t.Helper()
 	root := mycli.New()
 	root.AddCommand(bridge.Command(nil))
-	ts, err := bridge.Tools(root, nil)
+	ts, err := toolset.New(root, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

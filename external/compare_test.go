@@ -11,6 +11,7 @@ import (
 	"github.com/cobramcp/cobramcp/example/mycli"
 	"github.com/cobramcp/cobramcp/external"
 	"github.com/cobramcp/cobramcp/internal/toolcompare"
+	"github.com/cobramcp/cobramcp/toolset"
 	"github.com/spf13/pflag"
 )
 
@@ -47,13 +48,13 @@ func TestMycliFromOutside(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := bridge.Tools(r.Root, &bridge.Config{Executable: r.Path})
+	out, err := toolset.New(r.Root, &bridge.Config{Executable: r.Path})
 	if err != nil {
 		t.Fatal(err)
 	}
 	root := mycli.New()
 	root.AddCommand(bridge.Command(nil))
-	in, err := bridge.Tools(root, nil)
+	in, err := toolset.New(root, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,9 +44,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/cobramcp/cobramcp/bridge"
-	"github.com/cobramcp/cobramcp/cmd"
 	"github.com/cobramcp/cobramcp/external"
+	"github.com/cobramcp/cobramcp/mcpcmd"
+	"github.com/cobramcp/cobramcp/toolset"
 )
 
 func main() {
@@ -130,11 +130,11 @@ func (rf *reflectFlags) add(fs *pflag.FlagSet) {
 }
 
 // load reflects the target binary and returns its toolset.
-func (t *target) load(c *cobra.Command, rf *reflectFlags) (cmd.Toolset, error) {
+func (t *target) load(c *cobra.Command, rf *reflectFlags) (*toolset.Toolset, error) {
 	if t.binary == "" {
 		return nil, fmt.Errorf("name the Cobra CLI to serve after --, e.g. `cobramcp %s -- kubectl`", strings.TrimPrefix(c.CommandPath(), "cobramcp "))
 	}
-	log, err := cmd.Logger(c)
+	log, err := mcpcmd.Logger(c)
 	if err != nil {
 		return nil, err
 	}
@@ -152,14 +152,14 @@ func (t *target) load(c *cobra.Command, rf *reflectFlags) (cmd.Toolset, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := &bridge.Config{Executable: r.Path, Logger: log}
+	cfg := &toolset.Config{Executable: r.Path, Logger: log}
 	if r.Refreshed != nil {
 		t.background = append(t.background, r.Refreshed)
 	}
 	if r.Stale {
 		cfg.Instructions = fmt.Sprintf("%s changed since it was reflected: these tools describe it as it was then (%s). A call runs the binary as it is now; an option it no longer knows fails with its own error. It is being reflected again, for the starts after this one.", r.Root.Name(), r.StaleSince)
 	}
-	return bridge.Tools(r.Root, cfg)
+	return toolset.New(r.Root, cfg)
 }
 
 // entryPath is the binary as a client entry names it: absolute, found in
@@ -212,8 +212,8 @@ func newRoot(out io.Writer, t *target) *cobra.Command {
 	rf := &reflectFlags{}
 	rf.add(root.PersistentFlags())
 
-	opts := cmd.Options{
-		Load:       func(c *cobra.Command) (cmd.Toolset, error) { return t.load(c, rf) },
+	opts := mcpcmd.Options{
+		Load:       func(c *cobra.Command) (*toolset.Toolset, error) { return t.load(c, rf) },
 		DefaultEnv: func() map[string]string { return map[string]string{"PATH": os.Getenv("PATH")} },
 		ServerName: func(*cobra.Command) string { return t.serverName() },
 		EntryArgs: func(c *cobra.Command, start, extra []string) []string {
@@ -240,8 +240,8 @@ func newRoot(out io.Writer, t *target) *cobra.Command {
 	}
 	// The serving commands under `mcp`, as in an adopted CLI, and (all but
 	// call, which is the client's at the top) at the top.
-	group := cmd.New(opts)
-	top := cmd.New(opts)
+	group := mcpcmd.New(opts)
+	top := mcpcmd.New(opts)
 	root.PersistentFlags().AddFlagSet(top.PersistentFlags())
 	for _, sub := range top.Commands() {
 		if sub.Name() == "call" {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/example/mycli"
+	"github.com/cobramcp/cobramcp/toolset"
 )
 
 // BenchmarkParallelCalls measures how the number of calls run at once
@@ -42,7 +43,7 @@ func BenchmarkParallelCalls(b *testing.B) {
 		for _, max := range []int{4, 8, 16, 32, 64} {
 			b.Run(fmt.Sprintf("%s/max=%d", bt.name, max), func(b *testing.B) {
 				env := append(os.Environ(), mycli.StateEnv+"="+filepath.Join(b.TempDir(), "state.json"))
-				ts, err := bridge.Tools(mycli.New(), &bridge.Config{MaxParallel: max, Executable: mycliBin, Env: env})
+				ts, err := toolset.New(mycli.New(), &bridge.Config{MaxParallel: max, Executable: mycliBin, Env: env})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -16,6 +16,7 @@ import (
 	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/external"
 	"github.com/cobramcp/cobramcp/internal/toolcompare"
+	"github.com/cobramcp/cobramcp/toolset"
 )
 
 // buildKubectl builds ./kubectl (kubectl with the mcp group, as `make
@@ -54,11 +55,11 @@ func TestKubectlFromOutside(t *testing.T) {
 	cfg := bridge.Config{Expanded: true}
 	outCfg := cfg
 	outCfg.Executable = r.Path
-	out, err := bridge.Tools(r.Root, &outCfg)
+	out, err := toolset.New(r.Root, &outCfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := bridge.Tools(Kubectl(), &cfg)
+	in, err := toolset.New(Kubectl(), &cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func TestKubectlFromOutside(t *testing.T) {
 	}
 	tree, _ := external.Build(spec)
 	tree.Use = "kubectl"
-	overlaid, err := bridge.Tools(tree, &outCfg)
+	overlaid, err := toolset.New(tree, &outCfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/example/mycli"
+	"github.com/cobramcp/cobramcp/toolset"
 )
 
 // Tree is a named command tree to measure.
@@ -79,7 +80,7 @@ func (f Figures) OfBaseline() float64 {
 
 // Measure reflects root with cfg and returns its figures.
 func Measure(name string, root *cobra.Command, cfg *bridge.Config) (Figures, error) {
-	ts, err := bridge.Tools(root, cfg)
+	ts, err := toolset.New(root, cfg)
 	if err != nil {
 		return Figures{}, fmt.Errorf("%s: %w", name, err)
 	}

@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/cobramcp/cobramcp/toolset"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/cobramcp/cobramcp/bridge"
-	"github.com/cobramcp/cobramcp/cmd"
 )
 
 // TestSearchRealKubectl asks search mode what a person asks of kubectl,
@@ -16,11 +14,11 @@ import (
 // nobody in this project wrote): the command meant is the first result,
 // or among the first three where two are right.
 func TestSearchRealKubectl(t *testing.T) {
-	ts, err := bridge.Tools(Kubectl(), nil)
+	ts, err := toolset.New(Kubectl(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := ts.Restrict(cmd.Policy{ToolMode: cmd.ToolModeSearch})
+	v, err := ts.View(toolset.Policy{}, toolset.Listing{Mode: toolset.ToolModeSearch})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +28,7 @@ func TestSearchRealKubectl(t *testing.T) {
 	if len(small) > 4096 {
 		t.Errorf("search mode lists %d bytes, over 4 KB", len(small))
 	}
-	if a, err := ts.Restrict(cmd.Policy{ToolMode: cmd.ToolModeAuto}); err != nil || a.Mode() != cmd.ToolModeSearch {
+	if a, err := ts.View(toolset.Policy{}, toolset.Listing{Mode: toolset.ToolModeAuto}); err != nil || a.Mode() != toolset.ToolModeSearch {
 		t.Errorf("auto on kubectl's %d tools: %v %v, want search", len(ts.Tools()), a.Mode(), err)
 	}
 	tests := []struct {

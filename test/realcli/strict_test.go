@@ -3,8 +3,8 @@ package realcli
 import (
 	"testing"
 
-	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/dialect"
+	"github.com/cobramcp/cobramcp/toolset"
 )
 
 // TestOpenAIStrict: every tree, kubectl's included, exports to OpenAI
@@ -15,7 +15,7 @@ import (
 func TestOpenAIStrict(t *testing.T) {
 	for _, tr := range Trees {
 		t.Run(tr.Name, func(t *testing.T) {
-			ts, err := bridge.Tools(tr.New(), nil)
+			ts, err := toolset.New(tr.New(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

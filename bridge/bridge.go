@@ -1,0 +1,63 @@
+package bridge
+
+import (
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cobramcp/cobramcp/mcpcmd"
+	"github.com/cobramcp/cobramcp/toolset"
+)
+
+// Config chooses what is served and how calls run; see toolset.Config. The
+// zero value (or a nil *Config) serves every runnable command with every
+// flag.
+type Config = toolset.Config
+
+// Selector chooses commands and, for those it matches, their flags; see
+// toolset.Selector.
+type Selector = toolset.Selector
+
+// Command returns the command group ("mcp" by default) that serves root's
+// commands as MCP tools; add it to the root command:
+//
+//	root.AddCommand(bridge.Command(nil))
+//
+// The tree is reflected when a sub-command runs, so commands added after
+// this call are served too. A nil cfg means the defaults.
+func Command(cfg *Config) *cobra.Command {
+	var c Config
+	if cfg != nil {
+		c = *cfg
+	}
+	name := c.CommandName
+	if name == "" {
+		name = toolset.DefaultCommandName
+	}
+	return mcpcmd.New(mcpcmd.Options{
+		Name: name,
+		Load: func(sub *cobra.Command) (*toolset.Toolset, error) {
+			lc := c
+			if lc.Logger == nil {
+				l, err := mcpcmd.Logger(sub)
+				if err != nil {
+					return nil, err
+				}
+				lc.Logger = l
+			}
+			return toolset.New(sub.Root(), &lc)
+		},
+		DefaultEnv: func() map[string]string { return captureEnv(c.DefaultEnv) },
+	})
+}
+
+// captureEnv returns the current values of the named variables that are set.
+func captureEnv(names []string) map[string]string {
+	env := map[string]string{}
+	for _, n := range names {
+		if v, ok := os.LookupEnv(n); ok {
+			env[n] = v
+		}
+	}
+	return env
+}

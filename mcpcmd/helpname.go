@@ -1,0 +1,100 @@
+package mcpcmd
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// The placeholders the help texts of the mcp commands are written with:
+// the CLI's name (CLINAME mcp start, CLINAME_get_pods) and its environment
+// variable prefix (CLIENV_MCP_TOKEN). Help and usage show the real root's
+// name and prefix instead.
+const (
+	nameHolder = "CLINAME"
+	envHolder  = "CLIENV"
+)
+
+// unnamedCLI names, in help texts, a CLI served from outside before it is
+// named (Options.ServerName returns ""), as the usage lines do.
+const unnamedCLI = "BINARY"
+
+// helpName is the name the help texts give the served CLI: its root's
+// name, the one Options.ServerName gives, or unnamedCLI while that is "".
+func helpName(o *Options, c *cobra.Command) string {
+	if o.ServerName != nil && o.ServerName(c) == "" {
+		return unnamedCLI
+	}
+	return serverName(o, c)
+}
+
+// nameTheCLI makes the help and usage of every command of group name the
+// CLI that group serves (cliName), which is known only once the group is
+// added to its root or, from outside, once the binary is named: the texts
+// (short, long, examples, flag usages) are rewritten when help or usage is
+// first shown, then printed by the help and usage functions the commands
+// would otherwise inherit. Commands a program moves out of the group after
+// New (cobramcp serves them at its top) keep this.
+func nameTheCLI(group *cobra.Command, cliName func() string) {
+	// The commands as they stand now: a program may move some of them out
+	// of the group (cobramcp serves them at its top), and their texts and
+	// help still name the CLI.
+	var cmds []*cobra.Command
+	var collect func(*cobra.Command)
+	collect = func(c *cobra.Command) {
+		cmds = append(cmds, c)
+		for _, s := range c.Commands() {
+			collect(s)
+		}
+	}
+	collect(group)
+	var named string // the root name the texts were rewritten for
+	rename := func() {
+		name := cliName()
+		if name == named {
+			return
+		}
+		from, fromEnv := named, envStem(named)
+		if named == "" {
+			from, fromEnv = nameHolder, envHolder
+		}
+		named = name
+		r := strings.NewReplacer(from, name, fromEnv, envStem(name))
+		for _, c := range cmds {
+			renameTexts(c, r)
+		}
+	}
+	for _, c := range append([]*cobra.Command{group}, group.Commands()...) {
+		c.SetHelpFunc(func(h *cobra.Command, args []string) {
+			rename()
+			inherited(c).HelpFunc()(h, args)
+		})
+		c.SetUsageFunc(func(u *cobra.Command) error {
+			rename()
+			return inherited(c).UsageFunc()(u)
+		})
+	}
+}
+
+// inherited is the command whose help and usage functions group would use
+// without its own: its parent, or a bare command (cobra's defaults).
+func inherited(group *cobra.Command) *cobra.Command {
+	if group.HasParent() {
+		return group.Parent()
+	}
+	return &cobra.Command{}
+}
+
+// envStem is the environment variable prefix of the CLI named name:
+// "ACME" for "acme".
+func envStem(name string) string { return strings.TrimSuffix(TokenEnv(name), "_MCP_TOKEN") }
+
+// renameTexts applies r to the texts of c: short, long, examples and the
+// usages of the flags it defines.
+func renameTexts(c *cobra.Command, r *strings.Replacer) {
+	c.Short, c.Long, c.Example = r.Replace(c.Short), r.Replace(c.Long), r.Replace(c.Example)
+	fix := func(f *pflag.Flag) { f.Usage = r.Replace(f.Usage) }
+	c.LocalNonPersistentFlags().VisitAll(fix)
+	c.PersistentFlags().VisitAll(fix)
+}

@@ -1,0 +1,57 @@
+package mcpcmd_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cobramcp/cobramcp/mcpcmd"
+)
+
+// TestHelpNamesTheCLI shows the help of every mcp command, through --help,
+// the help command and the usage of a bad command line, in a CLI named
+// acme: none names mycli, and the examples name acme.
+func TestHelpNamesTheCLI(t *testing.T) {
+	newRoot := func() (*cobra.Command, *bytes.Buffer) {
+		root := &cobra.Command{Use: "acme"}
+		root.AddCommand(mcpcmd.New(mcpcmd.Options{Load: func(*cobra.Command) (mcpcmd.Toolset, error) { return newFake(), nil }}))
+		var out bytes.Buffer
+		root.SetOut(&out)
+		root.SetErr(&out)
+		return root, &out
+	}
+	root, _ := newRoot()
+	group, _, err := root.Find([]string{"mcp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths [][]string
+	var walk func(c *cobra.Command, path []string)
+	walk = func(c *cobra.Command, path []string) {
+		paths = append(paths, path)
+		for _, s := range c.Commands() {
+			walk(s, append(append([]string(nil), path...), s.Name()))
+		}
+	}
+	walk(group, []string{"mcp"})
+	var all strings.Builder
+	for _, p := range paths {
+		for _, args := range [][]string{append(append([]string(nil), p...), "--help"), append([]string{"help"}, p...), append(append([]string(nil), p...), "--no-such-flag")} {
+			root, out := newRoot()
+			root.SetArgs(args)
+			_ = root.Execute()
+			text := out.String()
+			if strings.Contains(strings.ToLower(text), "mycli") {
+				t.Errorf("acme %s names mycli:\n%s", strings.Join(args, " "), text)
+			}
+			all.WriteString(text)
+		}
+	}
+	for _, want := range []string{"acme mcp stream --addr", "ACME_MCP_TOKEN", "acme_get_*", "env ACME_MCP_READ_ONLY"} {
+		if !strings.Contains(all.String(), want) {
+			t.Errorf("no help shows %q", want)
+		}
+	}
+}

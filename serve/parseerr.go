@@ -1,0 +1,253 @@
+package serve
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// parseErrorMessage answers a line that is not JSON, as JSON-RPC 2.0 asks
+// (error -32700 with a null id).
+const parseErrorMessage = `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the message is not valid JSON"}}` + "\n"
+
+// maxMessage bounds one incoming stdio message: the go-sdk's default line
+// limit (mcp.DefaultMaxLineLength, 16 MiB), set explicitly on both the
+// pre-filter and the transport (stdioTransport), so that every message over
+// it is answered and none ends the session.
+const maxMessage = 16 << 20
+
+// maxDepth is the deepest nesting of objects and arrays that the go-sdk's
+// decoder accepts; a deeper message ends its session.
+const maxDepth = 1000
+
+// check returns the error response for a line that is not a JSON-RPC 2.0
+// message, or "" for one that is. The go-sdk ends the session on either,
+// and also on a message that nests deeper than maxDepth, that repeats a
+// member (its decoder reads every occurrence, so a repeated "jsonrpc" or
+// "error" of the wrong type is fatal) or whose "error" does not decode as
+// {"code": int64, "message": string}: check answers those too.
+func check(line []byte) string {
+	if !json.Valid(line) {
+		return parseErrorMessage
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(line, &m) != nil {
+		return invalidRequest(nil, "a message must be a JSON object (batches are not supported)")
+	}
+	id, hasID := m["id"]
+	if hasID && !validID(id) {
+		id = nil
+	}
+	if depth(line) > maxDepth {
+		return invalidRequest(id, fmt.Sprintf("the message nests deeper than %d levels", maxDepth))
+	}
+	if !uniqueMembers(line) {
+		return invalidRequest(nil, "a member of the message is repeated")
+	}
+	if string(m["jsonrpc"]) != `"2.0"` {
+		return invalidRequest(id, `"jsonrpc" must be "2.0"`)
+	}
+	if hasID && id == nil {
+		return invalidRequest(nil, `"id" must be a string or a number`)
+	}
+	if hasID && !exactID(id) {
+		return invalidRequest(id, `"id" must be a string or an integer of at most 2^53 in magnitude (a fraction, an exponent or a larger number would be answered changed)`)
+	}
+	if method, ok := m["method"]; ok {
+		var s string
+		if json.Unmarshal(method, &s) != nil || s == "" {
+			return invalidRequest(id, `"method" must be a non-empty string`)
+		}
+		if params, ok := m["params"]; ok && !isObjectOrArray(params) {
+			return invalidRequest(id, `"params" must be an object or an array`)
+		}
+		return ""
+	}
+	_, hasResult := m["result"]
+	errObj, hasError := m["error"]
+	if !hasID || hasResult == hasError {
+		return invalidRequest(id, `a message needs a "method", or an "id" with one "result" or "error"`)
+	}
+	if hasError && !validError(errObj) {
+		return invalidRequest(id, `"error" must be an object with an integer "code" and a string "message"`)
+	}
+	return ""
+}
+
+// validError reports whether raw decodes as the go-sdk's error object: an
+// object with unique members, "code" (if present) an integer within int64,
+// "message" (if present) a string.
+func validError(raw json.RawMessage) bool {
+	var e map[string]json.RawMessage
+	if json.Unmarshal(raw, &e) != nil || e == nil || !uniqueMembers(raw) {
+		return false
+	}
+	var code int64
+	var msg string
+	if c, ok := e["code"]; ok && json.Unmarshal(c, &code) != nil {
+		return false
+	}
+	if s, ok := e["message"]; ok && json.Unmarshal(s, &msg) != nil {
+		return false
+	}
+	return true
+}
+
+// uniqueMembers reports whether the JSON object obj names no member twice.
+func uniqueMembers(obj []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if _, err := dec.Token(); err != nil {
+		return false
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		k, ok := tok.(string)
+		if err != nil || !ok || seen[k] {
+			return false
+		}
+		seen[k] = true
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// depth returns how deeply the objects and arrays of a JSON text nest.
+func depth(data []byte) int {
+	d, deepest := 0, 0
+	inString, escaped := false, false
+	for _, b := range data {
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && b == '\\':
+			escaped = true
+		case inString && b == '"':
+			inString = false
+		case inString:
+		case b == '"':
+			inString = true
+		case b == '{' || b == '[':
+			d++
+			deepest = max(deepest, d)
+		case b == '}' || b == ']':
+			d--
+		}
+	}
+	return deepest
+}
+
+func validID(id json.RawMessage) bool {
+	id = bytes.TrimSpace(id)
+	if len(id) == 0 || bytes.Equal(id, []byte("null")) {
+		return false
+	}
+	var v any
+	if json.Unmarshal(id, &v) != nil {
+		return false
+	}
+	switch v.(type) {
+	case string, float64:
+		return true
+	}
+	return false
+}
+
+func isObjectOrArray(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && (raw[0] == '{' || raw[0] == '[')
+}
+
+// invalidRequest is the JSON-RPC "Invalid Request" error (-32600).
+func invalidRequest(id json.RawMessage, why string) string {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	msg, _ := json.Marshal("Invalid Request: " + why)
+	return `{"jsonrpc":"2.0","id":` + string(bytes.TrimSpace(id)) + `,"error":{"code":-32600,"message":` + string(msg) + "}}\n"
+}
+
+// parseErrorReader passes the JSON-RPC lines of r through and answers every
+// other line with a JSON-RPC error on out: -32700 for a line that is not
+// JSON, -32600 for JSON that is not a JSON-RPC 2.0 message. The go-sdk's stdio reader
+// ends the session at the first byte that is not JSON; with this in front
+// of it, one bad message costs one error response and the server keeps
+// serving.
+//
+// out must serialise whole writes with the SDK's own (an *os.File does: a
+// Write holds the descriptor's write lock until every byte is written).
+type parseErrorReader struct {
+	br   *bufio.Reader
+	out  io.Writer
+	max  int    // the longest line passed on; a longer one is answered with -32600
+	line []byte // the line being read
+	rest []byte
+
+	flight *inFlight // requests in progress; nil: not tracked
+}
+
+func newParseErrorReader(r io.Reader, out io.Writer) *parseErrorReader {
+	return &parseErrorReader{br: bufio.NewReaderSize(r, 64<<10), out: out, max: maxMessage}
+}
+
+// tooLongMessage answers a line longer than the limit (read to its end and
+// dropped).
+var tooLongMessage = invalidRequest(nil, fmt.Sprintf("the message is longer than %d bytes", maxMessage))
+
+// readLine returns the next line without its end, or tooLong (having read
+// past the line) when it exceeds p.max. err is io.EOF after the last line.
+func (p *parseErrorReader) readLine() (line []byte, tooLong bool, err error) {
+	p.line = p.line[:0]
+	for {
+		chunk, err := p.br.ReadSlice('\n')
+		if !tooLong {
+			if len(p.line)+len(bytes.TrimRight(chunk, "\r\n")) > p.max {
+				tooLong, p.line = true, nil
+			} else {
+				p.line = append(p.line, chunk...)
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err == io.EOF && (len(p.line) > 0 || tooLong) {
+			err = nil // the last line, without an end; EOF comes next
+		}
+		return p.line, tooLong, err
+	}
+}
+
+func (p *parseErrorReader) Read(b []byte) (int, error) {
+	for len(p.rest) == 0 {
+		raw, tooLong, err := p.readLine()
+		if err != nil {
+			return 0, err
+		}
+		reply := tooLongMessage
+		line := bytes.TrimSpace(raw)
+		if !tooLong {
+			if len(line) == 0 {
+				continue
+			}
+			reply = check(line)
+			if reply == "" {
+				reply = p.track(line)
+			}
+		}
+		if reply != "" {
+			if _, err := io.WriteString(p.out, reply); err != nil {
+				return 0, err
+			}
+			continue
+		}
+		p.rest = append(append(p.rest[:0], line...), '\n')
+	}
+	n := copy(b, p.rest)
+	p.rest = p.rest[n:]
+	return n, nil
+}

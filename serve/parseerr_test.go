@@ -1,0 +1,133 @@
+package serve
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+)
+
+func TestParseErrorReader(t *testing.T) {
+	const a, b = `{"jsonrpc":"2.0","id":1,"method":"ping"}`, `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+	tests := []struct {
+		name, in, pass string
+		errors         int
+	}{
+		{"valid lines pass", a + "\n" + b + "\n", a + "\n" + b + "\n", 0},
+		{"bad line answered", "{not json\n" + b + "\n", b + "\n", 1},
+		{"blank lines dropped", "\n  \n" + a + "\n", a + "\n", 0},
+		{"last line without newline", a + "\n" + b, a + "\n" + b + "\n", 0},
+		{"several bad", "x\ny\n" + a + "\nz", a + "\n", 3},
+		{"truncated object", "{\"jsonrpc\":\"2.0\",\"id\":1,\n" + a + "\n", a + "\n", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			got, err := io.ReadAll(newParseErrorReader(strings.NewReader(tt.in), &out))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.pass {
+				t.Errorf("passed %q, want %q", got, tt.pass)
+			}
+			if n := strings.Count(out.String(), parseErrorMessage); n != tt.errors || out.Len() != n*len(parseErrorMessage) {
+				t.Errorf("wrote %q, want %d parse errors", out.String(), tt.errors)
+			}
+		})
+	}
+}
+
+func TestParseErrorReaderSmallReads(t *testing.T) {
+	in := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"long":"` + strings.Repeat("x", 10000) + "\"}}\n"
+	r := newParseErrorReader(strings.NewReader(in), io.Discard)
+	var got []byte
+	buf := make([]byte, 7)
+	for {
+		n, err := r.Read(buf)
+		got = append(got, buf[:n]...)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if string(got) != in {
+		t.Errorf("reassembled %d bytes, want %d", len(got), len(in))
+	}
+}
+
+func TestCheckJSONRPC(t *testing.T) {
+	tests := []struct{ line, want string }{
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, ""},
+		{`{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"a"}}`, ""},
+		{`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{}}`, ""},
+		{`{"jsonrpc":"2.0","id":7,"result":{}}`, ""},
+		{`{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"m"}}`, ""},
+		{`{not json`, `"id":null,"error":{"code":-32700`},
+		{`{"foo":1}`, `"id":null,"error":{"code":-32600,"message":"Invalid Request: \"jsonrpc\" must be \"2.0\""`},
+		{`{"jsonrpc":"2.0","id":3,"method":5}`, `"id":3,"error":{"code":-32600`},
+		{`{"jsonrpc":"2.0","id":3,"method":"x","params":1}`, `"id":3,"error":{"code":-32600`},
+		{`{"jsonrpc":"2.0","id":{},"method":"x"}`, `"id":null,"error":{"code":-32600`},
+		{`{"jsonrpc":"2.0","id":4}`, `"id":4,"error":{"code":-32600`},
+		{`{"jsonrpc":"2.0","id":4,"result":1,"error":{}}`, `"id":4,"error":{"code":-32600`},
+		{`[1,2]`, `"id":null,"error":{"code":-32600`},
+		{`"str"`, `"id":null,"error":{"code":-32600`},
+		// Lines that the go-sdk's decoder refuses, ending the session.
+		{`{"jsonrpc":"2.0","id":5,"method":"ping","params":{"a":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}}`, `"id":5,"error":{"code":-32600`},
+		{`{"jsonrpc":"2.0","id":5,"method":"ping","params":{"a":` + strings.Repeat("[", 998) + `"[[[\"[["` + strings.Repeat("]", 998) + `}}`, ""},
+		{`{"jsonrpc":"2.0","id":7,"error":[1]}`, `"id":7,"error":{"code":-32600`},
+		{`{"jsonrpc":"2.0","id":7,"error":{"code":"x","message":"m"}}`, `"id":7,"error":{"code":-32600`},
+		{`{"jsonrpc":"2.0","id":7,"error":{"code":1.5}}`, `"id":7,"error":{"code":-32600`},
+		{`{"jsonrpc":"2.0","id":7,"error":{"code":99999999999999999999}}`, `"id":7,"error":{"code":-32600`},
+		{`{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":2}}`, `"id":7,"error":{"code":-32600`},
+		{`{"jsonrpc":"2.0","id":7,"error":{"code":1,"code":"x"}}`, `"id":7,"error":{"code":-32600`},
+		{`{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"m","data":[1]}}`, ""},
+		{`{"jsonrpc":1,"jsonrpc":"2.0","id":8,"method":"ping"}`, `"id":null,"error":{"code":-32600`},
+		{`{"jsonrpc":"2.0","id":8,"error":[1],"error":{"code":1}}`, `"id":null,"error":{"code":-32600`},
+	}
+	for _, tt := range tests {
+		got := check([]byte(tt.line))
+		if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+			t.Errorf("check(%s) = %q, want %q", tt.line, got, tt.want)
+		}
+		if got != "" && !json.Valid([]byte(got)) {
+			t.Errorf("check(%s) reply is not JSON: %q", tt.line, got)
+		}
+	}
+}
+
+// TestParseErrorReaderTooLong: a line over the limit is answered with
+// -32600 and dropped, and the lines after it still pass (the go-sdk would
+// end the session).
+func TestParseErrorReaderTooLong(t *testing.T) {
+	const ok = `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	long := `{"jsonrpc":"2.0","id":2,"method":"ping","params":{"a":"` + strings.Repeat("x", 200<<10) + `"}}`
+	tests := []struct {
+		name, in, pass string
+		errors         int
+	}{
+		{"long line then valid", long + "\n" + ok + "\n", ok + "\n", 1},
+		{"long last line without end", ok + "\n" + long, ok + "\n", 1},
+		{"at the limit passes", ok + "\r\n", ok + "\n", 0},
+		{"two long lines", long + "\r\n" + long + "\n" + ok, ok + "\n", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			r := newParseErrorReader(strings.NewReader(tt.in), &out)
+			r.max = len(ok)
+			got, err := io.ReadAll(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.pass {
+				t.Errorf("passed %.80q, want %q", got, tt.pass)
+			}
+			if n := strings.Count(out.String(), `"code":-32600`); n != tt.errors || out.Len() != n*len(tooLongMessage) {
+				t.Errorf("wrote %q, want %d errors", out.String(), tt.errors)
+			}
+		})
+	}
+}

@@ -1,0 +1,111 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// MaxMessage bounds one incoming stdio message: the go-sdk's default line
+// limit (mcp.DefaultMaxLineLength, 16 MiB), set explicitly on both the
+// pre-filter and the transport, so that every message over it is answered
+// and none ends the session.
+const MaxMessage = maxMessage
+
+// StdioTransport returns the transport that Stdio serves on: the go-sdk's
+// IOTransport over in and out with the checks described in the package
+// comment around it. out must serialise whole writes (an *os.File does).
+func StdioTransport(in io.Reader, out io.Writer) mcp.Transport {
+	return stdioTransport(in, out, maxMessage)
+}
+
+// Stdio serves srv on in and out until in ends or ctx is done. A session
+// that ends because in reached its end, or because ctx was cancelled,
+// returns nil.
+func Stdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer) error {
+	err := srv.Run(ctx, StdioTransport(in, out))
+	if err == nil || ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
+		return nil
+	}
+	return err
+}
+
+// DefaultMaxSessions is the default cap on stateful HTTP sessions.
+const DefaultMaxSessions = 1000
+
+// HTTPOptions configure HTTPHandler.
+type HTTPOptions struct {
+	// Stateless keeps no session state, so that any replica can answer
+	// any request.
+	Stateless bool
+	// SessionTimeout closes a stateful session idle this long; 0 never.
+	SessionTimeout time.Duration
+	// MaxSessions is the most stateful sessions held at once; an
+	// initialize over it is refused with CodeTooManySessions. 0: no cap.
+	MaxSessions int
+	// MaxBodyBytes is the largest request body the go-sdk reads; 0 means
+	// its default.
+	MaxBodyBytes int64
+	// Logger receives the handler's logs; nil means discard.
+	Logger *slog.Logger
+}
+
+// HTTPHandler returns the streamable HTTP handler that serves srv (mount
+// it at the MCP endpoint's path). It adds its receiving middleware to
+// srv, so srv must be served by this handler alone.
+func HTTPHandler(srv *mcp.Server, opts HTTPOptions) http.Handler {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	handler := codedErrors(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+		Stateless:                    opts.Stateless,
+		Logger:                       log,
+		SessionTimeout:               opts.SessionTimeout,
+		MaxRequestBodyBytes:          opts.MaxBodyBytes,
+		PropagateRequestCancellation: true,
+	}))
+	if opts.Stateless {
+		srv.AddReceivingMiddleware(endWithRequest)
+		return withRequestContext(handler)
+	}
+	sess := newSessions(opts.MaxSessions, log)
+	srv.AddReceivingMiddleware(sess.middleware)
+	return sess.handler(handler)
+}
+
+// requestKey is the context key under which withRequestContext keeps the
+// HTTP request's own context.
+type requestKey struct{}
+
+// withRequestContext keeps the request's context as a value of itself. In
+// stateless mode each POST connects a session of its own with the request's
+// context, whose values (not its cancellation) reach the tool handlers.
+func withRequestContext(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestKey{}, r.Context())))
+	})
+}
+
+// endWithRequest ends a stateless tool call when its HTTP request ends (the
+// client went away or closed the stream): the result could not be delivered
+// anyway. The go-sdk does this itself only for protocol versions from
+// 2026-07-28 on (PropagateRequestCancellation); with older ones a
+// stateless server cannot route notifications/cancelled to the call, so
+// closing the request is the only way a client can stop it.
+func endWithRequest(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if rc, ok := ctx.Value(requestKey{}).(context.Context); ok && method == "tools/call" {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithCancel(ctx)
+			defer cancel()
+			defer context.AfterFunc(rc, cancel)()
+		}
+		return next(ctx, method, req)
+	}
+}

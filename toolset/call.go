@@ -1,0 +1,596 @@
+package toolset
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/cobramcp/cobramcp/exec"
+)
+
+// Output is the structured result of every call, matching the output schema.
+type Output struct {
+	Stdout   string `json:"stdout"`
+	Stderr   string `json:"stderr"`
+	ExitCode int    `json:"exitCode"`
+	// TimedOut is set when the call's timeout ended the command (ExitCode
+	// is usually -1, the signal's; a command that exits on SIGTERM gives
+	// its own); it is left out of the JSON otherwise.
+	TimedOut bool `json:"timedOut,omitempty"`
+}
+
+// Call runs one call of the tool named name with the MCP arguments object
+// arguments, through the same path as the server: validation, argv, limits,
+// result. The error is non-nil only when no such tool exists; bad input and
+// failed commands are results with IsError set. The names are those Tools
+// lists: in search mode, the search, describe and run tools.
+func (ts *Toolset) Call(ctx context.Context, name string, arguments json.RawMessage) (*mcp.CallToolResult, error) {
+	if err := ts.checkName(name, true); err != nil {
+		return nil, err
+	}
+	res, _ := ts.list.call(ctx, ts, name, arguments, nil)
+	return res, nil
+}
+
+// checkName returns nil when name is a tool that Tools lists, or else the
+// error that says so and names the tool most likely meant.
+//
+// policyHint says whether a tool the policy leaves out may be named as
+// such: for the user running a call (mcp call, mcp tool), not for an MCP
+// client, to which a left-out tool is unknown like any other (saying so
+// would tell it what the policy hides, and the policy itself).
+func (ts *Toolset) checkName(name string, policyHint bool) error {
+	for _, t := range ts.list.tools() {
+		if t.Name == name {
+			return nil
+		}
+	}
+	return ts.list.unknown(ts, name, policyHint)
+}
+
+// input is a call's decoded arguments.
+type input struct {
+	flags     map[string]any // JSON values decoded with UseNumber; nulls removed
+	args      []string
+	afterDash []string // the words after "--" (argsAfterDash)
+}
+
+// decodeInput checks arguments against t's input schema and decodes them.
+// Its errors name the problem in words a model can act on.
+func (t *Tool) decodeInput(arguments json.RawMessage) (*input, error) {
+	if len(bytes.TrimSpace(arguments)) == 0 || bytes.Equal(bytes.TrimSpace(arguments), []byte("null")) {
+		arguments = []byte("{}")
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(arguments, &top); err != nil {
+		return nil, fmt.Errorf("arguments must be a JSON object with \"flags\" and \"args\": %v", err)
+	}
+	in := &input{flags: map[string]any{}}
+	for k := range top {
+		if k != "flags" && k != "args" && k != "argsAfterDash" {
+			return nil, fmt.Errorf("unknown argument %q: the arguments are {\"flags\": {...}, \"args\": [...]}", k)
+		}
+	}
+	if raw, ok := top["flags"]; ok && !isNull(raw) {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		var flags map[string]any
+		if err := dec.Decode(&flags); err != nil {
+			return nil, fmt.Errorf("\"flags\" must be an object mapping flag names to values: %v", err)
+		}
+		var unknown []string
+		for k, v := range flags {
+			if t.Flags.Lookup(k) == nil {
+				unknown = append(unknown, k)
+				continue
+			}
+			if v != nil { // null: the flag is not set (OpenAI strict mode sends it)
+				v = dropNullMembers(v)
+				if isMapFlag(t.Flags.Lookup(k)) {
+					var err error
+					if v, err = mapFromPairs(k, v); err != nil {
+						return nil, err
+					}
+				}
+				in.flags[k] = v
+			}
+		}
+		if len(unknown) > 0 {
+			sort.Strings(unknown)
+			return nil, fmt.Errorf("unknown flag %s; this tool's flags are: %s", quoteList(unknown), t.flagNames())
+		}
+	}
+	var err error
+	if in.args, err = t.decodeStrings(top, "args", "this command takes no positional args; pass options in \"flags\""); err != nil {
+		return nil, err
+	}
+	if in.afterDash, err = t.decodeStrings(top, "argsAfterDash", "this command takes no argsAfterDash: its usage shows no \"--\""); err != nil {
+		return nil, err
+	}
+	if _, has := t.inputSchema().Properties["argsAfterDash"]; has {
+		if err := t.arity.check(t.argsCount(in), t.dashCounted(in)); err != nil {
+			return nil, err
+		}
+	}
+
+	if err := t.checkGroups(in.flags); err != nil {
+		return nil, err
+	}
+
+	// Validate what is left against the schema, with plain JSON numbers.
+	doc := map[string]any{}
+	if len(in.flags) > 0 {
+		plain := make(map[string]any, len(in.flags))
+		for k, v := range in.flags {
+			p, err := roundTrip(v)
+			if err != nil { // a number beyond float64, such as 1e400
+				return nil, fmt.Errorf("flag --%s: %v", k, err)
+			}
+			plain[k] = p
+		}
+		doc["flags"] = plain
+	} else if _, has := t.inputSchema().Properties["flags"]; has {
+		doc["flags"] = map[string]any{}
+	}
+	for name, list := range map[string][]string{"args": in.args, "argsAfterDash": in.afterDash} {
+		if list != nil {
+			a := make([]any, len(list))
+			for i, s := range list {
+				a[i] = s
+			}
+			doc[name] = a
+		}
+	}
+	if _, has := t.inputSchema().Properties["flags"]; has && len(in.flags) == 0 && !slices.Contains(t.inputSchema().Required, "flags") {
+		delete(doc, "flags")
+	}
+	v, err := t.validator()
+	if err != nil {
+		return nil, err
+	}
+	if err := v.Validate(doc); err != nil {
+		return nil, fmt.Errorf("invalid arguments: %s", invalidArguments(t.inputSchema(), doc, err))
+	}
+	return in, nil
+}
+
+// decodeStrings decodes the array of strings top[name], or returns nil
+// when it is absent or null; absent is the error when the tool's input
+// schema has no such property.
+func (t *Tool) decodeStrings(top map[string]json.RawMessage, name, absent string) ([]string, error) {
+	raw, ok := top[name]
+	if !ok || isNull(raw) {
+		return nil, nil
+	}
+	if _, has := t.inputSchema().Properties[name]; !has {
+		return nil, errors.New(absent)
+	}
+	// Through pointers: encoding/json turns a null element into "", an
+	// argument the caller did not give.
+	var list []*string
+	if err := json.Unmarshal(raw, &list); err != nil {
+		return nil, fmt.Errorf("%q must be an array of strings: %v", name, err)
+	}
+	out := make([]string, len(list))
+	for i, a := range list {
+		if a == nil {
+			return nil, fmt.Errorf("%q must be an array of strings: element %d is null", name, i)
+		}
+		out[i] = *a
+	}
+	return out, nil
+}
+
+// checkGroups checks cobra's flag groups with messages that name the
+// flags; the schema expresses the same rules, in words a model reads less
+// easily.
+func (t *Tool) checkGroups(flags map[string]any) error {
+	set := func(g []string) (on []string) {
+		for _, n := range g {
+			if _, ok := flags[n]; ok {
+				on = append(on, n)
+			}
+		}
+		return on
+	}
+	for _, g := range flagGroups(t.Flags, annMutuallyExclusive) {
+		if on := set(g); len(on) > 1 {
+			return fmt.Errorf("flags %s cannot be used together (at most one of %s)", flagList(on), flagList(g))
+		}
+	}
+	for _, g := range flagGroups(t.Flags, annRequiredTogether) {
+		if on := set(g); len(on) > 0 && len(on) < len(g) {
+			return fmt.Errorf("flags %s must be set together (%s set)", flagList(g), flagList(on))
+		}
+	}
+	for _, g := range flagGroups(t.Flags, annOneRequired) {
+		if len(set(g)) == 0 {
+			return fmt.Errorf("at least one of the flags %s must be set", flagList(g))
+		}
+	}
+	return nil
+}
+
+// dropNullMembers removes the object members whose value is null, at any
+// depth: OpenAI strict mode makes every optional member nullable and sends
+// null for the ones the model leaves out. Array elements are kept as they
+// are.
+func dropNullMembers(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, m := range v {
+			if m == nil {
+				delete(v, k)
+			} else {
+				v[k] = dropNullMembers(m)
+			}
+		}
+	case []any:
+		for i, e := range v {
+			v[i] = dropNullMembers(e)
+		}
+	}
+	return v
+}
+
+func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
+
+func roundTrip(v any) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var out any
+	return out, json.Unmarshal(b, &out)
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}
+
+func (t *Tool) flagNames() string {
+	var names []string
+	t.Flags.VisitAll(func(f *pflagFlag) { names = append(names, f.Name) })
+	if len(names) == 0 {
+		return "(none)"
+	}
+	return strings.Join(names, ", ")
+}
+
+// Argv returns the arguments after the binary that a call with these
+// (already validated) inputs runs: the command path (with the ancestors'
+// flags under TraverseChildren before the names that follow them), the
+// flags, then the args as a person types them (see exec.Positional) and
+// "--" with the args after it. A command that parses its own flags gets
+// its args verbatim.
+func (t *Tool) argv(in *input) ([]string, error) {
+	out := slices.Clone(t.Path)
+	if err := t.checkTraverse(append(slices.Clone(in.args), in.afterDash...)); err != nil {
+		return nil, err
+	}
+	leaf := in.flags
+	if len(t.traversed) > 0 {
+		// An ancestor's flags go before the next sub-command's name,
+		// where cobra's Traverse reads them.
+		leaf = map[string]any{}
+		at := map[int]map[string]any{}
+		for name, v := range in.flags {
+			d, ok := t.traversed[name]
+			if !ok {
+				leaf[name] = v
+				continue
+			}
+			if at[d] == nil {
+				at[d] = map[string]any{}
+			}
+			at[d][name] = v
+		}
+		out = out[:0]
+		for d := 0; d <= len(t.Path); d++ {
+			if len(at[d]) > 0 {
+				fl, err := exec.FlagArgv(t.Flags, at[d])
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, fl...)
+			}
+			if d < len(t.Path) {
+				out = append(out, t.Path[d])
+			}
+		}
+	}
+	if t.noParse {
+		// Every served flag is an ancestor's, written above.
+		for i, a := range append(slices.Clone(in.args), in.afterDash...) {
+			if strings.IndexByte(a, 0) >= 0 {
+				return nil, fmt.Errorf("positional argument %d: a NUL byte: %w", i, exec.ErrUnrepresentable)
+			}
+		}
+		if i := noParseSubCommand(t.Command, in.args); i >= 0 {
+			return nil, fmt.Errorf("positional argument %d (%q) would be read by cobra as a sub-command of %q, which parses its own flags, so no \"--\" can keep it an arg; it cannot be passed there", i, in.args[i], t.Command.CommandPath())
+		}
+		return append(out, exec.ArgvNoParseDash(in.args, in.afterDash)...), nil
+	}
+	rest, err := exec.ArgvPositional(t.Flags, leaf, exec.Positional{
+		Args:            in.args,
+		AfterDash:       in.afterDash,
+		SubCommand:      subCommandOf(t.Command),
+		StopsAtFirstArg: t.stopsAtArg,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return append(out, rest...), nil
+}
+
+// checkTraverse refuses a positional arg that could select a sub-command.
+// When the root has TraverseChildren, cobra's Traverse takes the "--"
+// before the args for a flag awaiting a value and looks the args after the
+// first up as sub-commands (hidden and left-out ones too), so
+// "get -- a secret" runs "get secret". Matching is by name or alias in any
+// case (whatever cobra's EnableCaseInsensitive), and by prefix when cobra's
+// EnablePrefixMatching is set.
+func (t *Tool) checkTraverse(args []string) error {
+	if !t.Command.Root().TraverseChildren || !t.Command.HasSubCommands() {
+		return nil
+	}
+	for i, a := range args {
+		for _, sub := range t.Command.Commands() {
+			for _, n := range append([]string{sub.Name()}, sub.Aliases...) {
+				if strings.EqualFold(n, a) || cobra.EnablePrefixMatching && strings.HasPrefix(strings.ToLower(n), strings.ToLower(a)) {
+					return fmt.Errorf("positional argument %d (%q) could be read as the sub-command %q of %q (the CLI uses cobra's TraverseChildren); it cannot be passed", i, a, sub.Name(), t.Command.CommandPath())
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// progressFunc reports the latest output line of a running call.
+type progressFunc func(line string)
+
+// call runs one call and never fails: every problem becomes a result with
+// IsError set.
+func (ts *Toolset) call(ctx context.Context, t *Tool, arguments json.RawMessage, progress progressFunc) (res *mcp.CallToolResult) {
+	// The SDK does not recover a handler's panic (from a middleware, a
+	// custom flag type): without this the process would end, and every
+	// other client's calls with it.
+	defer func() {
+		if r := recover(); r != nil {
+			ts.cfg.Logger.Error("tool call panicked", "tool", t.MCP.Name, "panic", r, "stack", string(debug.Stack()))
+			res = errorResult(fmt.Sprintf("%s: the call panicked: %v", t.MCP.Name, r))
+		}
+	}()
+	in, err := t.decodeInput(arguments)
+	if err != nil {
+		return errorResult(fmt.Sprintf("%s: %v. Nothing was run.", t.MCP.Name, err))
+	}
+	argv, err := t.argv(in)
+	if err != nil {
+		return errorResult(fmt.Sprintf("%s: %v. Nothing was run.", t.MCP.Name, err))
+	}
+	exe := ts.cfg.Executable
+	if exe == "" {
+		if exe, err = os.Executable(); err != nil {
+			return errorResult(fmt.Sprintf("%s: cannot find this program's executable: %v", t.MCP.Name, err))
+		}
+	}
+	opts := exec.Options{Env: ts.cfg.Env, MaxOutput: ts.cfg.MaxOutput}
+	if t.Timeout > 0 {
+		opts.Timeout = t.Timeout
+	}
+	if progress != nil {
+		opts.OnLine = func(_, line string) { progress(line) }
+	}
+	c := &Call{Tool: t.MCP.Name, Command: t.Command, Flags: in.flags, Args: in.args, ArgsAfterDash: in.afterDash, Path: exe, Argv: argv, Options: opts}
+
+	run := ts.run
+	for i := len(ts.cfg.Middleware) - 1; i >= 0; i-- {
+		run = ts.cfg.Middleware[i](run)
+	}
+	out, err := run(ctx, c)
+	if err != nil {
+		return errorResult(fmt.Sprintf("%s: %v", t.MCP.Name, err))
+	}
+	return result(out, t.Timeout)
+}
+
+// run is the innermost RunFunc: it waits for a slot, then runs the process.
+func (ts *Toolset) run(ctx context.Context, c *Call) (*exec.Result, error) {
+	ts.running.Add(1)
+	defer ts.running.Done()
+	select {
+	case ts.slots <- struct{}{}:
+		defer func() { <-ts.slots }()
+	case <-ctx.Done():
+		return nil, fmt.Errorf("canceled while waiting for a free slot (%d calls run at once): %w", cap(ts.slots), ctx.Err())
+	}
+	ts.cfg.Logger.Debug("running", "tool", c.Tool, "argv", c.Argv)
+	res, err := exec.Run(ctx, c.Path, c.Argv, c.Options)
+	if err != nil {
+		return nil, fmt.Errorf("could not start the command: %w", err)
+	}
+	return res, nil
+}
+
+func errorResult(msg string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		Content: []mcp.Content{&mcp.TextContent{Text: msg}},
+		IsError: true,
+	}
+}
+
+// result turns a finished process into the call's result.
+func result(r *exec.Result, timeout time.Duration) *mcp.CallToolResult {
+	out := Output{Stdout: r.Stdout, Stderr: r.Stderr, ExitCode: r.ExitCode, TimedOut: r.TimedOut}
+	var why string
+	switch {
+	case r.TimedOut:
+		why = fmt.Sprintf("cobramcp: the command timed out after %s and its process group was ended", timeout)
+	case r.Canceled:
+		why = "cobramcp: the call was canceled and the command's process group was ended"
+	case r.Signal != "":
+		why = "cobramcp: the command was ended by signal: " + r.Signal
+	}
+	if why != "" {
+		if out.Stderr != "" && !strings.HasSuffix(out.Stderr, "\n") {
+			out.Stderr += "\n"
+		}
+		out.Stderr += why + "\n"
+	}
+	isErr := out.ExitCode != 0 || why != ""
+	res := &mcp.CallToolResult{StructuredContent: out, IsError: isErr}
+	if mime := imageType(r.Stdout); mime != "" && r.StdoutOmitted == 0 && !isErr {
+		// An image is sent as image content; the structured stdout keeps
+		// the bytes for clients that read only structured content.
+		res.Content = []mcp.Content{&mcp.ImageContent{Data: []byte(r.Stdout), MIMEType: mime}}
+		if out.Stderr != "" {
+			res.Content = append(res.Content, &mcp.TextContent{Text: out.Stderr})
+		}
+		return res
+	}
+	res.Content = []mcp.Content{&mcp.TextContent{Text: resultText(out, isErr, timeout)}}
+	return res
+}
+
+// imageType returns the MIME type of an image in one of the formats MCP
+// clients show (PNG, JPEG, GIF, WebP or SVG), judged by content, or "".
+func imageType(s string) string {
+	switch {
+	case strings.HasPrefix(s, "\x89PNG\r\n\x1a\n"):
+		return "image/png"
+	case strings.HasPrefix(s, "\xff\xd8\xff"):
+		return "image/jpeg"
+	case strings.HasPrefix(s, "GIF87a"), strings.HasPrefix(s, "GIF89a"):
+		return "image/gif"
+	case len(s) >= 12 && s[:4] == "RIFF" && s[8:12] == "WEBP":
+		return "image/webp"
+	}
+	head := strings.TrimSpace(s[:min(len(s), 1024)])
+	head = strings.TrimPrefix(head, "\ufeff")
+	if strings.HasPrefix(head, "<?xml") {
+		if i := strings.Index(head, "?>"); i >= 0 {
+			head = strings.TrimSpace(head[i+2:])
+		}
+	}
+	for strings.HasPrefix(head, "<!--") {
+		i := strings.Index(head, "-->")
+		if i < 0 {
+			return ""
+		}
+		head = strings.TrimSpace(head[i+3:])
+	}
+	if strings.HasPrefix(head, "<!DOCTYPE svg") || strings.HasPrefix(head, "<svg") {
+		return "image/svg+xml"
+	}
+	return ""
+}
+
+// resultText is the text block for clients that do not read structured
+// content: stdout, then stderr under a header, then the exit code when the
+// call failed, said to be a timeout when it was one.
+func resultText(o Output, isErr bool, timeout time.Duration) string {
+	var b strings.Builder
+	b.WriteString(o.Stdout)
+	if o.Stderr != "" {
+		if b.Len() > 0 && !strings.HasSuffix(o.Stdout, "\n") {
+			b.WriteByte('\n')
+		}
+		if b.Len() > 0 {
+			b.WriteString("--- stderr ---\n")
+		}
+		b.WriteString(o.Stderr)
+	}
+	if isErr {
+		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+			b.WriteByte('\n')
+		}
+		if o.TimedOut {
+			fmt.Fprintf(&b, "timed out after %s (exit code %d)", timeout, o.ExitCode)
+		} else {
+			fmt.Fprintf(&b, "exit code: %d", o.ExitCode)
+		}
+	}
+	return b.String()
+}
+
+// progressSender sends the latest output line as a progress notification,
+// at most every interval, until stop is called.
+type progressSender struct {
+	mu     sync.Mutex
+	latest string
+	count  int
+	wake   chan struct{}
+	done   chan struct{}
+	wg     sync.WaitGroup
+}
+
+const progressInterval = 250 * time.Millisecond
+
+func startProgress(ctx context.Context, req *mcp.CallToolRequest) (progressFunc, func()) {
+	token := req.Params.GetProgressToken()
+	if token == nil || req.Session == nil {
+		return nil, func() {}
+	}
+	p := &progressSender{wake: make(chan struct{}, 1), done: make(chan struct{})}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		sent := 0
+		for {
+			select {
+			case <-p.done:
+				return
+			case <-ctx.Done():
+				return
+			case <-p.wake:
+			}
+			p.mu.Lock()
+			line, n := p.latest, p.count
+			p.mu.Unlock()
+			if n == sent {
+				continue
+			}
+			sent = n
+			_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+				ProgressToken: token,
+				Progress:      float64(n),
+				Message:       line,
+			})
+			select {
+			case <-time.After(progressInterval):
+			case <-p.done:
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	report := func(line string) {
+		p.mu.Lock()
+		p.latest = line
+		p.count++
+		p.mu.Unlock()
+		select {
+		case p.wake <- struct{}{}:
+		default:
+		}
+	}
+	return report, func() { close(p.done); p.wg.Wait() }
+}

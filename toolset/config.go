@@ -1,0 +1,217 @@
+package toolset
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/cobramcp/cobramcp/exec"
+)
+
+// Annotation keys read from cmd.Annotations. They carry MCP metadata on a
+// command without new API, in the manner of cobra's own annotations.
+// Ophis's keys ("title", "readOnlyHint", "destructiveHint", "idempotentHint",
+// "openWorldHint") are read as aliases of the first five; ours win. Unknown
+// mcp.* keys and values that are not booleans are reported by
+// Toolset.Problems.
+const (
+	AnnotationTitle       = "mcp.title"           // the tool's human-readable title
+	AnnotationReadOnly    = "mcp.readOnlyHint"    // "true": the command changes nothing
+	AnnotationDestructive = "mcp.destructiveHint" // "true"/"false": the command may destroy data
+	AnnotationIdempotent  = "mcp.idempotentHint"  // "true": repeating the call has no further effect
+	AnnotationOpenWorld   = "mcp.openWorldHint"   // "true"/"false": the command reaches outside systems
+	AnnotationTimeout     = "mcp.timeout"         // a Go duration overriding Config.Timeout for this command; "0s" or negative: no limit
+	AnnotationTags        = "mcp.tags"            // comma-separated tags for the tool record
+)
+
+// Defaults used when the corresponding Config field is zero.
+const (
+	DefaultCommandName = "mcp"
+	DefaultTimeout     = 2 * time.Minute
+	// DefaultMaxParallel was chosen from BenchmarkParallelCalls
+	// (test/e2e): commands that wait (on a network, as kubectl's do) need
+	// slots, not cores; see docs/design.md.
+	DefaultMaxParallel = 32
+)
+
+// Config chooses what is served and how calls run. The zero value (or a nil
+// *Config) serves every runnable command with every flag.
+type Config struct {
+	// CommandName is the name of the command group that Command returns;
+	// "mcp" when empty.
+	CommandName string
+
+	// ToolPrefix replaces the root command's name as the first part of
+	// every tool name ("mycli_get_pods" becomes "k_get_pods" with "k").
+	ToolPrefix string
+
+	// Namespace, when set, identifies the tools as "namespace:name" in
+	// their _meta (id and namespace); without it _meta has no id, which
+	// would be the tool's name.
+	Namespace string
+
+	// Selectors choose commands and their flags. The first selector whose
+	// Cmd matches a command decides which of its flags are served; a command
+	// that no selector matches is left out. An empty list serves every
+	// command with every flag.
+	Selectors []Selector
+
+	// Middleware wraps every call, outermost first. It can log, audit,
+	// refuse or alter a call before it runs.
+	Middleware []Middleware
+
+	// Timeout bounds each call; DefaultTimeout when zero, no bound when
+	// negative. A command overrides it with the AnnotationTimeout annotation.
+	Timeout time.Duration
+
+	// MaxOutput caps each of stdout and stderr per call, in bytes;
+	// exec.DefaultMaxOutput when zero, no cap when negative. Past the cap the
+	// output keeps its head and tail around a marker.
+	MaxOutput int
+
+	// MaxParallel is how many calls run at once; DefaultMaxParallel when
+	// zero. Further calls wait for a free slot.
+	MaxParallel int
+
+	// Env is the environment of each call's process; nil inherits the
+	// server's environment.
+	Env []string
+
+	// DefaultEnv names environment variables (such as PATH) whose current
+	// values `mcp CLIENT enable` writes into a client's configuration,
+	// since clients start servers with a minimal environment.
+	DefaultEnv []string
+
+	// Executable is the binary that calls run; os.Executable() when empty.
+	Executable string
+
+	// Instructions is the author's text for the server instructions that
+	// the initialize result carries, before the generated part (what the
+	// CLI is, how tools are called, the shared flags). The whole is cut
+	// at MaxInstructions bytes.
+	Instructions string
+
+	// Logger receives the reflector's and server's logs; when nil, the mcp
+	// commands log to stderr and library calls log nowhere.
+	Logger *slog.Logger
+}
+
+// Selector chooses commands and, for those it matches, their flags.
+type Selector struct {
+	// Cmd reports whether the selector applies to a command; nil matches
+	// every command.
+	Cmd func(*cobra.Command) bool
+	// LocalFlag reports whether a flag defined on the command itself is
+	// served; nil serves all.
+	LocalFlag func(*pflag.Flag) bool
+	// InheritedFlag reports whether a flag from an ancestor is served: a
+	// persistent flag inherited from a parent, or, when the root has
+	// TraverseChildren, an ancestor's local flag (see Tool.Traversed);
+	// nil serves all.
+	InheritedFlag func(*pflag.Flag) bool
+	// HiddenFlag reports whether a hidden flag is served (it must also
+	// pass LocalFlag or InheritedFlag). nil serves none: by default hidden
+	// flags are left out. etcdctl, say, hides its connection flags
+	// (--endpoints, --user, --cacert...), which an author may serve with
+	// func(*pflag.Flag) bool { return true }.
+	HiddenFlag func(*pflag.Flag) bool
+}
+
+// Call is one tool call on its way to a process, as middleware sees it.
+type Call struct {
+	Tool    string         // the tool's name
+	Command *cobra.Command // the command the tool runs
+	Flags   map[string]any // the flags asked for, null values removed
+	Args    []string       // the positional args asked for
+	// ArgsAfterDash are the words asked for after "--" (argsAfterDash).
+	ArgsAfterDash []string
+	Path          string       // the binary that runs
+	Argv          []string     // the arguments after the binary: command path, flags, args ("--" where needed)
+	Options       exec.Options // the limits of the run
+}
+
+// RunFunc runs a call.
+type RunFunc func(ctx context.Context, call *Call) (*exec.Result, error)
+
+// Middleware wraps a RunFunc.
+type Middleware func(next RunFunc) RunFunc
+
+// AllowCmds returns a command predicate matching the commands named, and
+// their sub-commands, by path below the root ("get pods", or "get").
+func AllowCmds(paths ...string) func(*cobra.Command) bool {
+	return func(c *cobra.Command) bool { return matchPath(c, paths) }
+}
+
+// ExcludeCmds returns a command predicate matching every command except the
+// ones named and their sub-commands.
+func ExcludeCmds(paths ...string) func(*cobra.Command) bool {
+	return func(c *cobra.Command) bool { return !matchPath(c, paths) }
+}
+
+// AllowFlags returns a flag predicate matching the flags named (long names).
+func AllowFlags(names ...string) func(*pflag.Flag) bool {
+	return func(f *pflag.Flag) bool { return containsString(names, f.Name) }
+}
+
+// ExcludeFlags returns a flag predicate matching every flag except the ones
+// named (long names).
+func ExcludeFlags(names ...string) func(*pflag.Flag) bool {
+	return func(f *pflag.Flag) bool { return !containsString(names, f.Name) }
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// relPath is c's path below the root, words separated by single spaces.
+func relPath(c *cobra.Command) string {
+	var parts []string
+	for p := c; p.HasParent(); p = p.Parent() {
+		parts = append(parts, p.Name())
+	}
+	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
+		parts[i], parts[j] = parts[j], parts[i]
+	}
+	return strings.Join(parts, " ")
+}
+
+func matchPath(c *cobra.Command, paths []string) bool {
+	rp := relPath(c)
+	for _, p := range paths {
+		p = strings.Join(strings.Fields(p), " ")
+		if rp == p || strings.HasPrefix(rp, p+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// withDefaults returns a copy of cfg with zero fields set to their defaults.
+func withDefaults(cfg *Config) Config {
+	var c Config
+	if cfg != nil {
+		c = *cfg
+	}
+	if c.CommandName == "" {
+		c.CommandName = DefaultCommandName
+	}
+	if c.Timeout == 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if c.MaxParallel <= 0 {
+		c.MaxParallel = DefaultMaxParallel
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	return c
+}

@@ -1,0 +1,74 @@
+package toolset_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cobramcp/cobramcp/bridge"
+	"github.com/cobramcp/cobramcp/toolset"
+)
+
+func exampleRoot() *cobra.Command {
+	root := &cobra.Command{Use: "mycli", Version: "1.0.0"}
+	greet := &cobra.Command{
+		Use:   "greet NAME",
+		Short: "Greet someone",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			loud, _ := c.Flags().GetBool("loud")
+			fmt.Fprintf(c.OutOrStdout(), "hello %s (loud=%v)\n", args[0], loud)
+			return nil
+		},
+	}
+	greet.Flags().Bool("loud", false, "shout")
+	root.AddCommand(greet)
+	return root
+}
+
+// The one-line adoption: the mcp group serves every runnable command.
+func ExampleCommand() {
+	root := exampleRoot()
+	root.AddCommand(bridge.Command(nil))
+	for _, path := range [][]string{{"mcp", "start"}, {"mcp", "tools"}} {
+		c, _, err := root.Find(path)
+		fmt.Println(c.CommandPath(), err)
+	}
+	// Output:
+	// mycli mcp start <nil>
+	// mycli mcp tools <nil>
+}
+
+// Reflect a tree into tools without serving them.
+func ExampleNew() {
+	ts, err := toolset.New(exampleRoot(), nil)
+	if err != nil {
+		panic(err)
+	}
+	for _, t := range ts.List() {
+		schema, _ := json.Marshal(t.MCP.InputSchema)
+		fmt.Println(t.MCP.Name, "runs", t.Command.CommandPath())
+		fmt.Println(string(schema))
+	}
+	// Output:
+	// mycli_greet runs mycli greet
+	// {"type":"object","properties":{"flags":{"type":"object","properties":{"loud":{"type":"boolean","description":"shout"}},"description":"The command's flags by long name. A flag left out keeps its default.","additionalProperties":false},"args":{"type":"array","items":{"type":"string"},"description":"Positional arguments, in order: NAME. Exactly 1.","minItems":1,"maxItems":1}},"required":["args"],"additionalProperties":false}
+}
+
+// Middleware sees every call on its way to a process, with the exact argv.
+func ExampleMiddleware() {
+	audit := func(next toolset.RunFunc) toolset.RunFunc {
+		return func(ctx context.Context, c *toolset.Call) (*execResult, error) {
+			fmt.Printf("%s %q\n", c.Tool, c.Argv)
+			return &execResult{Stdout: "not run in this example\n"}, nil // next(ctx, c) would run it
+		}
+	}
+	ts, _ := toolset.New(exampleRoot(), &bridge.Config{Middleware: []toolset.Middleware{audit}})
+	res, _ := ts.Call(context.Background(), "mycli_greet", json.RawMessage(`{"flags":{"loud":false},"args":["--loud"]}`))
+	fmt.Println("isError:", res.IsError)
+	// Output:
+	// mycli_greet ["greet" "--loud=false" "--" "--loud"]
+	// isError: false
+}

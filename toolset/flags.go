@@ -1,0 +1,171 @@
+package toolset
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/cobramcp/cobramcp/flagschema"
+)
+
+// Flag selection: which of a command's flags a tool serves, and the
+// "flags" schema built from them.
+
+// flagEntry is a flag's schema, checked once.
+type flagEntry struct {
+	schema     *jsonschema.Schema
+	annotation error // the annotation was rejected
+	invalid    error // the schema does not resolve or its default does not validate
+}
+
+// flagSchema returns f's schema, building and checking it at first use.
+func (w *walker) flagSchema(f *pflag.Flag) flagEntry {
+	if e, ok := w.flags[f]; ok {
+		return e
+	}
+	var e flagEntry
+	e.schema, e.annotation = flagschema.For(f)
+	if _, err := e.schema.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true}); err != nil {
+		e.invalid = err
+	}
+	if w.flags == nil {
+		w.flags = map[*pflag.Flag]flagEntry{}
+	}
+	w.flags[f] = e
+	return e
+}
+
+// newFlagsSchema is the empty "flags" object schema.
+func newFlagsSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{
+		Type:                 "object",
+		Properties:           map[string]*jsonschema.Schema{},
+		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
+		Description:          "The command's flags by long name. A flag left out keeps its default.",
+	}
+}
+
+// selectFlags fills t.Flags and the flags schema with the flags of c
+// that sel serves: local flags first, then inherited ones, then (when the
+// root has TraverseChildren) the ancestors' local flags; a name is served
+// once. A command that parses its own flags serves only the ancestors'
+// local flags: cobra's Traverse still parses those, before the command's
+// name, whatever the command does with the words after it.
+func (w *walker) selectFlags(t *Tool, c *cobra.Command, sel Selector, flagsSchema *jsonschema.Schema) error {
+	name := t.Flags.Name()
+	add := func(f *pflag.Flag, keep func(*pflag.Flag) bool) bool {
+		if !servable(f, sel) {
+			return false
+		}
+		if t.Flags.Lookup(f.Name) != nil || (keep != nil && !keep(f)) {
+			return false
+		}
+		e := w.flagSchema(f)
+		if e.annotation != nil {
+			w.problem(c, name, f.Name, fmt.Errorf("jsonschema annotation rejected, using the generated schema: %w", e.annotation))
+		}
+		if e.invalid != nil {
+			w.problem(c, name, f.Name, fmt.Errorf("flag left out: its schema is invalid: %w", e.invalid))
+			return false
+		}
+		t.Flags.AddFlag(f)
+		flagsSchema.Properties[f.Name] = e.schema
+		return true
+	}
+	required := func(f *pflag.Flag) {
+		if isRequired(f) {
+			flagsSchema.Required = append(flagsSchema.Required, f.Name)
+		}
+	}
+	if t.noParse {
+		w.traversedFlags(t, c, sel, add)
+		if len(flagsSchema.Properties) > 0 {
+			flagsSchema.Description = "Flags of the command's ancestors, by long name, which cobra reads before the command's name (TraverseChildren). A flag left out keeps its default. The command parses its own flags: those go in args."
+		}
+		return nil
+	}
+	c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+		if add(f, sel.LocalFlag) {
+			required(f)
+		}
+	})
+	c.InheritedFlags().VisitAll(func(f *pflag.Flag) {
+		if add(f, sel.InheritedFlag) {
+			required(f)
+		}
+	})
+	w.traversedFlags(t, c, sel, add)
+	sort.Strings(flagsSchema.Required)
+	return requiredFlagsServed(t, c)
+}
+
+// traversedFlags serves, when the root has TraverseChildren, the local
+// (non-persistent) flags of c's ancestors: cobra's Traverse parses each
+// ancestor's flags from the words before the next sub-command's name
+// (docker's global options are local flags of its root), so the call
+// path writes them there. cobra checks neither their required mark nor
+// their groups on c, and neither does the tool. A name that the tool
+// already serves is reported and left out, never merged.
+func (w *walker) traversedFlags(t *Tool, c *cobra.Command, sel Selector, add func(*pflag.Flag, func(*pflag.Flag) bool) bool) {
+	if !c.Root().TraverseChildren {
+		return
+	}
+	var ancestors []*cobra.Command
+	for p := c.Parent(); p != nil; p = p.Parent() {
+		ancestors = append([]*cobra.Command{p}, ancestors...)
+	}
+	for depth, a := range ancestors {
+		a.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
+			if !servable(f, sel) || sel.InheritedFlag != nil && !sel.InheritedFlag(f) {
+				return
+			}
+			if t.Flags.Lookup(f.Name) != nil || c.LocalFlags().Lookup(f.Name) != nil || c.InheritedFlags().Lookup(f.Name) != nil {
+				w.problem(c, t.Flags.Name(), f.Name, fmt.Errorf("flag of %q (TraverseChildren) left out: the command or a served flag already has that name", a.CommandPath()))
+				return
+			}
+			if add(f, sel.InheritedFlag) {
+				if t.traversed == nil {
+					t.traversed = map[string]int{}
+				}
+				t.traversed[f.Name] = depth
+			}
+		})
+	}
+}
+
+// servable reports whether a flag may be served at all: deprecated flags,
+// help and the flags cobra adds itself are not, nor hidden flags unless
+// the selector's HiddenFlag serves them.
+func servable(f *pflag.Flag, sel Selector) bool {
+	if f.Hidden && (sel.HiddenFlag == nil || !sel.HiddenFlag(f)) {
+		return false
+	}
+	return f.Deprecated == "" && f.Name != "help" && len(f.Annotations[cobra.FlagSetByCobraAnnotation]) == 0
+}
+
+// requiredFlagsServed refuses a command with a required flag that is not
+// served: every call would fail inside the command.
+func requiredFlagsServed(t *Tool, c *cobra.Command) error {
+	var missing []string
+	visit := func(f *pflag.Flag) {
+		if isRequired(f) && t.Flags.Lookup(f.Name) == nil && !slices.Contains(missing, f.Name) {
+			missing = append(missing, f.Name)
+		}
+	}
+	c.LocalFlags().VisitAll(visit)
+	c.InheritedFlags().VisitAll(visit)
+	if len(missing) > 0 {
+		return fmt.Errorf("required flag %s is not served (hidden, deprecated, excluded by a selector or with an invalid schema), so no call could succeed", flagList(missing))
+	}
+	return nil
+}
+
+// isRequired reports whether cobra marks f required.
+func isRequired(f *pflag.Flag) bool {
+	v := f.Annotations[cobra.BashCompOneRequiredFlag]
+	return len(v) > 0 && v[0] == "true"
+}

@@ -1,0 +1,92 @@
+package toolset
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ToolMode is the shape of the tool listing.
+type ToolMode string
+
+// The tool modes.
+const (
+	// ToolModeFull lists one tool per command.
+	ToolModeFull ToolMode = "full"
+	// ToolModeSearch lists a handful of tools (search, describe, run) that
+	// reach every served command.
+	ToolModeSearch ToolMode = "search"
+	// ToolModeAuto is search when the full listing is large (more than
+	// AutoSearchTools tools or AutoSearchBytes bytes), full otherwise.
+	ToolModeAuto ToolMode = "auto"
+)
+
+// The thresholds above which ToolModeAuto chooses search: VS Code takes at
+// most 128 tools and Windsurf 100; 200 KB of definitions is about 50,000
+// tokens of a model's context.
+const (
+	AutoSearchTools = 100
+	AutoSearchBytes = 200_000
+)
+
+// ParseToolMode reads a tool mode written by a person: full, search or
+// auto, in any case.
+func ParseToolMode(s string) (ToolMode, error) {
+	switch m := ToolMode(strings.ToLower(strings.TrimSpace(s))); m {
+	case ToolModeFull, ToolModeSearch, ToolModeAuto:
+		return m, nil
+	}
+	return "", fmt.Errorf("tool mode %q: want full, search or auto", s)
+}
+
+// Listing is the shape of what tools/list returns. It changes what a
+// model reads, never what a call may do: calls are validated the same way
+// in every shape.
+type Listing struct {
+	// Mode chooses one tool per command or the search tools; "" means
+	// ToolModeFull.
+	Mode ToolMode
+	// Expanded lists each tool in full (every flag in its schema, its whole
+	// help) instead of the compact form, which states the flags shared by
+	// every tool once (see Toolset.SharedFlags).
+	Expanded bool
+}
+
+// listing is how a toolset lists its tools and routes a call to one: one
+// tool per served command (fullListing) or the search, describe and run
+// tools (searchMode). View chooses it once.
+type listing interface {
+	// mode is ToolModeFull or ToolModeSearch.
+	mode() ToolMode
+	// tools returns the definitions tools/list returns, sorted by name.
+	tools() []*mcp.Tool
+	// call runs the call of the listed tool named name through ts, or
+	// returns false when the listing has no such tool.
+	call(ctx context.Context, ts *Toolset, name string, arguments json.RawMessage, progress progressFunc) (*mcp.CallToolResult, bool)
+	// unknown is the error for a name the listing does not have.
+	unknown(ts *Toolset, name string, policyHint bool) error
+}
+
+// fullListing lists one tool per served command.
+type fullListing struct {
+	defs []*mcp.Tool // as listed, sorted by name
+}
+
+func (fullListing) mode() ToolMode { return ToolModeFull }
+
+func (l fullListing) tools() []*mcp.Tool { return l.defs }
+
+func (fullListing) call(ctx context.Context, ts *Toolset, name string, arguments json.RawMessage, progress progressFunc) (*mcp.CallToolResult, bool) {
+	t, ok := ts.byName[name]
+	if !ok {
+		return nil, false
+	}
+	return ts.callServed(ctx, t, arguments, progress), true
+}
+
+func (fullListing) unknown(ts *Toolset, name string, policyHint bool) error {
+	return ts.unknownTool(name, policyHint)
+}

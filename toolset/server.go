@@ -1,0 +1,114 @@
+package toolset
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/pflag"
+)
+
+type pflagFlag = pflag.Flag
+
+// ServerOptions configure a server made by NewServer.
+type ServerOptions struct {
+	// Logger receives the server's logs; nil means discard.
+	Logger *slog.Logger
+	// Context bounds every call the server runs: when it is done, running
+	// calls end (their process groups are terminated). nil means no bound
+	// beyond each request's own context.
+	Context context.Context
+	// HideEnv names environment variables that the calls' processes must
+	// not see, such as the one holding the server's own token.
+	HideEnv []string
+}
+
+// NewServer returns an MCP server serving the tools of ts, as its listing
+// shows them (see View). The server's name and version are the root
+// command's. Serve it with package serve, which answers what the go-sdk's
+// transports alone would drop or answer wrongly.
+func (ts *Toolset) NewServer(opts ServerOptions) *mcp.Server {
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	version := ts.root.Version
+	if version == "" {
+		version = "devel"
+	}
+	// The SDK reports each connection at info level; keep its chatter for
+	// debug and let its warnings and errors through.
+	sdkLogger := slog.New(minLevel{logger.Handler(), slog.LevelWarn})
+	if logger.Enabled(context.Background(), slog.LevelDebug) {
+		sdkLogger = logger
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: ts.root.Name(), Version: version}, &mcp.ServerOptions{
+		Logger:       sdkLogger,
+		Instructions: ts.Instructions(),
+		// Advertise only what the server does: tools, whose list never
+		// changes while it runs. The SDK's defaults would add logging and
+		// tools.listChanged, neither of which it ever sends.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+	})
+	base := opts.Context
+	ts = ts.hiding(opts.HideEnv)
+	srv.AddReceivingMiddleware(ts.answerUnknownTool)
+	for _, t := range ts.list.tools() {
+		name := t.Name
+		srv.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if base != nil {
+				var cancel context.CancelFunc
+				ctx, cancel = mergeCancel(ctx, base)
+				defer cancel()
+			}
+			progress, stop := startProgress(ctx, req)
+			defer stop()
+			res, _ := ts.list.call(ctx, ts, name, req.Params.Arguments, progress)
+			return res, nil
+		})
+	}
+	return srv
+}
+
+// mergeCancel returns a context derived from ctx that is also done when
+// other is done.
+func mergeCancel(ctx, other context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	stop := context.AfterFunc(other, func() { cancel(context.Cause(other)) })
+	return ctx, func() { stop(); cancel(nil) }
+}
+
+// minLevel is a slog.Handler that drops records below a level.
+type minLevel struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (h minLevel) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.min && h.Handler.Enabled(ctx, l)
+}
+
+func (h minLevel) WithAttrs(as []slog.Attr) slog.Handler {
+	return minLevel{h.Handler.WithAttrs(as), h.min}
+}
+
+func (h minLevel) WithGroup(name string) slog.Handler {
+	return minLevel{h.Handler.WithGroup(name), h.min}
+}
+
+// answerUnknownTool answers a tools/call for a tool the server does not
+// have with the message of [Toolset.Call], which names the tool most likely
+// meant ("did you mean ..."), where the go-sdk would say only "unknown
+// tool". The error code stays the go-sdk's, invalid params, as the MCP spec
+// asks for an unknown tool.
+func (ts *Toolset) answerUnknownTool(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if r, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && r.Params != nil {
+			if err := ts.checkName(r.Params.Name, false); err != nil {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+			}
+		}
+		return next(ctx, method, req)
+	}
+}

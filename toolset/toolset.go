@@ -1,0 +1,226 @@
+package toolset
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// Toolset is the reflection of one command tree: its tools, the map from
+// each tool to its command, and the call path. New returns every tool of
+// the tree, listed in full mode and compact; View returns what a Policy
+// leaves of it, in the shape a Listing asks for. A Toolset is safe for
+// concurrent use.
+type Toolset struct {
+	cfg      Config
+	root     *cobra.Command
+	tools    []*Tool       // the served tools, sorted by name
+	shared   []*pflag.Flag // the flags stated once (compact listing), sorted by name
+	byName   map[string]*Tool
+	all      map[string]*Tool // every tool of the tree, to tell a tool left out from an unknown one
+	problems []Problem
+	slots    chan struct{}
+	running  *sync.WaitGroup
+
+	// What View applied: the policy and the listing chosen once for it.
+	viewed  bool
+	policy  Policy
+	list    listing
+	pins    map[string]map[string]json.RawMessage // per tool taking a pinned flag, the values as JSON by flag name
+	pinFrom map[string]string                     // where each pinned flag came from, by flag name
+}
+
+// New reflects the tree of root into tools, without starting anything.
+// Commands and flags that cannot be served are left out and reported by
+// Problems (and to cfg.Logger), as are annotations ignored; the rest load.
+// A nil cfg means the defaults.
+func New(root *cobra.Command, cfg *Config) (*Toolset, error) {
+	if root == nil {
+		return nil, errors.New("toolset: nil root command")
+	}
+	root = root.Root()
+	c := withDefaults(cfg)
+	w := &walker{cfg: &c, root: root}
+	w.walk(root)
+
+	ts := &Toolset{
+		cfg:     c,
+		root:    root,
+		byName:  make(map[string]*Tool, len(w.tools)),
+		slots:   make(chan struct{}, c.MaxParallel),
+		running: new(sync.WaitGroup),
+	}
+	for _, t := range w.tools {
+		if prev, dup := ts.byName[t.MCP.Name]; dup {
+			w.problem(t.Command, t.MCP.Name, "", fmt.Errorf("tool name %q is already taken by %q", t.MCP.Name, prev.Command.CommandPath()))
+			continue
+		}
+		if err := validateTool(t); err != nil {
+			w.problem(t.Command, t.MCP.Name, "", err)
+			continue
+		}
+		ts.byName[t.MCP.Name] = t
+		ts.tools = append(ts.tools, t)
+	}
+	sort.Slice(ts.tools, func(i, j int) bool { return ts.tools[i].MCP.Name < ts.tools[j].MCP.Name })
+	ts.problems = w.problems
+	ts.all = ts.byName
+	ts.compact()
+	defs := make([]*mcp.Tool, len(ts.tools))
+	for i, t := range ts.tools {
+		defs[i] = t.MCP
+	}
+	ts.list = fullListing{defs: defs}
+	return ts, nil
+}
+
+// List returns the tools sorted by name.
+func (ts *Toolset) List() []*Tool { return slices.Clone(ts.tools) }
+
+// Lookup returns the tool named name.
+func (ts *Toolset) Lookup(name string) (*Tool, bool) {
+	t, ok := ts.byName[name]
+	return t, ok
+}
+
+// Problems returns the commands and flags left out, and the annotations
+// ignored on served commands (an unknown mcp.* key, a value that is not a
+// boolean, an Ophis key overridden by ours), with their reasons.
+func (ts *Toolset) Problems() []Problem { return slices.Clone(ts.problems) }
+
+// Tools returns the MCP tool definitions sorted by name, as tools/list
+// returns them: one per served command in full mode (without pinned
+// flags), the search, describe and run tools in search mode.
+func (ts *Toolset) Tools() []*mcp.Tool { return slices.Clone(ts.list.tools()) }
+
+// Mode returns the shape of the listing: full or search (auto is resolved
+// by View). A toolset that no View made is full.
+func (ts *Toolset) Mode() ToolMode { return ts.list.mode() }
+
+// Info describes the CLI being served.
+type Info struct {
+	Name        string // the root command's name
+	Version     string // the root command's Version
+	Short, Long string // the root command's descriptions
+	Namespace   string // Config.Namespace, may be empty
+}
+
+// Info describes the CLI.
+func (ts *Toolset) Info() Info {
+	return Info{
+		Name:      ts.root.Name(),
+		Version:   ts.root.Version,
+		Short:     ts.root.Short,
+		Long:      ts.root.Long,
+		Namespace: ts.cfg.Namespace,
+	}
+}
+
+// Wait blocks until every call has ended.
+func (ts *Toolset) Wait() { ts.running.Wait() }
+
+// validateTool applies the discovery-time rules to a tool before it is
+// served: a valid name, an input schema of type object whose properties are
+// all typed, and required naming only defined properties. Each flag's
+// schema was resolved, and its default validated, when the walk built it;
+// the whole input schema resolves at the tool's first call (see
+// Tool.validator), and the tests resolve every tool of mycli and of a large
+// generated tree.
+func validateTool(t *Tool) error {
+	if !validName.MatchString(t.MCP.Name) {
+		return fmt.Errorf("tool name %q does not match %s", t.MCP.Name, validName)
+	}
+	in, ok := t.MCP.InputSchema.(*jsonschema.Schema)
+	if !ok || in.Type != "object" {
+		return errors.New(`input schema is not of type "object"`)
+	}
+	if err := checkProperties("/inputSchema", in); err != nil {
+		return err
+	}
+	if flags := in.Properties["flags"]; flags != nil {
+		if err := checkProperties("/inputSchema/properties/flags", flags); err != nil {
+			return err
+		}
+		for name, p := range flags.Properties {
+			if !typed(p) {
+				return fmt.Errorf("flag %q has a schema without a type", name)
+			}
+		}
+	}
+	return nil
+}
+
+func checkProperties(at string, s *jsonschema.Schema) error {
+	for _, r := range s.Required {
+		if _, ok := s.Properties[r]; !ok {
+			return fmt.Errorf("%s: required lists %q, which is not a property", at, r)
+		}
+	}
+	return nil
+}
+
+// typed reports whether a property schema says what type its value has.
+func typed(s *jsonschema.Schema) bool {
+	if s.Type != "" || len(s.Types) > 0 || s.Const != nil || len(s.Enum) > 0 || s.Ref != "" {
+		return true
+	}
+	alts := slices.Concat(s.AnyOf, s.OneOf)
+	if len(alts) > 0 {
+		for _, a := range alts {
+			if !typed(a) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, a := range s.AllOf {
+		if typed(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// selectTools returns the tools whose names match one of the patterns
+// (path.Match syntax), or all tools when there is no pattern.
+func (ts *Toolset) selectTools(patterns []string) ([]*Tool, error) {
+	if len(patterns) == 0 {
+		return ts.tools, nil
+	}
+	var out []*Tool
+	for _, p := range patterns {
+		if _, err := path.Match(p, ""); err != nil {
+			return nil, fmt.Errorf("tool pattern %q: %w", p, err)
+		}
+	}
+	used := make([]bool, len(patterns))
+	for _, t := range ts.tools {
+		for i, p := range patterns {
+			if ok, _ := path.Match(p, t.MCP.Name); ok {
+				used[i] = true
+				out = append(out, t)
+				break
+			}
+		}
+	}
+	var unused []string
+	for i, u := range used {
+		if !u {
+			unused = append(unused, patterns[i])
+		}
+	}
+	if len(unused) > 0 {
+		return nil, fmt.Errorf("no tool matches %s", strings.Join(unused, ", "))
+	}
+	return out, nil
+}

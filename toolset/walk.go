@@ -1,0 +1,312 @@
+package toolset
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// AnnotationGroup marks a command group that serves the tree (the mcp
+// group of package mcpcmd): the walk leaves it and its sub-commands out by
+// this mark rather than by name.
+const AnnotationGroup = "cobramcp.group"
+
+// MaxNameLen is the longest tool name produced. MCP allows 128 characters,
+// but Claude Desktop and OpenAI reject a whole tool list holding a longer
+// name than 64.
+const MaxNameLen = 64
+
+var validName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+// Tool is one served command: its MCP definition and how to run it.
+type Tool struct {
+	// MCP is the definition tools/list returns: the compact one unless
+	// Config.Expanded (see Expanded).
+	MCP *mcp.Tool
+	// Command is the command the tool runs.
+	Command *cobra.Command
+	// Path is the command path below the root ("get", "pods").
+	Path []string
+	// Flags holds the served flags, local and inherited; a flag not in it
+	// cannot be set by a call.
+	Flags *pflag.FlagSet
+	// Timeout bounds a call; negative means no bound.
+	Timeout time.Duration
+
+	noParse    bool      // the command has DisableFlagParsing
+	stopsAtArg bool      // the command's flags stop at its first positional arg (SetInterspersed(false))
+	arity      arity     // the count of args (and argsAfterDash) cmd.Args accepts
+	expanded   *mcp.Tool // the expanded definition; its input schema validates every call
+	groupText  []string  // the sentences stating the flag groups
+
+	// traversed maps the name of each served flag that belongs to an
+	// ancestor, read by cobra before the sub-command's name under
+	// TraverseChildren, to the number of Path elements it goes after.
+	traversed map[string]int
+
+	resolveOnce sync.Once
+	resolved    *jsonschema.Resolved // a private copy of the input schema, resolved at the first call
+	resolveErr  error
+}
+
+// validator returns the resolved input schema. It resolves a private deep
+// copy at the first call: the published schema shares the subschemas of
+// inherited flags with other tools, and resolving writes into a schema.
+func (t *Tool) validator() (*jsonschema.Resolved, error) {
+	t.resolveOnce.Do(func() {
+		t.resolved, t.resolveErr = t.inputSchema().CloneSchemas().Resolve(nil)
+		if t.resolveErr != nil {
+			t.resolveErr = fmt.Errorf("input schema does not resolve: %w", t.resolveErr)
+		}
+	})
+	return t.resolved, t.resolveErr
+}
+
+// Problem is a command or flag left out, or an annotation ignored on a
+// command that is served, with the reason.
+type Problem struct {
+	Command string // the command's full path
+	Tool    string // the tool name, when one was derived
+	Flag    string // the flag's name, when the problem is a flag's
+	Err     error
+}
+
+func (p Problem) String() string {
+	s := p.Command
+	if p.Tool != "" {
+		s += " (tool " + p.Tool + ")"
+	}
+	if p.Flag != "" {
+		s += " flag --" + p.Flag
+	}
+	return s + ": " + p.Err.Error()
+}
+
+// outputSchema is the fixed output schema of every tool.
+func outputSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{
+		Type: "object",
+		Properties: map[string]*jsonschema.Schema{
+			"stdout":   {Type: "string", Description: "what the command wrote to standard output"},
+			"stderr":   {Type: "string", Description: "what the command wrote to standard error"},
+			"exitCode": {Type: "integer", Description: "the command's exit code; -1 when it was ended by a signal or did not start"},
+			"timedOut": {Type: "boolean", Description: "true when the call's timeout ended the command; absent otherwise"},
+		},
+		PropertyOrder: []string{"stdout", "stderr", "exitCode", "timedOut"},
+		Required:      []string{"stdout", "stderr", "exitCode"},
+	}
+}
+
+// walker reflects one tree.
+type walker struct {
+	cfg      *Config
+	root     *cobra.Command
+	tools    []*Tool
+	problems []Problem
+	flags    map[*pflag.Flag]flagEntry // one schema per flag, shared by every tool that serves it
+}
+
+func (w *walker) problem(c *cobra.Command, tool, flag string, err error) {
+	p := Problem{Command: c.CommandPath(), Tool: tool, Flag: flag, Err: err}
+	w.problems = append(w.problems, p)
+	w.cfg.Logger.Warn("left out of the MCP tools", "command", p.Command, "tool", tool, "flag", flag, "reason", err)
+}
+
+// annotationProblem reports an annotation of c that the walk ignored (an
+// unknown mcp.* key, a value that is not a boolean, an Ophis key overridden
+// by ours); c is served all the same.
+func (w *walker) annotationProblem(c *cobra.Command, tool string, err error) {
+	p := Problem{Command: c.CommandPath(), Tool: tool, Err: err}
+	w.problems = append(w.problems, p)
+	w.cfg.Logger.Warn("annotation ignored", "command", p.Command, "tool", tool, "reason", err)
+}
+
+func (w *walker) walk(c *cobra.Command) {
+	if c.Annotations[AnnotationGroup] != "" || isCobraDefault(c) {
+		return
+	}
+	if c.Hidden || c.Deprecated != "" {
+		return
+	}
+	if c.Runnable() {
+		if sel, ok := w.selector(c); ok {
+			if t, err := w.safeTool(c, sel); err != nil {
+				w.problem(c, "", "", err)
+			} else {
+				w.tools = append(w.tools, t)
+			}
+		}
+	}
+	for _, sub := range c.Commands() {
+		w.walk(sub)
+	}
+}
+
+// isCobraDefault reports whether c is cobra's own help or completion
+// command, which cobra adds to the root.
+func isCobraDefault(c *cobra.Command) bool {
+	if c.Parent() == nil || c.Parent().HasParent() {
+		return false
+	}
+	switch c.Name() {
+	case "help":
+		return c.Short == "Help about any command"
+	case "completion", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
+		return c.Name() != "completion" || strings.HasPrefix(c.Short, "Generate the autocompletion script")
+	}
+	return false
+}
+
+func (w *walker) selector(c *cobra.Command) (Selector, bool) {
+	if len(w.cfg.Selectors) == 0 {
+		return Selector{}, true
+	}
+	for _, s := range w.cfg.Selectors {
+		if s.Cmd == nil || s.Cmd(c) {
+			return s, true
+		}
+	}
+	return Selector{}, false
+}
+
+// safeTool is tool with a panic turned into an error: cobra and pflag panic
+// on a broken command (a shorthand used by a local and an inherited flag),
+// which must cost that command, not every tool.
+func (w *walker) safeTool(c *cobra.Command, sel Selector) (t *Tool, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			t, err = nil, fmt.Errorf("reflecting the command panicked: %v", r)
+		}
+	}()
+	return w.tool(c, sel)
+}
+
+// tool builds the tool for c with the flags that sel serves, in named
+// steps: its path, its timeout, its flags, its input schema, then the MCP
+// definition.
+func (w *walker) tool(c *cobra.Command, sel Selector) (*Tool, error) {
+	name := w.toolName(c)
+	t := &Tool{Command: c, noParse: c.DisableFlagParsing}
+	if rp := relPath(c); rp != "" {
+		t.Path = strings.Split(rp, " ")
+	}
+	if err := w.checkPath(t, c); err != nil {
+		return nil, err
+	}
+	timeout, err := w.toolTimeout(c)
+	if err != nil {
+		return nil, err
+	}
+	t.Timeout = timeout
+
+	t.Flags = pflag.NewFlagSet(name, pflag.ContinueOnError)
+	flagsSchema := newFlagsSchema()
+	if err := w.selectFlags(t, c, sel, flagsSchema); err != nil {
+		return nil, err
+	}
+	groupText := addFlagGroups(flagsSchema, t.Flags)
+
+	t.arity = probeArity(c)
+	t.stopsAtArg = !c.DisableFlagParsing && flagsStopAtFirstArg(c)
+	afterDash := afterDashSchema(c, t.arity, t.dashIsArg())
+	args := argsSchema(c, t.arity, afterDash != nil, t.dashIsArg())
+
+	t.groupText = groupText
+	ann, ignored := annotations(c)
+	for _, err := range ignored {
+		w.annotationProblem(c, name, err)
+	}
+	t.MCP = &mcp.Tool{
+		Name:         name,
+		Description:  description(c, groupText),
+		InputSchema:  inputSchema(flagsSchema, args, afterDash),
+		OutputSchema: outputSchema(),
+		Annotations:  ann,
+	}
+	if t.MCP.Annotations != nil {
+		t.MCP.Title = t.MCP.Annotations.Title
+	}
+	t.MCP.Meta = w.meta(c, name)
+	t.expanded = t.MCP
+	return t, nil
+}
+
+// checkPath refuses a command its own path does not find: the child finds
+// its command by these names, and a name that another command earlier in
+// its parent's list has as its name or alias would run that command
+// instead.
+func (w *walker) checkPath(t *Tool, c *cobra.Command) error {
+	if found, _, err := w.root.Find(t.Path); err != nil || found != c {
+		other := "an error"
+		if found != nil {
+			other = found.CommandPath()
+		}
+		return fmt.Errorf("its command line %q finds %s, not this command (a name or alias used twice)", strings.Join(t.Path, " "), other)
+	}
+	return nil
+}
+
+// toolTimeout is the config's timeout, or the command's AnnotationTimeout.
+func (w *walker) toolTimeout(c *cobra.Command) (time.Duration, error) {
+	v, ok := c.Annotations[AnnotationTimeout]
+	if !ok {
+		return w.cfg.Timeout, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return 0, fmt.Errorf("annotation %s=%q: %w", AnnotationTimeout, v, err)
+	}
+	return d, nil
+}
+
+// inputSchema assembles a tool's input schema from its flags schema, its
+// args schema (nil when the command takes no args) and its argsAfterDash
+// schema (nil unless the command's usage shows " -- "). It is the single
+// source of truth for validating a call; the one rule it cannot state,
+// the count of args and argsAfterDash together, is checked by the call
+// path from the same probe.
+func inputSchema(flagsSchema, args, afterDash *jsonschema.Schema) *jsonschema.Schema {
+	input := &jsonschema.Schema{
+		Type:                 "object",
+		Properties:           map[string]*jsonschema.Schema{},
+		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
+		PropertyOrder:        []string{"flags", "args"},
+	}
+	if afterDash != nil {
+		input.PropertyOrder = append(input.PropertyOrder, "argsAfterDash")
+		input.Properties["argsAfterDash"] = afterDash
+	}
+	if len(flagsSchema.Properties) > 0 {
+		input.Properties["flags"] = flagsSchema
+		if len(flagsSchema.Required) > 0 {
+			input.Required = []string{"flags"}
+		}
+	}
+	if args != nil {
+		input.Properties["args"] = args
+		if args.MinItems != nil && *args.MinItems > 0 {
+			input.Required = append(input.Required, "args")
+		}
+	}
+	return input
+}
+
+// inputSchema is the tool's expanded input schema, as built by the walk:
+// every served flag, whatever the listing shows.
+func (t *Tool) inputSchema() *jsonschema.Schema {
+	return t.expanded.InputSchema.(*jsonschema.Schema)
+}
+
+// Expanded returns the tool's expanded definition: every served flag in
+// its input schema (the shared flags too), the command's whole help as its
+// description, and an output schema that describes its fields. Every call
+// is validated against this input schema, whichever definition is listed.
+// The caller must not modify it.
+func (t *Tool) Expanded() *mcp.Tool { return t.expanded }
