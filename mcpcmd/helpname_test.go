@@ -16,7 +16,7 @@ import (
 func TestHelpNamesTheCLI(t *testing.T) {
 	newRoot := func() (*cobra.Command, *bytes.Buffer) {
 		root := &cobra.Command{Use: "acme"}
-		root.AddCommand(mcpcmd.New(mcpcmd.Options{Load: func(*cobra.Command) (mcpcmd.Toolset, error) { return newFake(), nil }}))
+		root.AddCommand(mcpcmd.New(mcpcmd.Options{Load: newFake().load}))
 		var out bytes.Buffer
 		root.SetOut(&out)
 		root.SetErr(&out)

@@ -13,8 +13,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cobramcp/cobramcp/bridge"
-	"github.com/cobramcp/cobramcp/mcpcmd"
 	"github.com/cobramcp/cobramcp/exec"
+	"github.com/cobramcp/cobramcp/mcpcmd"
+	"github.com/cobramcp/cobramcp/toolset"
 )
 
 // levelTree is a CLI with its own persistent --log-level (a level name of
@@ -26,11 +27,11 @@ func levelTree(argv *[]string) *cobra.Command {
 	root.PersistentFlags().StringP("namespace", "n", "default", "namespace")
 	root.PersistentFlags().StringToString("labels", nil, "labels")
 	get := &cobra.Command{Use: "get", RunE: func(*cobra.Command, []string) error { return nil },
-		Annotations: map[string]string{bridge.AnnotationReadOnly: "true"}}
+		Annotations: map[string]string{toolset.AnnotationReadOnly: "true"}}
 	del := &cobra.Command{Use: "delete", RunE: func(*cobra.Command, []string) error { return nil }}
 	root.AddCommand(get, del)
-	root.AddCommand(bridge.Command(&bridge.Config{Middleware: []bridge.Middleware{func(bridge.RunFunc) bridge.RunFunc {
-		return func(_ context.Context, c *bridge.Call) (*exec.Result, error) {
+	root.AddCommand(bridge.Command(&bridge.Config{Middleware: []toolset.Middleware{func(toolset.RunFunc) toolset.RunFunc {
+		return func(_ context.Context, c *toolset.Call) (*exec.Result, error) {
 			*argv = c.Argv
 			return &exec.Result{Stdout: "ran"}, nil
 		}

@@ -3,68 +3,58 @@ package mcpcmd_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/cobramcp/cobramcp/exec"
 	"github.com/cobramcp/cobramcp/mcpcmd"
+	"github.com/cobramcp/cobramcp/toolset"
 )
 
-// streamToolset is a mcpcmd.Toolset whose servers have one tool, "fake_echo",
-// which returns its text argument; it records the options of each
-// NewServer and whether Wait was called.
-type streamToolset struct {
-	mu       sync.Mutex
-	opts     []toolset.ServerOptions
-	policies []toolset.Policy
-	waited   atomic.Bool
+// streamCLI is a CLI, fake, of 102 commands: echo (--text), cmd00 to
+// cmd99, and zap. Its calls never run: each answers its --text.
+func streamCLI() *fakeCLI {
+	return &fakeCLI{
+		build: func() *cobra.Command {
+			noop := func(*cobra.Command, []string) error { return nil }
+			root := &cobra.Command{Use: "fake"}
+			echo := &cobra.Command{Use: "echo", Short: "Print a text.", Args: cobra.NoArgs, RunE: noop}
+			echo.Flags().String("text", "", "the text to print")
+			root.AddCommand(echo, &cobra.Command{Use: "zap", Short: "Zap.", RunE: noop})
+			for i := range 100 {
+				root.AddCommand(&cobra.Command{Use: fmt.Sprintf("cmd%02d", i), Short: "A command.", RunE: noop})
+			}
+			return root
+		},
+		result: func(c *toolset.Call) *exec.Result {
+			s, _ := c.Flags["text"].(string)
+			return &exec.Result{Stdout: s}
+		},
+	}
 }
 
-type echoIn struct {
-	Text string `json:"text"`
-}
-
-func (f *streamToolset) Tools() []*mcp.Tool {
-	return []*mcp.Tool{{Name: "fake_echo", InputSchema: json.RawMessage(`{"type":"object"}`)}}
-}
-func (f *streamToolset) Info() toolset.Info { return toolset.Info{Name: "fake"} }
-func (f *streamToolset) Wait()          { f.waited.Store(true) }
-func (f *streamToolset) Call(context.Context, string, json.RawMessage) (*mcp.CallToolResult, error) {
-	return nil, errors.New("streamToolset: Call is not used by stream")
-}
-func (f *streamToolset) NewServer(o toolset.ServerOptions) (*mcp.Server, error) {
-	f.mu.Lock()
-	f.opts = append(f.opts, o)
-	f.mu.Unlock()
-	srv := mcp.NewServer(&mcp.Implementation{Name: "fake", Version: "1"}, nil)
-	mcp.AddTool(srv, &mcp.Tool{Name: "fake_echo"}, func(ctx context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
-	})
-	return srv, nil
-}
-
-// streamRoot returns a root command "fake" with the mcp group serving ts.
-func streamRoot(ts mcpcmd.Toolset) *cobra.Command {
+// streamRoot returns a root command "fake" with the mcp group serving
+// what load returns.
+func streamRoot(load func(*cobra.Command) (*toolset.Toolset, error)) *cobra.Command {
 	root := &cobra.Command{Use: "fake", SilenceUsage: true, SilenceErrors: true}
-	root.AddCommand(mcpcmd.New(mcpcmd.Options{Load: func(*cobra.Command) (mcpcmd.Toolset, error) { return ts, nil }}))
+	root.AddCommand(mcpcmd.New(mcpcmd.Options{Load: load}))
 	return root
 }
 
 // runStream runs `fake mcp stream args...` until ctx is done and returns
 // its error.
-func runStream(ctx context.Context, ts mcpcmd.Toolset, args ...string) error {
-	root := streamRoot(ts)
+func runStream(ctx context.Context, load func(*cobra.Command) (*toolset.Toolset, error), args ...string) error {
+	root := streamRoot(load)
 	root.SetArgs(append([]string{"mcp", "stream", "--mcp-log-level", "error"}, args...))
 	var out bytes.Buffer
 	root.SetOut(&out)
@@ -133,7 +123,7 @@ func TestStreamRefusals(t *testing.T) {
 			t.Setenv("FAKE_MCP_TOKEN", tt.env)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			err := runStream(ctx, &streamToolset{}, append([]string{"--addr", "127.0.0.1:0"}, tt.args...)...)
+			err := runStream(ctx, streamCLI().load, append([]string{"--addr", "127.0.0.1:0"}, tt.args...)...)
 			if err == nil {
 				t.Fatal("served")
 			}
@@ -158,44 +148,75 @@ func freeAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
+// waitHealthy waits until the stream at base answers /healthz, failing t
+// if it ends first (done) or does not answer within 10s.
+func waitHealthy(t *testing.T, base string, done <-chan error) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, err := http.Get(base + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				t.Fatalf("healthz %d", resp.StatusCode)
+			}
+			return
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("stream ended: %v", err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("not serving after 10s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// captureStderr points os.Stderr, where the mcp commands log, at a file
+// until the test ends, and returns a function reading what was written.
+func captureStderr(t *testing.T) func() string {
+	t.Helper()
+	f, err := os.CreateTemp(t.TempDir(), "stderr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := os.Stderr
+	os.Stderr = f
+	t.Cleanup(func() { os.Stderr = old; f.Close() })
+	return func() string {
+		b, err := os.ReadFile(f.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+}
+
 func TestStreamServes(t *testing.T) {
 	const token = "fake-token-0123456789"
 	for _, stateless := range []bool{false, true} {
 		name := map[bool]string{false: "stateful", true: "stateless"}[stateless]
 		t.Run(name, func(t *testing.T) {
 			t.Setenv("FAKE_MCP_TOKEN", token)
-			ts := &streamToolset{}
+			logs := captureStderr(t)
+			ts := streamCLI()
 			addr := freeAddr(t)
-			args := []string{"--addr", addr, "--tools", "fake_*"}
+			// The policy leaves 101 of the 102 tools: more than
+			// toolset.AutoSearchTools, so that the default tool mode,
+			// auto, lists the search tools.
+			args := []string{"--addr", addr, "--tools", "fake_cmd*,fake_echo", "--mcp-log-level", "debug"}
 			if stateless {
 				args = append(args, "--stateless")
 			}
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			done := make(chan error, 1)
-			go func() { done <- runStream(ctx, ts, args...) }()
+			go func() { done <- runStream(ctx, ts.load, args...) }()
 
 			base := "http://" + addr
-			deadline := time.Now().Add(10 * time.Second)
-			for {
-				resp, err := http.Get(base + "/healthz")
-				if err == nil {
-					resp.Body.Close()
-					if resp.StatusCode != 200 {
-						t.Fatalf("healthz %d", resp.StatusCode)
-					}
-					break
-				}
-				select {
-				case err := <-done:
-					t.Fatalf("stream ended: %v", err)
-				default:
-				}
-				if time.Now().After(deadline) {
-					t.Fatal("not serving after 10s")
-				}
-				time.Sleep(20 * time.Millisecond)
-			}
+			waitHealthy(t, base, done)
 
 			// Without the token: 401.
 			resp, err := http.Post(base+mcpcmd.StreamPath, "application/json", strings.NewReader(`{}`))
@@ -213,12 +234,34 @@ func TestStreamServes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "fake_echo", Arguments: map[string]any{"text": "hi"}})
+			list, err := cs.ListTools(ctx, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if tc, ok := res.Content[0].(*mcp.TextContent); !ok || tc.Text != "hi" {
+			var names []string
+			for _, tool := range list.Tools {
+				names = append(names, tool.Name)
+			}
+			if want := []string{"fake_describe", "fake_run", "fake_search"}; !slices.Equal(names, want) {
+				t.Errorf("tools/list: %v, want the search tools %v (the tool mode auto, above %d tools)", names, want, toolset.AutoSearchTools)
+			}
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "fake_run", Arguments: map[string]any{"command": "fake_echo", "flags": map[string]any{"text": "hi"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc, ok := res.Content[0].(*mcp.TextContent); !ok || tc.Text != "hi" || res.IsError {
 				t.Errorf("fake_echo: %+v", res.Content)
+			}
+			// fake_zap is not in --tools: not served.
+			res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "fake_run", Arguments: map[string]any{"command": "fake_zap"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.IsError {
+				t.Errorf("fake_zap, which --tools leaves out, ran: %+v", res.Content)
+			}
+			if c := ts.lastCall(t); c.Name != "fake_echo" || ts.ncalls() != 1 {
+				t.Errorf("%d calls ran, the last %+v; want fake_echo alone", ts.ncalls(), c)
 			}
 			cs.Close()
 
@@ -231,16 +274,11 @@ func TestStreamServes(t *testing.T) {
 			case <-time.After(30 * time.Second):
 				t.Fatal("stream did not stop")
 			}
-			if len(ts.policies) != 1 || strings.Join(ts.policies[0].Tools, ",") != "fake_*" || ts.policies[0].ToolMode != toolset.ToolModeAuto {
-				t.Errorf("policies: %+v, want one with Tools [fake_*] and the tool mode auto", ts.policies)
-			}
-			if len(ts.opts) != 1 || ts.opts[0].Context == nil || ts.opts[0].Logger == nil {
-				t.Errorf("NewServer options: %+v, want one call with a Context and a Logger", ts.opts)
-			} else if ts.opts[0].Context.Err() == nil {
-				t.Error("the calls' context is still live after the server stopped")
-			}
-			if !ts.waited.Load() {
-				t.Error("stream returned without waiting for the calls (Toolset.Wait)")
+			// The MCP server logs through the logger of --mcp-log-level:
+			// at debug, the go-sdk's own records ("server session
+			// connected") show.
+			if out := logs(); !strings.Contains(out, `msg="server session connected"`) {
+				t.Errorf("the MCP server logged nothing at debug level:\n%s", out)
 			}
 		})
 	}
@@ -252,12 +290,4 @@ func (a authTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+string(a))
 	return http.DefaultTransport.RoundTrip(r)
-}
-
-// WithPolicy records the policy and serves as without one.
-func (f *streamToolset) WithPolicy(p toolset.Policy) (mcpcmd.Toolset, error) {
-	f.mu.Lock()
-	f.policies = append(f.policies, p)
-	f.mu.Unlock()
-	return f, nil
 }

@@ -5,15 +5,18 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"time"
 
 	"github.com/cobramcp/cobramcp/dialect"
+	"github.com/cobramcp/cobramcp/exec"
+	"github.com/cobramcp/cobramcp/toolset"
 )
 
 func TestToolSchema(t *testing.T) {
 	ts := newFake()
-	doc, warns, err := dialect.Export(dialect.Canonical, ts.tools, dialect.Options{})
+	// mcp tool --schema prints the expanded definition, as the exports do.
+	tools := ts.view(t, toolset.Listing{Mode: toolset.ToolModeFull, Expanded: true}).Tools()
+	doc, warns, err := dialect.Export(dialect.Canonical, tools, dialect.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +60,7 @@ func TestToolSchema(t *testing.T) {
 			if got := lines(r.stderr); strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("stderr:\n%s\nwant\n%s", r.stderr, strings.Join(want, "\n"))
 			}
-			if len(ts.calls) != 0 {
+			if ts.ncalls() != 0 {
 				t.Error("--schema ran a call")
 			}
 		})
@@ -96,43 +99,43 @@ func TestToolRun(t *testing.T) {
 		name      string
 		tool      string
 		stdin     string
-		result    *mcp.CallToolResult
-		wantArgs  string // compact; "" when no call is made
-		wantOut   string // compact JSON printed
-		wantError string // "" for success
+		result    exec.Result // what the run returns
+		wantArgs  string      // what reaches the run, as JSON; "" when nothing runs
+		wantOut   string      // compact JSON printed
+		wantError string      // "" for success
 	}{
 		{
 			name: "empty stdin", tool: "fake_get", stdin: "",
-			result:   ranResult("ok\n", "", 0),
+			result:   exec.Result{Stdout: "ok\n"},
 			wantArgs: `{}`, wantOut: `{"stdout":"ok\n","stderr":"","exitCode":0}`,
 		},
 		{
 			name: "object", tool: "fake_get", stdin: `{"flags":{"output":"json"}}`,
-			result:   ranResult("{}\n", "note\n", 0),
+			result:   exec.Result{Stdout: "{}\n", Stderr: "note\n"},
 			wantArgs: `{"flags":{"output":"json"}}`, wantOut: `{"stdout":"{}\n","stderr":"note\n","exitCode":0}`,
 		},
 		{
 			name: "list", tool: "fake_get", stdin: `[{"name":"output","value":"json"}]`,
-			result:   ranResult("{}\n", "", 0),
+			result:   exec.Result{Stdout: "{}\n"},
 			wantArgs: `{"flags":{"output":"json"}}`, wantOut: `{"stdout":"{}\n","stderr":"","exitCode":0}`,
 		},
 		{
 			name: "command failed", tool: "fake_get", stdin: `{}`,
-			result:   ranResult("", "not found\n", 4),
+			result:   exec.Result{Stderr: "not found\n", ExitCode: 4},
 			wantArgs: `{}`, wantOut: `{"stdout":"","stderr":"not found\n","exitCode":4}`,
 			wantError: "fake_get: the call failed: the command exited with code 4",
 		},
 		{
 			name: "timed out", tool: "fake_get", stdin: `{}`,
-			result:   timedOutResult("2s"),
+			result:   exec.Result{ExitCode: -1, TimedOut: true},
 			wantArgs: `{}`, wantOut: `{"stdout":"","stderr":"cobramcp: the command timed out after 2s and its process group was ended\n","exitCode":-1,"timedOut":true}`,
 			wantError: "fake_get: the call failed: the command timed out after 2s and its process group was ended",
 		},
 		{
+			// Refused by the toolset: nothing reaches the run.
 			name: "input refused", tool: "fake_get", stdin: `{"flags":{"nope":1}}`,
-			result:   refusedResult(`fake_get: unknown flag "nope". Nothing was run.`),
-			wantArgs: `{"flags":{"nope":1}}`, wantOut: `{"error":"fake_get: unknown flag \"nope\". Nothing was run."}`,
-			wantError: `fake_get: unknown flag "nope". Nothing was run.`,
+			wantOut:   `{"error":"fake_get: unknown flag \"nope\"; this tool's flags are: limit, output. Nothing was run."}`,
+			wantError: `fake_get: unknown flag "nope"`,
 		},
 		{
 			name: "bad list", tool: "fake_get", stdin: `[{"name":"output"},{"name":"output"}]`,
@@ -141,16 +144,12 @@ func TestToolRun(t *testing.T) {
 		},
 		{
 			name: "unknown tool", tool: "fake_nope", stdin: `{}`,
-			wantArgs:  `{}`,
 			wantOut:   `{"error":"unknown tool \"fake_nope\""}`,
 			wantError: `unknown tool "fake_nope"`,
 		},
 		{
 			name: "image", tool: "fake_get", stdin: `{}`,
-			result: &mcp.CallToolResult{
-				Content:           []mcp.Content{&mcp.ImageContent{Data: png, MIMEType: "image/png"}},
-				StructuredContent: fakeOutput{Stdout: string(png)},
-			},
+			result:   exec.Result{Stdout: string(png)},
 			wantArgs: `{}`,
 			wantOut:  `{"stdout":"","stderr":"","exitCode":0,"image":{"mediaType":"image/png","data":"` + base64.StdEncoding.EncodeToString(png) + `"}}`,
 		},
@@ -158,7 +157,8 @@ func TestToolRun(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			ts := newFake()
-			ts.result = func(string, json.RawMessage) *mcp.CallToolResult { return tc.result }
+			ts.timeout = 2 * time.Second
+			ts.answer(tc.result)
 			r := runMCP(ts, tc.stdin, "tool", tc.tool)
 			switch {
 			case tc.wantError == "" && r.err != nil:
@@ -170,10 +170,10 @@ func TestToolRun(t *testing.T) {
 				t.Errorf("stdout:\n%s\nwant\n%s", got, tc.wantOut)
 			}
 			if tc.wantArgs == "" {
-				if len(ts.calls) != 0 {
-					t.Errorf("a call was made: %v", ts.calls)
+				if n := ts.ncalls(); n != 0 {
+					t.Errorf("%d calls ran", n)
 				}
-			} else if got := compact(t, ts.lastCall(t).Args); got != tc.wantArgs {
+			} else if got := ts.lastCall(t).Args; got != canonJSON(t, tc.wantArgs) {
 				t.Errorf("arguments %s, want %s", got, tc.wantArgs)
 			}
 			var out toolOut

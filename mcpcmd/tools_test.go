@@ -15,8 +15,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
-	"github.com/cobramcp/cobramcp/mcpcmd"
 	"github.com/cobramcp/cobramcp/dialect"
+	"github.com/cobramcp/cobramcp/mcpcmd"
+	"github.com/cobramcp/cobramcp/toolset"
 )
 
 // entries returns the tool entries of an exported document in format f.
@@ -65,6 +66,13 @@ func TestToolsFormats(t *testing.T) {
 	ts := newFake()
 	for _, f := range dialect.Formats() {
 		t.Run(string(f), func(t *testing.T) {
+			// The tools as mcp tools lists them: only the mcp format has
+			// server instructions to state the shared flags in, the other
+			// formats are expanded.
+			tools := ts.view(t, toolset.Listing{Mode: toolset.ToolModeFull, Expanded: f != dialect.MCP}).Tools()
+			if len(tools) != 4 {
+				t.Fatalf("the fake has %d tools, want 4", len(tools))
+			}
 			r := runMCP(ts, "", "tools", "--format", string(f), "-o", "-")
 			if r.err != nil {
 				t.Fatalf("tools --format %s: %v", f, r.err)
@@ -73,8 +81,8 @@ func TestToolsFormats(t *testing.T) {
 				t.Errorf("the document does not end in a newline: %q", r.stdout[max(0, len(r.stdout)-10):])
 			}
 			es := entries(t, f, []byte(r.stdout))
-			if len(es) != len(ts.tools) {
-				t.Fatalf("%d entries, want one per tool (%d)", len(es), len(ts.tools))
+			if len(es) != len(tools) {
+				t.Fatalf("%d entries, want one per tool (%d)", len(es), len(tools))
 			}
 			var names []string
 			for _, e := range es {
@@ -84,14 +92,14 @@ func TestToolsFormats(t *testing.T) {
 				t.Errorf("names %v: want all present and sorted", names)
 			}
 			// The document and the warnings are exactly those of dialect.Export.
-			doc, warns, err := dialect.Export(f, ts.tools, dialect.Options{Envelope: dialect.Envelope{
-				Name: ts.info.Name, Version: ts.info.Version, Description: ts.info.Long,
+			doc, warns, err := dialect.Export(f, tools, dialect.Options{Envelope: dialect.Envelope{
+				Name: "fakecli", Version: ts.version, Description: ts.long,
 			}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if f == dialect.MCP {
-				sorted := slices.Clone(ts.tools)
+				sorted := slices.Clone(tools)
 				slices.SortFunc(sorted, func(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) })
 				want, err := mcpcmd.MarshalJSON(sorted)
 				if err != nil {
@@ -168,16 +176,16 @@ func TestToolsStrict(t *testing.T) {
 
 func TestToolsToolVaultEnvelope(t *testing.T) {
 	tests := []struct {
-		info     toolset.Info
-		wantDesc string
+		version, short, long string // the root command's
+		wantDesc             string
 	}{
-		{toolset.Info{Name: "x", Version: "1.0.0", Short: "Short.", Long: "Long\ntext.\n"}, "Long\ntext."},
-		{toolset.Info{Name: "x", Version: "2.0.0", Short: "Only short."}, "Only short."},
-		{toolset.Info{Name: "x"}, ""},
+		{"1.0.0", "Short.", "Long\ntext.\n", "Long\ntext."},
+		{"2.0.0", "Only short.", "", "Only short."},
+		{"", "", "", ""},
 	}
 	for _, tc := range tests {
 		ts := newFake()
-		ts.info = tc.info
+		ts.version, ts.short, ts.long = tc.version, tc.short, tc.long
 		r := runMCP(ts, "", "tools", "--format", "toolvault", "-o", "-")
 		if r.err != nil {
 			t.Fatal(r.err)
@@ -186,8 +194,8 @@ func TestToolsToolVaultEnvelope(t *testing.T) {
 		if err := json.Unmarshal([]byte(r.stdout), &d); err != nil {
 			t.Fatal(err)
 		}
-		if v, _ := d["version"].(string); v != tc.info.Version {
-			t.Errorf("version %q, want %q", v, tc.info.Version)
+		if v, _ := d["version"].(string); v != tc.version {
+			t.Errorf("version %q, want %q", v, tc.version)
 		}
 		if v, _ := d["description"].(string); v != tc.wantDesc {
 			t.Errorf("description %q, want %q", v, tc.wantDesc)
@@ -328,22 +336,21 @@ func shellArgv(t *testing.T, script string) []string {
 }
 
 func TestToolsExternalQuoting(t *testing.T) {
-	// A name holding shell syntax is one word in the script.
-	ts := &fakeToolset{tools: []*mcp.Tool{{
-		Name: `it's_$(echo x)`, Description: "Hostile.",
-		InputSchema: map[string]any{"type": "object", "properties": map[string]any{}},
-	}}}
+	// A policy argument holding shell syntax (a pinned value) is one word
+	// in the script, as is every other word. (A tool name cannot hold any:
+	// the toolset makes names of [a-zA-Z0-9_-] only.)
+	const hostile = `output=it's $(echo x) "y"`
 	dir := t.TempDir()
-	r := runMCP(ts, "", "tools", "--format", "external", "--dir", dir)
+	r := runMCP(newFake(), "", "tools", "--format", "external", "--dir", dir, "--set", hostile)
 	if r.err != nil {
 		t.Fatal(r.err)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "it-s-echo-x"))
+	b, err := os.ReadFile(filepath.Join(dir, "fake-get"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	argv := shellArgv(t, string(b))
-	if len(argv) != 6 || argv[3] != `it's_$(echo x)` {
+	if len(argv) != 7 || argv[3] != "--set="+hostile || argv[4] != "fake_get" {
 		t.Errorf("the script runs %q", argv)
 	}
 }
@@ -408,14 +415,19 @@ func TestToolsExternalOverwrite(t *testing.T) {
 }
 
 func TestToolsExternalCollision(t *testing.T) {
-	schema := map[string]any{"type": "object", "properties": map[string]any{}}
-	ts := &fakeToolset{tools: []*mcp.Tool{
-		{Name: "Get_Pods", Description: "a", InputSchema: schema},
-		{Name: "get_pods", Description: "b", InputSchema: schema},
-	}}
+	// Two commands whose names differ only in case: fake_Get_Pods and
+	// fake_get_pods would both be fake-get-pods.
+	ts := newFake()
+	ts.build = func() *cobra.Command {
+		root := &cobra.Command{Use: "fakecli"}
+		for _, name := range []string{"Get_Pods", "get_pods"} {
+			root.AddCommand(&cobra.Command{Use: name, Short: name, RunE: func(*cobra.Command, []string) error { return nil }})
+		}
+		return root
+	}
 	dir := t.TempDir()
 	r := runMCP(ts, "", "tools", "--format", "external", "--dir", dir)
-	if r.err == nil || !strings.Contains(r.err.Error(), `"Get_Pods" and "get_pods"`) {
+	if r.err == nil || !strings.Contains(r.err.Error(), `"fake_Get_Pods" and "fake_get_pods"`) {
 		t.Fatalf("error = %v, want a collision naming both tools", r.err)
 	}
 	if files, _ := os.ReadDir(dir); len(files) != 0 {
@@ -451,7 +463,7 @@ func TestToolsExternalStale(t *testing.T) {
 		}
 	}
 	// fake_label is gone from the CLI.
-	ts.tools = slices.DeleteFunc(ts.tools, func(t *mcp.Tool) bool { return t.Name == "fake_label" })
+	ts.omit = map[string]bool{"label": true}
 	r := runMCP(ts, "", "tools", "--format", "external", "--dir", dir)
 	if r.err != nil {
 		t.Fatal(r.err)
@@ -473,15 +485,13 @@ func TestToolsExternalStale(t *testing.T) {
 // The tools in the Anthropic dialect, on stdout. Warnings, when a dialect
 // has to change something, go to stderr.
 func ExampleNew_toolsFormat() {
-	ts := &fakeToolset{tools: []*mcp.Tool{{
-		Name:        "fakecli_get",
-		Description: "Get things.",
-		InputSchema: map[string]any{"type": "object", "properties": map[string]any{
-			"args": map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
-		}},
-	}}}
+	ts := &fakeCLI{build: func() *cobra.Command {
+		root := &cobra.Command{Use: "fakecli"}
+		root.AddCommand(&cobra.Command{Use: "get [NAME...]", Short: "Get things.", Args: cobra.ArbitraryArgs, RunE: func(*cobra.Command, []string) error { return nil }})
+		return root
+	}}
 	root := &cobra.Command{Use: "fakecli"}
-	root.AddCommand(mcpcmd.New(mcpcmd.Options{Load: func(*cobra.Command) (mcpcmd.Toolset, error) { return ts, nil }}))
+	root.AddCommand(mcpcmd.New(mcpcmd.Options{Load: ts.load}))
 	root.SetOut(os.Stdout)
 	root.SetArgs([]string{"mcp", "tools", "--format", "anthropic", "-o", "-"})
 	if err := root.Execute(); err != nil {
@@ -491,17 +501,19 @@ func ExampleNew_toolsFormat() {
 	// [
 	//   {
 	//     "name": "fakecli_get",
-	//     "description": "Get things.",
+	//     "description": "Get things.\n\nUsage: fakecli get [NAME...]",
 	//     "input_schema": {
+	//       "type": "object",
 	//       "properties": {
 	//         "args": {
+	//           "type": "array",
 	//           "items": {
 	//             "type": "string"
 	//           },
-	//           "type": "array"
+	//           "description": "Positional arguments, in order: [NAME...]."
 	//         }
 	//       },
-	//       "type": "object"
+	//       "additionalProperties": false
 	//     }
 	//   }
 	// ]

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cobramcp/cobramcp/mcpcmd"
+	"github.com/cobramcp/cobramcp/toolset"
 )
 
 // TestUsageOnlyForUsageErrors runs the mcp commands under a root that
@@ -23,7 +24,7 @@ func TestUsageOnlyForUsageErrors(t *testing.T) {
 		wantUsage bool
 	}{
 		{"broken config", errors.New("reading acme.yaml: bad indentation"), []string{"tools", "-o", "-"}, "bad indentation", false},
-		{"pattern matching no tool", nil, []string{"tools", "-o", "-", "--tools", "nomatch_*"}, "takes no policy", false},
+		{"pattern matching no tool", nil, []string{"tools", "-o", "-", "--tools", "nomatch_*"}, "--tools: no tool matches nomatch_*", false},
 		{"unknown tool", nil, []string{"call", "acme_nothing"}, "acme_nothing", false},
 		{"unknown flag", nil, []string{"tools", "--no-such-flag"}, "unknown flag", true},
 		{"too many args", nil, []string{"start", "extra"}, "extra", true},
@@ -32,11 +33,11 @@ func TestUsageOnlyForUsageErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ts := newFake()
 			root := &cobra.Command{Use: "acme"}
-			root.AddCommand(mcpcmd.New(mcpcmd.Options{Load: func(*cobra.Command) (mcpcmd.Toolset, error) {
+			root.AddCommand(mcpcmd.New(mcpcmd.Options{Load: func(c *cobra.Command) (*toolset.Toolset, error) {
 				if tt.load != nil {
 					return nil, tt.load
 				}
-				return ts, nil
+				return ts.load(c)
 			}}))
 			var out bytes.Buffer
 			root.SetOut(&out)

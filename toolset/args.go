@@ -7,7 +7,6 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
 
 // Positional args: the arity a command accepts, inferred by probing
@@ -330,37 +329,26 @@ func subCommandOf(c *cobra.Command) func(string) bool {
 	}
 }
 
-// noParseSubCommand returns the index of the arg that cobra's Find would
-// take for the name of a sub-command of c, a command that parses its own
-// flags and so gets its args verbatim, or -1: the first word that is not
-// "", "-", a flag or the value a flag may take, before any "--" (the way
-// cobra's stripFlags reads words for c's flags), when it names a
-// sub-command. "--" cannot protect it: c would get the "--" as an arg.
-func noParseSubCommand(c *cobra.Command, args []string) int {
-	names := subCommandOf(c)
-	if names == nil {
-		return -1
+// traverseSubCommand returns, when the root has TraverseChildren and c has
+// sub-commands, the function naming the sub-command that cobra's Traverse
+// could take a positional arg for, or nil. Traverse takes the "--" before
+// the args for a flag awaiting a value and looks the args after the first
+// up as sub-commands (hidden and left-out ones too), so "get -- a secret"
+// runs "get secret". Matching is by name or alias in any case (whatever
+// cobra's EnableCaseInsensitive), and by prefix when cobra's
+// EnablePrefixMatching is set.
+func traverseSubCommand(c *cobra.Command) func(string) string {
+	if !c.Root().TraverseChildren || !c.HasSubCommands() {
+		return nil
 	}
-	fs := c.Flags()
-	optional := func(f *pflag.Flag) bool { return f != nil && f.NoOptDefVal != "" }
-	for i := 0; i < len(args); i++ {
-		s := args[i]
-		switch {
-		case s == "--":
-			return -1
-		case strings.HasPrefix(s, "--") && !strings.Contains(s, "=") && !optional(fs.Lookup(s[2:])),
-			strings.HasPrefix(s, "-") && !strings.Contains(s, "=") && len(s) == 2 && !optional(fs.ShorthandLookup(s[1:])):
-			// cobra skips the flag's value, and stops at the last word
-			if len(args)-i-1 <= 1 {
-				return -1
+	return func(a string) string {
+		for _, sub := range c.Commands() {
+			for _, n := range append([]string{sub.Name()}, sub.Aliases...) {
+				if strings.EqualFold(n, a) || cobra.EnablePrefixMatching && strings.HasPrefix(strings.ToLower(n), strings.ToLower(a)) {
+					return sub.Name()
+				}
 			}
-			i++
-		case s != "" && !strings.HasPrefix(s, "-"):
-			if names(s) {
-				return i
-			}
-			return -1
 		}
+		return ""
 	}
-	return -1
 }

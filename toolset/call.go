@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/spf13/cobra"
 
 	"github.com/cobramcp/cobramcp/exec"
 )
@@ -273,93 +272,8 @@ func (t *Tool) flagNames() string {
 	return strings.Join(names, ", ")
 }
 
-// Argv returns the arguments after the binary that a call with these
-// (already validated) inputs runs: the command path (with the ancestors'
-// flags under TraverseChildren before the names that follow them), the
-// flags, then the args as a person types them (see exec.Positional) and
-// "--" with the args after it. A command that parses its own flags gets
-// its args verbatim.
 func (t *Tool) argv(in *input) ([]string, error) {
-	out := slices.Clone(t.Path)
-	if err := t.checkTraverse(append(slices.Clone(in.args), in.afterDash...)); err != nil {
-		return nil, err
-	}
-	leaf := in.flags
-	if len(t.traversed) > 0 {
-		// An ancestor's flags go before the next sub-command's name,
-		// where cobra's Traverse reads them.
-		leaf = map[string]any{}
-		at := map[int]map[string]any{}
-		for name, v := range in.flags {
-			d, ok := t.traversed[name]
-			if !ok {
-				leaf[name] = v
-				continue
-			}
-			if at[d] == nil {
-				at[d] = map[string]any{}
-			}
-			at[d][name] = v
-		}
-		out = out[:0]
-		for d := 0; d <= len(t.Path); d++ {
-			if len(at[d]) > 0 {
-				fl, err := exec.FlagArgv(t.Flags, at[d])
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, fl...)
-			}
-			if d < len(t.Path) {
-				out = append(out, t.Path[d])
-			}
-		}
-	}
-	if t.noParse {
-		// Every served flag is an ancestor's, written above.
-		for i, a := range append(slices.Clone(in.args), in.afterDash...) {
-			if strings.IndexByte(a, 0) >= 0 {
-				return nil, fmt.Errorf("positional argument %d: a NUL byte: %w", i, exec.ErrUnrepresentable)
-			}
-		}
-		if i := noParseSubCommand(t.Command, in.args); i >= 0 {
-			return nil, fmt.Errorf("positional argument %d (%q) would be read by cobra as a sub-command of %q, which parses its own flags, so no \"--\" can keep it an arg; it cannot be passed there", i, in.args[i], t.Command.CommandPath())
-		}
-		return append(out, exec.ArgvNoParseDash(in.args, in.afterDash)...), nil
-	}
-	rest, err := exec.ArgvPositional(t.Flags, leaf, exec.Positional{
-		Args:            in.args,
-		AfterDash:       in.afterDash,
-		SubCommand:      subCommandOf(t.Command),
-		StopsAtFirstArg: t.stopsAtArg,
-	})
-	if err != nil {
-		return nil, err
-	}
-	return append(out, rest...), nil
-}
-
-// checkTraverse refuses a positional arg that could select a sub-command.
-// When the root has TraverseChildren, cobra's Traverse takes the "--"
-// before the args for a flag awaiting a value and looks the args after the
-// first up as sub-commands (hidden and left-out ones too), so
-// "get -- a secret" runs "get secret". Matching is by name or alias in any
-// case (whatever cobra's EnableCaseInsensitive), and by prefix when cobra's
-// EnablePrefixMatching is set.
-func (t *Tool) checkTraverse(args []string) error {
-	if !t.Command.Root().TraverseChildren || !t.Command.HasSubCommands() {
-		return nil
-	}
-	for i, a := range args {
-		for _, sub := range t.Command.Commands() {
-			for _, n := range append([]string{sub.Name()}, sub.Aliases...) {
-				if strings.EqualFold(n, a) || cobra.EnablePrefixMatching && strings.HasPrefix(strings.ToLower(n), strings.ToLower(a)) {
-					return fmt.Errorf("positional argument %d (%q) could be read as the sub-command %q of %q (the CLI uses cobra's TraverseChildren); it cannot be passed", i, a, sub.Name(), t.Command.CommandPath())
-				}
-			}
-		}
-	}
-	return nil
+	return t.line.Argv(in.flags, in.args, in.afterDash)
 }
 
 // progressFunc reports the latest output line of a running call.

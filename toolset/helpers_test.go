@@ -2,8 +2,9 @@ package toolset_test
 
 import (
 	"encoding/json"
-	"github.com/spf13/pflag"
 	"strings"
+
+	"github.com/spf13/pflag"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cobramcp/cobramcp/exec"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -40,11 +41,12 @@ type Tool struct {
 	// Timeout bounds a call; negative means no bound.
 	Timeout time.Duration
 
-	noParse    bool      // the command has DisableFlagParsing
-	stopsAtArg bool      // the command's flags stop at its first positional arg (SetInterspersed(false))
-	arity      arity     // the count of args (and argsAfterDash) cmd.Args accepts
-	expanded   *mcp.Tool // the expanded definition; its input schema validates every call
-	groupText  []string  // the sentences stating the flag groups
+	noParse    bool             // the command has DisableFlagParsing
+	stopsAtArg bool             // the command's flags stop at its first positional arg (SetInterspersed(false))
+	line       exec.CommandLine // how its argv is written
+	arity      arity            // the count of args (and argsAfterDash) cmd.Args accepts
+	expanded   *mcp.Tool        // the expanded definition; its input schema validates every call
+	groupText  []string         // the sentences stating the flag groups
 
 	// traversed maps the name of each served flag that belongs to an
 	// ancestor, read by cobra before the sub-command's name under
@@ -215,6 +217,16 @@ func (w *walker) tool(c *cobra.Command, sel Selector) (*Tool, error) {
 
 	t.arity = probeArity(c)
 	t.stopsAtArg = !c.DisableFlagParsing && flagsStopAtFirstArg(c)
+	t.line = exec.CommandLine{
+		Name:               c.CommandPath(),
+		Path:               t.Path,
+		Flags:              t.Flags,
+		Traversed:          t.traversed,
+		NoParse:            t.noParse,
+		SubCommand:         subCommandOf(c),
+		TraverseSubCommand: traverseSubCommand(c),
+		StopsAtFirstArg:    t.stopsAtArg,
+	}
 	afterDash := afterDashSchema(c, t.arity, t.dashIsArg())
 	args := argsSchema(c, t.arity, afterDash != nil, t.dashIsArg())
 

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/external"
 	"github.com/cobramcp/cobramcp/internal/toolcompare"
 	"github.com/cobramcp/cobramcp/toolset"
@@ -52,14 +52,11 @@ func TestKubectlFromOutside(t *testing.T) {
 	for _, n := range r.Notes {
 		t.Logf("note: %s", n)
 	}
-	cfg := bridge.Config{Expanded: true}
-	outCfg := cfg
-	outCfg.Executable = r.Path
-	out, err := toolset.New(r.Root, &outCfg)
+	out, err := expanded(r.Root, &toolset.Config{Executable: r.Path})
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := toolset.New(Kubectl(), &cfg)
+	in, err := expanded(Kubectl(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +99,7 @@ func TestKubectlFromOutside(t *testing.T) {
 	}
 	tree, _ := external.Build(spec)
 	tree.Use = "kubectl"
-	overlaid, err := toolset.New(tree, &outCfg)
+	overlaid, err := expanded(tree, &toolset.Config{Executable: r.Path})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,4 +115,13 @@ func TestKubectlFromOutside(t *testing.T) {
 	if unseen == 0 {
 		t.Error("with kubectl's built-in overlay: no tool lacks --cache-dir's default; the comparison compared nothing")
 	}
+}
+
+// expanded reflects root and lists every tool expanded.
+func expanded(root *cobra.Command, cfg *toolset.Config) (*toolset.Toolset, error) {
+	ts, err := toolset.New(root, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return ts.View(toolset.Policy{}, toolset.Listing{Expanded: true})
 }

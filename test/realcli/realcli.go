@@ -78,9 +78,13 @@ func (f Figures) OfBaseline() float64 {
 	return float64(f.List) / float64(f.Baseline)
 }
 
-// Measure reflects root with cfg and returns its figures.
-func Measure(name string, root *cobra.Command, cfg *bridge.Config) (Figures, error) {
-	ts, err := toolset.New(root, cfg)
+// Measure reflects root and returns the figures of its listing l.
+func Measure(name string, root *cobra.Command, l toolset.Listing) (Figures, error) {
+	all, err := toolset.New(root, nil)
+	if err != nil {
+		return Figures{}, fmt.Errorf("%s: %w", name, err)
+	}
+	ts, err := all.View(toolset.Policy{}, l)
 	if err != nil {
 		return Figures{}, fmt.Errorf("%s: %w", name, err)
 	}
@@ -112,14 +116,14 @@ func UsageLines(c *cobra.Command) string {
 
 // Listing is one way of listing the tools.
 type Listing struct {
-	Name   string
-	Config *bridge.Config
+	Name    string
+	Listing toolset.Listing
 }
 
 // Listings are the listings measured: the default (compact) one, and the
 // expanded one (every flag in every tool, whole help: the listing before
 // issue 10, but for its shorter duration pattern).
 var Listings = []Listing{
-	{Name: "compact", Config: nil},
-	{Name: "expanded", Config: &bridge.Config{Expanded: true}},
+	{Name: "compact"},
+	{Name: "expanded", Listing: toolset.Listing{Expanded: true}},
 }

@@ -2,6 +2,8 @@ package realcli
 
 import (
 	"testing"
+
+	"github.com/cobramcp/cobramcp/toolset"
 )
 
 // BenchmarkToolsList reflects each tree in each listing and reports the
@@ -16,7 +18,7 @@ func BenchmarkToolsList(b *testing.B) {
 				var f Figures
 				for range b.N {
 					var err error
-					if f, err = Measure(tr.Name, tr.New(), l.Config); err != nil {
+					if f, err = Measure(tr.Name, tr.New(), l.Listing); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -35,7 +37,7 @@ func BenchmarkToolsList(b *testing.B) {
 // measure something: kubectl serves its well-known commands.
 func TestTrees(t *testing.T) {
 	for _, tr := range Trees {
-		f, err := Measure(tr.Name, tr.New(), nil)
+		f, err := Measure(tr.Name, tr.New(), toolset.Listing{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,9 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cobramcp/cobramcp/toolset"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/cobramcp/cobramcp/bridge"
 )
 
 // rawSession initializes a stateful session over plain HTTP and returns its
@@ -155,7 +154,7 @@ func TestCallsEndWithTheirCaller(t *testing.T) {
 		t.Parallel()
 		s := startServer(t, nil)
 		sid := rawSession(t, s)
-		n := bridge.DefaultMaxParallel // every slot
+		n := toolset.DefaultMaxParallel // every slot
 		var drops []func()
 		for i := range n {
 			drop, _ := openCall(t, s, sid, 10+i)

@@ -18,7 +18,7 @@ func main() {
 	fmt.Fprintln(w, "tree\tlisting\ttools\ttools/list bytes\tbytes/tool\tbaseline bytes\tlist/baseline\tinstructions bytes\t")
 	for _, tr := range realcli.Trees {
 		for _, l := range realcli.Listings {
-			f, err := realcli.Measure(tr.Name, tr.New(), l.Config)
+			f, err := realcli.Measure(tr.Name, tr.New(), l.Listing)
 			if err != nil {
 				fmt.Fprintln(os.Stderr, "listsize:", err)
 				os.Exit(1)

@@ -1,0 +1,147 @@
+package exec
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// CommandLine says how the argv of one command is written. A caller
+// computes it once per command (package toolset does, from the cobra
+// command) and builds every call's argv with Argv; the function Argv is
+// the plain case, a command whose flags all go after its path.
+type CommandLine struct {
+	// Name is the command as a person names it ("kubectl get"), for
+	// messages.
+	Name string
+	// Path is the sub-command names from the root to the command.
+	Path []string
+	// Flags are the command's flags, local and inherited, as cobra parses
+	// them.
+	Flags *pflag.FlagSet
+	// Traversed maps the name of each flag that an ancestor parses (the
+	// root has cobra's TraverseChildren) to the index in Path before which
+	// it is written: cobra's Traverse reads an ancestor's flags before the
+	// next sub-command's name.
+	Traversed map[string]int
+	// NoParse is set for a command that parses its own arguments
+	// (DisableFlagParsing): its args are passed verbatim, and only the
+	// Traversed flags are written as flags.
+	NoParse bool
+	// SubCommand reports whether a word would be read by cobra as the
+	// name of a sub-command of the command (a name or an alias, in the way
+	// cobra matches them); nil: the command has none.
+	SubCommand func(word string) bool
+	// TraverseSubCommand, when set (TraverseChildren with sub-commands),
+	// reports whether a positional arg anywhere could be taken by cobra's
+	// Traverse for a sub-command, "--" or not: such an arg is refused.
+	TraverseSubCommand func(word string) string
+	// StopsAtFirstArg: the command's flags stop at its first positional
+	// arg (see Positional.StopsAtFirstArg).
+	StopsAtFirstArg bool
+}
+
+// Argv returns the arguments after the binary that run the command with
+// flags (by long name, JSON values decoded with UseNumber), args and
+// afterDash (the words after "--"), such that the command's own parser
+// reads back exactly those values; or an error naming what cannot be
+// written, wrapping ErrUnknownFlag, ErrInvalidValue, ErrUnrepresentable or
+// ErrDashConflict.
+func (l *CommandLine) Argv(flags map[string]any, args, afterDash []string) ([]string, error) {
+	if l.TraverseSubCommand != nil {
+		for i, a := range slices.Concat(args, afterDash) {
+			if sub := l.TraverseSubCommand(a); sub != "" {
+				return nil, fmt.Errorf("positional argument %d (%q) could be read as the sub-command %q of %q (the CLI uses cobra's TraverseChildren); it cannot be passed", i, a, sub, l.Name)
+			}
+		}
+	}
+	out := slices.Clone(l.Path)
+	leaf := flags
+	if len(l.Traversed) > 0 {
+		leaf = map[string]any{}
+		at := map[int]map[string]any{}
+		for name, v := range flags {
+			d, ok := l.Traversed[name]
+			if !ok {
+				leaf[name] = v
+				continue
+			}
+			if at[d] == nil {
+				at[d] = map[string]any{}
+			}
+			at[d][name] = v
+		}
+		out = out[:0]
+		for d := 0; d <= len(l.Path); d++ {
+			if len(at[d]) > 0 {
+				fl, err := flagArgv(l.Flags, at[d])
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, fl...)
+			}
+			if d < len(l.Path) {
+				out = append(out, l.Path[d])
+			}
+		}
+	}
+	if l.NoParse {
+		// Every flag served is an ancestor's, written above.
+		for i, a := range slices.Concat(args, afterDash) {
+			if strings.IndexByte(a, 0) >= 0 {
+				return nil, fmt.Errorf("positional argument %d: a NUL byte: %w", i, ErrUnrepresentable)
+			}
+		}
+		if i := l.noParseSubCommand(args); i >= 0 {
+			return nil, fmt.Errorf("positional argument %d (%q) would be read by cobra as a sub-command of %q, which parses its own flags, so no \"--\" can keep it an arg; it cannot be passed there", i, args[i], l.Name)
+		}
+		return append(out, ArgvNoParseDash(args, afterDash)...), nil
+	}
+	rest, err := ArgvPositional(l.Flags, leaf, Positional{
+		Args:            args,
+		AfterDash:       afterDash,
+		SubCommand:      l.SubCommand,
+		StopsAtFirstArg: l.StopsAtFirstArg,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return append(out, rest...), nil
+}
+
+// noParseSubCommand returns the index of the arg that cobra's Find would
+// take for the name of a sub-command of a command that parses its own
+// flags and so gets its args verbatim, or -1: the first word that is not
+// "", "-", a flag or the value a flag may take, before any "--" (the way
+// cobra's stripFlags reads words for the command's flags), when it names a
+// sub-command. "--" cannot protect it: the command would get the "--" as
+// an arg.
+func (l *CommandLine) noParseSubCommand(args []string) int {
+	if l.SubCommand == nil {
+		return -1
+	}
+	fs := l.Flags
+	optional := func(f *pflag.Flag) bool { return f != nil && f.NoOptDefVal != "" }
+	for i := 0; i < len(args); i++ {
+		s := args[i]
+		switch {
+		case s == "--":
+			return -1
+		case strings.HasPrefix(s, "--") && !strings.Contains(s, "=") && !optional(fs.Lookup(s[2:])),
+			strings.HasPrefix(s, "-") && !strings.Contains(s, "=") && len(s) == 2 && !optional(fs.ShorthandLookup(s[1:])):
+			// cobra skips the flag's value, and stops at the last word
+			if len(args)-i-1 <= 1 {
+				return -1
+			}
+			i++
+		case s != "" && !strings.HasPrefix(s, "-"):
+			if l.SubCommand(s) {
+				return i
+			}
+			return -1
+		}
+	}
+	return -1
+}
