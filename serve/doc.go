@@ -20,7 +20,9 @@
 // not answered, as the MCP spec asks. An error the go-sdk sends with code 0
 // gets a JSON-RPC code.
 //
-// Over HTTP (HTTPHandler), errors of code 0 are mended the same way; in
+// Over HTTP (HTTPHandler), errors of code 0 are mended the same way, and a
+// request the go-sdk refuses with a plain-text 400 (an unknown method, a
+// missing params) gets its JSON-RPC error (-32601, -32600) instead; in
 // stateful mode the number of sessions is capped (an initialize over the
 // cap gets CodeTooManySessions), and a call ends with its process group
 // when the HTTP request that carried it ends or its session is deleted; in

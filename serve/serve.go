@@ -63,6 +63,10 @@ func HTTPHandler(srv *mcp.Server, opts HTTPOptions) http.Handler {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	limit := opts.MaxBodyBytes
+	if limit == 0 {
+		limit = mcp.DefaultMaxRequestBodyBytes
+	}
 	handler := codedErrors(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:                    opts.Stateless,
 		Logger:                       log,
@@ -70,6 +74,9 @@ func HTTPHandler(srv *mcp.Server, opts HTTPOptions) http.Handler {
 		MaxRequestBodyBytes:          opts.MaxBodyBytes,
 		PropagateRequestCancellation: true,
 	}))
+	if limit > 0 {
+		handler = jsonrpcErrors(handler, limit)
+	}
 	if opts.Stateless {
 		srv.AddReceivingMiddleware(endWithRequest)
 		return withRequestContext(handler)

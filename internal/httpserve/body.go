@@ -7,10 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strings"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // closeUnread makes every response to a request whose body was not read to
@@ -114,7 +111,7 @@ func readBody(limit int64, timeout time.Duration, next http.Handler) http.Handle
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		answerInJSONRPC(w, r, body, next)
+		next.ServeHTTP(w, r)
 	})
 }
 
@@ -124,90 +121,3 @@ func refuse(w http.ResponseWriter, code int, msg string) {
 	w.Header().Set("Connection", "close")
 	http.Error(w, msg, code)
 }
-
-// answerInJSONRPC runs next, and when next refuses a JSON-RPC request with
-// a plain-text 400 because its method is unknown or the request is invalid
-// (as the go-sdk's streamable handler does before protocol version
-// 2026-07-28), it answers with the JSON-RPC error instead: -32601 (method
-// not found) or -32600 (invalid request), with the request's id, as a
-// JSON-RPC response (HTTP 200, application/json). Other answers pass
-// unchanged.
-func answerInJSONRPC(w http.ResponseWriter, r *http.Request, body []byte, next http.Handler) {
-	if r.Method != http.MethodPost {
-		next.ServeHTTP(w, r)
-		return
-	}
-	msg, err := jsonrpc.DecodeMessage(body)
-	req, ok := msg.(*jsonrpc.Request)
-	if err != nil || !ok || !req.IsCall() {
-		next.ServeHTTP(w, r)
-		return
-	}
-	cw := &catchPlain400{ResponseWriter: w}
-	next.ServeHTTP(cw, r)
-	if !cw.caught {
-		return
-	}
-	text := strings.TrimSpace(cw.buf.String())
-	var code int64
-	switch {
-	case strings.HasPrefix(text, "JSON RPC not handled"):
-		code, text = jsonrpc.CodeMethodNotFound, fmt.Sprintf("method not found: %q", req.Method)
-	case strings.HasPrefix(text, "invalid request"):
-		code = jsonrpc.CodeInvalidRequest
-	default:
-		cw.replay()
-		return
-	}
-	data, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{Code: code, Message: text}})
-	if err != nil {
-		cw.replay()
-		return
-	}
-	h := w.Header()
-	h.Del("X-Content-Type-Options")
-	h.Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusOK)
-	w.Write(data)
-}
-
-// catchPlain400 holds back a plain-text 400 answer (as http.Error writes
-// it) so that its text can be turned into a JSON-RPC error; any other
-// answer passes through.
-type catchPlain400 struct {
-	http.ResponseWriter
-	caught  bool // a plain-text 400 is held in buf
-	started bool // the header went out (or is held)
-	buf     bytes.Buffer
-}
-
-func (c *catchPlain400) WriteHeader(code int) {
-	if c.started {
-		return
-	}
-	c.started = true
-	if code == http.StatusBadRequest && strings.HasPrefix(c.Header().Get("Content-Type"), "text/plain") {
-		c.caught = true
-		return
-	}
-	c.ResponseWriter.WriteHeader(code)
-}
-
-func (c *catchPlain400) Write(p []byte) (int, error) {
-	if !c.started {
-		c.WriteHeader(http.StatusOK)
-	}
-	if c.caught {
-		return c.buf.Write(p)
-	}
-	return c.ResponseWriter.Write(p)
-}
-
-// replay sends the held answer as it was.
-func (c *catchPlain400) replay() {
-	c.ResponseWriter.WriteHeader(http.StatusBadRequest)
-	c.ResponseWriter.Write(c.buf.Bytes())
-}
-
-// Unwrap lets http.ResponseController reach the connection.
-func (c *catchPlain400) Unwrap() http.ResponseWriter { return c.ResponseWriter }

@@ -25,6 +25,9 @@ import (
 var (
 	mycliBin    string // the built example (mycli), or $MYCLI_BIN
 	shortcliBin string // testdata/shortcli: mycli with a 5s timeout and a 4 KiB cap
+	// libserverBin is testdata/libserver: mycli's tree served through the
+	// library API alone (toolset, serve), without the mcp command group.
+	libserverBin string
 )
 
 // The limits shortcli is built with (testdata/shortcli/main.go).
@@ -53,6 +56,11 @@ func runMain(m *testing.M) int {
 		}
 	} else if mycliBin, err = filepath.Abs(mycliBin); err != nil {
 		fmt.Fprintln(os.Stderr, "e2e: MYCLI_BIN:", err)
+		return 1
+	}
+	libserverBin = filepath.Join(dir, "libserver")
+	if err := goBuild(libserverBin, "./testdata/libserver"); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
 		return 1
 	}
 	shortcliBin = filepath.Join(dir, "shortcli")

@@ -28,8 +28,14 @@ type rawServer struct {
 
 func startRaw(t *testing.T) *rawServer {
 	t.Helper()
+	return startRawCmd(t, mycliBin, "mcp", "start")
+}
+
+// startRawCmd is startRaw for the stdio server that bin args... starts.
+func startRawCmd(t *testing.T, bin string, args ...string) *rawServer {
+	t.Helper()
 	r := &rawServer{t: t, lines: make(chan []byte, 100), stderr: &lockedBuffer{}, all: make(chan [][]byte, 1)}
-	r.cmd = exec.Command(mycliBin, "mcp", "start")
+	r.cmd = exec.Command(bin, args...)
 	r.cmd.Env = append(os.Environ(), mycli.StateEnv+"="+t.TempDir()+"/state.json")
 	r.cmd.Stderr = r.stderr
 	var err error

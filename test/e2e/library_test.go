@@ -1,0 +1,205 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cobramcp/cobramcp/example/mycli"
+)
+
+// protocolScript is the adversarial protocol checks, as lines sent one at
+// a time: each step's line, and how many lines of output it is answered
+// with before the next step is sent.
+func protocolScript() []struct {
+	name    string
+	line    string
+	answers int
+	pause   time.Duration
+} {
+	deep := strings.Repeat("[", 1001) + strings.Repeat("]", 1001)
+	huge := `{"jsonrpc":"2.0","id":90,"method":"ping","params":{"x":"` + strings.Repeat("a", 16<<20) + `"}}`
+	return []struct {
+		name    string
+		line    string
+		answers int
+		pause   time.Duration
+	}{
+		{"a request before initialize (code-0 mended)", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, 1, 0},
+		{"initialize", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`, 1, 0},
+		{"initialized", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, 0, 0},
+		{"not JSON", `{"jsonrpc":"2.0","id":3,"method":`, 1, 0},
+		{"not JSON-RPC", `{"id":4,"method":"ping"}`, 1, 0},
+		{"a batch", `[{"jsonrpc":"2.0","id":5,"method":"ping"}]`, 1, 0},
+		{"a repeated member", `{"jsonrpc":"2.0","id":6,"id":7,"method":"ping"}`, 1, 0},
+		{"too deep", `{"jsonrpc":"2.0","id":8,"method":"ping","params":{"x":` + deep + `}}`, 1, 0},
+		{"an id past 2^53", `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, 1, 0},
+		{"a fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, 1, 0},
+		{"longer than the limit", huge, 1, 0},
+		{"a second initialize (code-0 mended)", `{"jsonrpc":"2.0","id":10,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`, 1, 0},
+		{"tools/list", `{"jsonrpc":"2.0","id":11,"method":"tools/list"}`, 1, 0},
+		{"an unknown tool", `{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"mycli_lst","arguments":{}}}`, 1, 0},
+		{"a call refused before it runs", `{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"mycli_sleep","arguments":{"flags":{"for":"soon"}}}}`, 1, 0},
+		{"a call that runs", `{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"mycli_version","arguments":{}}}`, 1, 0},
+		{"a slow call", `{"jsonrpc":"2.0","id":20,"method":"tools/call","params":{"name":"mycli_sleep","arguments":{"flags":{"for":"2s"}}}}`, 0, 300 * time.Millisecond},
+		{"its id again while it runs", `{"jsonrpc":"2.0","id":20,"method":"ping"}`, 1, 0},
+		{"waiting for the slow call", `{"jsonrpc":"2.0","id":21,"method":"ping"}`, 2, 0},
+		{"a call to cancel", `{"jsonrpc":"2.0","id":30,"method":"tools/call","params":{"name":"mycli_sleep","arguments":{"flags":{"for":"30s"}}}}`, 0, 300 * time.Millisecond},
+		{"its cancellation (no answer to 30)", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":30}}`, 0, time.Second},
+		{"the session goes on", `{"jsonrpc":"2.0","id":31,"method":"ping"}`, 1, 0},
+	}
+}
+
+// TestLibraryServerAnswersLikeMcpStart runs the adversarial protocol checks
+// against `mycli mcp start` and against a server built from the library
+// API alone (testdata/libserver: toolset.New, NewServer, serve.Stdio), and
+// wants the same bytes from both: a library user gets the server mcp start
+// is.
+func TestLibraryServerAnswersLikeMcpStart(t *testing.T) {
+	transcript := func(r *rawServer) [][]byte {
+		for _, step := range protocolScript() {
+			r.send(step.line)
+			time.Sleep(step.pause)
+			for range step.answers {
+				select {
+				case line, ok := <-r.lines:
+					if !ok {
+						t.Fatalf("%s: the server closed stdout", step.name)
+					}
+					_ = line
+				case <-time.After(20 * time.Second):
+					t.Fatalf("%s: no answer within 20s", step.name)
+				}
+			}
+		}
+		r.stdin.Close()
+		return <-r.all // every line, those that came after the script too
+
+	}
+	start := transcript(startRawCmd(t, mycliBin, "mcp", "start"))
+	lib := transcript(startRawCmd(t, libserverBin, "serve-stdio"))
+	if len(start) != len(lib) {
+		t.Errorf("mcp start answered %d lines, the library's server %d", len(start), len(lib))
+	}
+	for i := range min(len(start), len(lib)) {
+		if !bytes.Equal(start[i], lib[i]) {
+			t.Errorf("line %d differs:\nmcp start: %.300s\nlibrary:   %.300s", i, start[i], lib[i])
+		}
+	}
+	// The answers themselves: each check was answered as it should be.
+	for i, line := range start {
+		var m struct {
+			ID    json.RawMessage `json:"id"`
+			Error *struct {
+				Code int64 `json:"code"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal(line, &m); err != nil {
+			t.Fatalf("line %d is not JSON: %.200s", i, line)
+		}
+		if string(m.ID) == "30" {
+			t.Errorf("the cancelled request 30 was answered: %.200s", line)
+		}
+		if m.Error != nil && m.Error.Code == 0 {
+			t.Errorf("an error of code 0: %.200s", line)
+		}
+	}
+	if len(start) != 19 {
+		t.Errorf("mcp start answered %d lines, want 19 (one per answered check, none for the cancelled call)", len(start))
+	}
+}
+
+// startHTTP runs bin args... (a streamable HTTP server on a loopback port
+// that logs its URL) and returns the URL.
+func startHTTP(t *testing.T, bin string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), mycli.StateEnv+"="+t.TempDir()+"/state.json")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if m := regexp.MustCompile(`url=(http://\S+/mcp)`).FindStringSubmatch(sc.Text()); m != nil {
+				found <- m[1]
+			}
+		}
+	}()
+	select {
+	case u := <-found:
+		return u
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%s %q did not serve within 30s", bin, args)
+	}
+	return ""
+}
+
+// TestLibraryHTTPAnswersLikeMcpStream is TestLibraryServerAnswersLikeMcpStart
+// over streamable HTTP: `mycli mcp stream` and serve.HTTPHandler in a
+// plain http.Server answer the same bytes, the session cap included.
+func TestLibraryHTTPAnswersLikeMcpStream(t *testing.T) {
+	const init = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`
+	transcript := func(url string) []string {
+		post := func(session, body string) (string, string) {
+			req, err := http.NewRequest("POST", url, strings.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+			if session != "" {
+				req.Header.Set("Mcp-Session-Id", session)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			return fmt.Sprintf("%d %s", resp.StatusCode, bytes.TrimSpace(b)), resp.Header.Get("Mcp-Session-Id")
+		}
+		var out []string
+		add := func(s, _ string) { out = append(out, s) }
+		add(post("", `{"jsonrpc":"2.0","id":3,"method":`))
+		first, sid := post("", init)
+		if sid == "" {
+			t.Fatalf("%s: initialize gave no session: %s", url, first)
+		}
+		out = append(out, strings.Replace(first, sid, "SID", -1))
+		add(post(sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+		add(post(sid, init))                                                 // a second initialize: code-0 mended
+		add(post("", init))                                                  // over --max-sessions 1
+		add(post(sid, `{"jsonrpc":"2.0","id":4,"method":"no/such/method"}`)) // -32601
+		add(post(sid, `{"jsonrpc":"2.0","id":5,"method":"tools/call"}`))     // no params
+		add(post(sid, `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"mycli_version","arguments":{}}}`))
+		return out
+	}
+	stream := transcript(startHTTP(t, mycliBin, "mcp", "stream", "--addr", "127.0.0.1:0", "--max-sessions", "1"))
+	lib := transcript(startHTTP(t, libserverBin, "serve-http", "--max-sessions", "1"))
+	if !slices.Equal(stream, lib) {
+		t.Errorf("mcp stream and the library's handler answered differently:\nstream:\n%s\nlibrary:\n%s", strings.Join(stream, "\n"), strings.Join(lib, "\n"))
+	}
+	for _, want := range []string{`"code":-32600`, `"code":-32000`, `"code":-32601`, `mycli version`} {
+		if !strings.Contains(strings.Join(stream, "\n"), want) {
+			t.Errorf("mcp stream's answers lack %s:\n%s", want, strings.Join(stream, "\n"))
+		}
+	}
+}
