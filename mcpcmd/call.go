@@ -277,28 +277,12 @@ func schemaKeys(t *mcp.Tool) (top, flags map[string]bool) {
 	return top, flags
 }
 
-// callOutput is the structured content of a call that ran: what bridge
-// returns as {stdout, stderr, exitCode}. cmd reads it through JSON so as
-// not to depend on bridge.
-type callOutput struct {
-	Stdout   *string `json:"stdout"`
-	Stderr   string  `json:"stderr"`
-	ExitCode int     `json:"exitCode"`
-	TimedOut bool    `json:"timedOut"`
-}
-
-// structuredOutput returns res's structured content as a callOutput, and
-// false when there is none or it has another shape.
-func structuredOutput(res *mcp.CallToolResult) (callOutput, bool) {
-	var o callOutput
-	if res.StructuredContent == nil {
-		return o, false
-	}
-	b, err := json.Marshal(res.StructuredContent)
-	if err != nil || json.Unmarshal(b, &o) != nil || o.Stdout == nil {
-		return callOutput{}, false
-	}
-	return o, true
+// structuredOutput returns the {stdout, stderr, exitCode} of a call that
+// ran, and false when res has none (a call refused before it ran, or a
+// search-mode answer).
+func structuredOutput(res *mcp.CallToolResult) (toolset.Output, bool) {
+	o, ok := res.StructuredContent.(toolset.Output)
+	return o, ok
 }
 
 // resultText joins the text content of res, one block per line.
@@ -385,8 +369,8 @@ func toolVaultResult(res *mcp.CallToolResult) tvCommand {
 		switch {
 		case len(images) > 0:
 			parts = append(parts, images...)
-		case *o.Stdout != "":
-			parts = append(parts, textOrData(*o.Stdout))
+		case o.Stdout != "":
+			parts = append(parts, textOrData(o.Stdout))
 		}
 		if o.Stderr != "" {
 			parts = append(parts, tvCommand{Command: "logMessage", Payload: o.Stderr})

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -109,13 +108,7 @@ func newStreamCmd(o *Options) *cobra.Command {
 // CLI named root: "CLIENV_MCP_TOKEN" for "CLINAME". Characters that cannot be
 // in a variable name become '_'.
 func TokenEnv(root string) string {
-	b := []byte(strings.ToUpper(root))
-	for i, ch := range b {
-		if !(ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9') {
-			b[i] = '_'
-		}
-	}
-	return string(b) + "_MCP_TOKEN"
+	return envPrefix(root) + "_MCP_TOKEN"
 }
 
 func runStream(c *cobra.Command, o *Options, f *streamFlags) error {

@@ -59,7 +59,7 @@ func newToolCmd(o *Options) *cobra.Command {
 			if !ok {
 				return refuse(c, failure(res))
 			}
-			v := toolResult{Stdout: *out.Stdout, Stderr: out.Stderr, ExitCode: out.ExitCode, TimedOut: out.TimedOut}
+			v := toolResult{Stdout: out.Stdout, Stderr: out.Stderr, ExitCode: out.ExitCode, TimedOut: out.TimedOut}
 			if imgs := imageCommands(res); len(imgs) > 0 {
 				img := imgs[0].Payload.(tvImage)
 				v.Stdout, v.Image = "", &img

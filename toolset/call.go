@@ -327,8 +327,8 @@ func (ts *Toolset) call(ctx context.Context, t *Tool, arguments json.RawMessage,
 
 // run is the innermost RunFunc: it waits for a slot, then runs the process.
 func (ts *Toolset) run(ctx context.Context, c *Call) (*exec.Result, error) {
-	ts.running.Add(1)
-	defer ts.running.Done()
+	ts.running.begin()
+	defer ts.running.end()
 	select {
 	case ts.slots <- struct{}{}:
 		defer func() { <-ts.slots }()
@@ -507,4 +507,43 @@ func startProgress(ctx context.Context, req *mcp.CallToolRequest) (progressFunc,
 		}
 	}
 	return report, func() { close(p.done); p.wg.Wait() }
+}
+
+// inFlight counts the calls running; Wait waits for none. Unlike a
+// sync.WaitGroup it may be waited on while calls begin (a request that
+// arrives while a server shuts down).
+type inFlight struct {
+	mu   sync.Mutex
+	n    int
+	none *sync.Cond
+}
+
+func newInFlight() *inFlight {
+	f := &inFlight{}
+	f.none = sync.NewCond(&f.mu)
+	return f
+}
+
+func (f *inFlight) begin() {
+	f.mu.Lock()
+	f.n++
+	f.mu.Unlock()
+}
+
+func (f *inFlight) end() {
+	f.mu.Lock()
+	f.n--
+	if f.n == 0 {
+		f.none.Broadcast()
+	}
+	f.mu.Unlock()
+}
+
+// wait blocks until no call is running.
+func (f *inFlight) wait() {
+	f.mu.Lock()
+	for f.n > 0 {
+		f.none.Wait()
+	}
+	f.mu.Unlock()
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// The compact listing (the default; Config.Expanded turns it off) states
+// The compact listing (the default; Listing.Expanded turns it off) states
 // each byte a model needs once:
 //
 //   - the shared flags (see sharedFlags) leave every tool's listed schema;
@@ -306,11 +306,11 @@ func (ts *Toolset) compact() {
 // flag of the same name, except the required ones and those in a flag
 // group. Every tool with a "flags" argument accepts them; where a tool's
 // schema names a flag of the same name, that one is meant. It is empty
-// with Config.Expanded.
+// with Listing.Expanded.
 func (ts *Toolset) SharedFlags() []*pflag.Flag { return slices.Clone(ts.shared) }
 
 // ExpandedTools returns the expanded definitions (see Tool.Expanded),
-// sorted by name: what tools/list returns with Config.Expanded.
+// sorted by name: what tools/list returns with Listing.Expanded.
 func (ts *Toolset) ExpandedTools() []*mcp.Tool {
 	out := make([]*mcp.Tool, len(ts.tools))
 	for i, t := range ts.tools {

@@ -1,24 +1,33 @@
-// Package bridge turns a Cobra command tree into MCP tools and serves them.
+// Package toolset turns a Cobra command tree into MCP tools, runs their
+// calls, and makes the MCP server that serves them. It is the library under
+// package bridge (the one-line adoption) and the mcp commands; a program
+// uses it directly to serve a tree its own way:
 //
-// A CLI adopts it with one line:
-//
-//	root.AddCommand(bridge.Command(nil))
-//
-// which adds the "mcp" command group: `mycli mcp start` serves every
-// runnable command as a tool on stdio, `mycli mcp tools` exports the tool
-// definitions, and the other sub-commands serve over HTTP or set up clients.
-//
-// The same reflection is available without starting anything:
-//
-//	ts, err := bridge.Tools(root, &bridge.Config{
-//		Selectors: []bridge.Selector{{Cmd: bridge.ExcludeCmds("delete")}},
+//	ts, err := toolset.New(root, &toolset.Config{
+//		Selectors: []toolset.Selector{{Cmd: toolset.ExcludeCmds("delete")}},
 //	})
+//	if err != nil { ... }
 //	for _, t := range ts.List() {
 //		fmt.Println(t.MCP.Name, t.Command.CommandPath())
 //	}
 //	res, err := ts.Call(ctx, "mycli_get_pods", json.RawMessage(`{"flags":{"namespace":"kube-system"}}`))
 //
-// # What bridge promises
+// What the person starting a server allows is a Policy, and the shape of
+// the listing a Listing; View applies both once and returns the toolset
+// they leave, whose Tools, Call and NewServer know nothing else:
+//
+//	v, err := ts.View(toolset.Policy{ReadOnly: true}, toolset.Listing{Mode: toolset.ToolModeAuto})
+//	srv := v.NewServer(toolset.ServerOptions{})
+//	err = serve.Stdio(ctx, srv, os.Stdin, os.Stdout) // package serve
+//
+// A tool has three forms, each with one name: as defined
+// (Tool.Expanded: every served flag, the whole help), as listed
+// (Toolset.Tools: compact or expanded, without pinned flags; in search
+// mode the search, describe and run tools instead), and as validated
+// (Tool.Expanded's input schema: every call is checked against it,
+// whatever the listing).
+//
+// # What toolset promises
 //
 // One tool per runnable command. Hidden and deprecated commands and flags,
 // non-runnable commands, cobra's own help and completion commands, and the

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -30,7 +29,7 @@ type Toolset struct {
 	all      map[string]*Tool // every tool of the tree, to tell a tool left out from an unknown one
 	problems []Problem
 	slots    chan struct{}
-	running  *sync.WaitGroup
+	running  *inFlight
 
 	// What View applied: the policy and the listing chosen once for it.
 	viewed  bool
@@ -58,7 +57,7 @@ func New(root *cobra.Command, cfg *Config) (*Toolset, error) {
 		root:    root,
 		byName:  make(map[string]*Tool, len(w.tools)),
 		slots:   make(chan struct{}, c.MaxParallel),
-		running: new(sync.WaitGroup),
+		running: newInFlight(),
 	}
 	for _, t := range w.tools {
 		if prev, dup := ts.byName[t.MCP.Name]; dup {
@@ -127,7 +126,7 @@ func (ts *Toolset) Info() Info {
 }
 
 // Wait blocks until every call has ended.
-func (ts *Toolset) Wait() { ts.running.Wait() }
+func (ts *Toolset) Wait() { ts.running.wait() }
 
 // validateTool applies the discovery-time rules to a tool before it is
 // served: a valid name, an input schema of type object whose properties are

@@ -29,7 +29,7 @@ var validName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 // Tool is one served command: its MCP definition and how to run it.
 type Tool struct {
 	// MCP is the definition tools/list returns: the compact one unless
-	// Config.Expanded (see Expanded).
+	// Listing.Expanded (see Expanded).
 	MCP *mcp.Tool
 	// Command is the command the tool runs.
 	Command *cobra.Command
