@@ -161,7 +161,11 @@ func runCall(c *cobra.Command, ts *toolset.Toolset, name string, raw []byte) (*m
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	res, err := ts.Call(ctx, name, arguments)
-	ts.Wait()
+	var left *toolset.LeftOutError
+	if errors.As(err, &left) {
+		// Its user started it: say which settings leave the tool out.
+		return nil, fmt.Errorf("tool %q is not served: the server's policy (%s) leaves it out", left.Tool, settings{Policy: left.Policy}.describe())
+	}
 	if err != nil {
 		return nil, err
 	}

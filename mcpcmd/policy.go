@@ -314,12 +314,15 @@ func (s settings) args() []string {
 	return out
 }
 
-// describe names the settings of s that choose what is served, as flags.
+// describe names the settings of s that choose what is served, as flags
+// with their values ("--tools a,b --read-only").
 func (s settings) describe() string {
 	var out []string
 	for _, st := range policySettings() {
 		if st.access {
-			out = append(out, st.args(&s)...)
+			for _, a := range st.args(&s) {
+				out = append(out, strings.Replace(a, "=", " ", 1))
+			}
 		}
 	}
 	return strings.Join(out, " ")

@@ -224,3 +224,14 @@ func TestExportCarriesThePolicy(t *testing.T) {
 		t.Error("a script was written for a tool the policy hides")
 	}
 }
+
+// TestCallLeftOutToolNamesThePolicy: `mcp call` of a tool the policy
+// leaves out tells its user which settings did, in the flags' words (over
+// MCP such a tool is unknown like any other).
+func TestCallLeftOutToolNamesThePolicy(t *testing.T) {
+	r := runMCP(newFake(), "", "call", "--tools", "fake_get", "--read-only=false", "fake_label", "{}")
+	want := `tool "fake_label" is not served: the server's policy (--tools fake_get) leaves it out`
+	if r.err == nil || !strings.Contains(r.err.Error()+r.stderr, want) {
+		t.Errorf("err %v, stderr %q; want %q", r.err, r.stderr, want)
+	}
+}
