@@ -103,6 +103,13 @@ func generated(f *pflag.Flag) *jsonschema.Schema {
 		if raw, err := json.Marshal(v); err == nil {
 			s.Default = raw
 		}
+		if _, isMap := mapValue(Kind(f)); isMap {
+			// A map default may hold a key that no call can send (the
+			// propertyNames pattern refuses it): leave it out.
+			if _, err := s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true}); err != nil {
+				s.Default = nil
+			}
+		}
 	}
 	return s
 }

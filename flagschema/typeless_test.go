@@ -60,7 +60,7 @@ func TestAnnotationWithoutType(t *testing.T) {
 			name:     "a map flag",
 			add:      func(fs *pflag.FlagSet) { fs.StringToInt("x", nil, "counts") },
 			schema:   `{"maxProperties":1}`,
-			want:     `{"type":"object","description":"counts","minProperties":1,"maxProperties":1,"additionalProperties":{"type":"integer"},"propertyNames":{"pattern":"^[^,=]*$"}}`,
+			want:     `{"type":"object","description":"counts","minProperties":1,"maxProperties":1,"additionalProperties":{"type":"integer"},"propertyNames":{"pattern":"^([^,=\\[\\]][^,=]*)?$"}}`,
 			valid:    []any{map[string]any{"a": 1}},
 			invalid:  []any{map[string]any{"a": "1"}, map[string]any{"a": 1, "b": 2}, map[string]any{}, map[string]any{"a,b": 1}},
 			wantNote: "added additionalProperties, minProperties, propertyNames, type",

@@ -127,9 +127,9 @@ func typeSchema(kind string) (*jsonschema.Schema, string) {
 		return mapSchema(&jsonschema.Schema{Type: "string"}, `^[^=]*$`), ""
 	case "stringToInt":
 		v, _ := typeSchema("int")
-		return mapSchema(v, `^[^,=]*$`), ""
+		return mapSchema(v, `^([^,=\[\]][^,=]*)?$`), ""
 	case "stringToInt64":
-		return mapSchema(&jsonschema.Schema{Type: "integer"}, `^[^,=]*$`), ""
+		return mapSchema(&jsonschema.Schema{Type: "integer"}, `^([^,=\[\]][^,=]*)?$`), ""
 	}
 	// A custom pflag.Value (or a pflag type read as text, such as "time"):
 	// the command line gives it a string; its type name tells the model what
