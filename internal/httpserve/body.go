@@ -113,6 +113,9 @@ func readBody(limit int64, timeout time.Duration, next http.Handler) http.Handle
 			refuse(w, http.StatusBadRequest, "reading the request body: "+err.Error())
 			return
 		}
+		if refuseInexactID(w, r, body) {
+			return
+		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		answerInJSONRPC(w, r, body, next)
 	})
