@@ -87,13 +87,20 @@ var (
 //
 // Argv never returns an argv that parses to other values than asked: the
 // error wraps [ErrUnknownFlag], [ErrInvalidValue] or [ErrUnrepresentable]
-// and names the flag. Known unrepresentable values: a NUL byte anywhere;
-// an empty list for stringArray and for the int, uint, float and duration
-// slices; an empty map; a stringSlice element or stringToString key or
-// value holding "\r\n" where the CSV form is needed (pflag's CSV reader
-// turns it into "\n"); a stringToString key holding "="; a
-// stringToInt(64) key holding "," or "=". Two names in flags that the flag
-// set normalizes to the same flag are refused too.
+// and names the flag. A value must come back exactly both through the
+// variable bound to the flag and through pflag's getters, which for the
+// string lists, string maps and float lists parse the flag's printed value
+// again (see readback.go). Known unrepresentable values: a NUL byte
+// anywhere; an empty list for stringArray and for the int, uint, float and
+// duration slices; a stringSlice or stringArray of one empty string (printed
+// as "[]"); an empty map; a stringSlice or stringArray element or
+// stringToString key or value holding "\r\n" (pflag's CSV reader turns it
+// into "\n"); a stringToString key holding "="; a stringToString whose
+// last pair (by key) ends in white space, "[" or "]", or whose first key
+// begins with "[" or "]", unless CSV quotes that pair; a stringToInt(64)
+// key holding "," or "=" or beginning with "[" or "]"; a float list
+// element that six decimals do not hold (1e-7, 3.1415927). Two names in
+// flags that the flag set normalizes to the same flag are refused too.
 func Argv(fs *pflag.FlagSet, flags map[string]any, args []string) ([]string, error) {
 	return ArgvPositional(fs, flags, Positional{Args: args})
 }
@@ -196,6 +203,11 @@ func encodeRepeated(f *pflag.Flag, v any) ([]string, error) {
 		}
 		out[i] = s
 	}
+	if f.Value.Type() == "stringArray" {
+		if err := checkListReadBack("stringArray", out, out); err != nil {
+			return nil, err
+		}
+	}
 	return out, nil
 }
 
@@ -261,7 +273,11 @@ func encodeSlice(elem string, v any) (string, error) {
 		}
 		parts[i] = s
 	}
-	return strings.Join(parts, ","), nil
+	text := strings.Join(parts, ",")
+	if err := checkFloatsReadBack(elem, text, parts); err != nil {
+		return "", err
+	}
+	return text, nil
 }
 
 // encodeScalar encodes one value of a scalar pflag type; a type that is not
@@ -585,6 +601,9 @@ func encodeStringSlice(v any) (string, error) {
 	if err != nil || !slices.Equal(got, fields) {
 		return "", fmt.Errorf("an element holding \"\\r\\n\" (pflag's CSV reader reads it as \"\\n\"): %w", ErrUnrepresentable)
 	}
+	if err := checkListReadBack("stringSlice", []string{text}, fields); err != nil {
+		return "", err
+	}
 	return text, nil
 }
 
@@ -660,6 +679,9 @@ func encodeStringToString(v any) (string, error) {
 	if err != nil || !mapsEqual(got, want) {
 		return "", fmt.Errorf("a key or value holding \"\\r\\n\" (pflag's CSV reader reads it as \"\\n\"): %w", ErrUnrepresentable)
 	}
+	if err := checkMapReadBack("stringToString", text, want); err != nil {
+		return "", err
+	}
 	return text, nil
 }
 
@@ -700,9 +722,15 @@ func encodeStringToInt(kind string, v any) (string, error) {
 		elem, bits = "int", strconv.IntSize
 	}
 	var b strings.Builder
+	want := make(map[string]int64, len(m))
 	for i, k := range sortedKeys(m) {
 		if strings.ContainsAny(k, ",=") {
 			return "", fmt.Errorf("key %q holds \",\" or \"=\", which end a key: %w", k, ErrUnrepresentable)
+		}
+		if strings.HasPrefix(k, "[") || strings.HasPrefix(k, "]") {
+			// The printed value is "[k=1,...]" with the keys in map order,
+			// and the getter trims every "[" and "]" from both ends.
+			return "", fmt.Errorf("key %q begins with %q, which pflag's %s trims when the key is printed first: %w", k, k[:1], getterName(kind), ErrUnrepresentable)
 		}
 		n, err := encodeInt(elem, m[k], true, bits)
 		if err != nil {
@@ -714,8 +742,22 @@ func encodeStringToInt(kind string, v any) (string, error) {
 		b.WriteString(k)
 		b.WriteByte('=')
 		b.WriteString(n)
+		// n is a canonical integer of at most bits bits.
+		want[k], _ = strconv.ParseInt(n, 10, 64)
 	}
-	return b.String(), nil
+	text := b.String()
+	if kind == "stringToInt" {
+		ints := make(map[string]int, len(want))
+		for k, n := range want {
+			ints[k] = int(n)
+		}
+		if err := checkMapReadBack(kind, text, ints); err != nil {
+			return "", err
+		}
+	} else if err := checkMapReadBack(kind, text, want); err != nil {
+		return "", err
+	}
+	return text, nil
 }
 
 // compactJSON encodes v as compact JSON without HTML escaping.

@@ -3,13 +3,18 @@ package exec_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"maps"
 	"math"
 	"math/big"
 	"net"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/cobramcp/cobramcp/exec"
 	"github.com/cobramcp/cobramcp/flagschema"
@@ -137,6 +142,9 @@ func roundTripP(t testing.TB, flags map[string]any, p exec.Positional) ([]string
 	if d := roundtrip.Diff(want, got.Flags); d != "" {
 		t.Fatalf("argv %q:\n%s", argv, d)
 	}
+	if d := roundtrip.Diff(want, got.Getters); d != "" {
+		t.Fatalf("argv %q, read with pflag's getters:\n%s", argv, d)
+	}
 	all := slices.Clone(p.Args)
 	if p.StopsAtFirstArg && len(p.Args) > 0 && len(p.AfterDash) > 0 {
 		all = append(all, "--") // after the first arg, "--" is an arg
@@ -199,6 +207,52 @@ func csvUnrepresentable(s string) bool {
 	return strings.Contains(s, "\r\n") || strings.Contains(s, "\x00")
 }
 
+// An independent account of what pflag's getters (v1.0.x), which parse the
+// flag's printed value again, lose. GetStringToString prints the pairs,
+// keys sorted, as a CSV record (a field is quoted when it holds a comma, a
+// quote, CR or LF, or begins with white space), trims the white space
+// around it, and reads it back after trimming "[" and "]" from both ends.
+func stringMapGetterLoses(m map[string]string) bool {
+	if len(m) == 0 {
+		return false
+	}
+	keys := slices.Sorted(maps.Keys(m))
+	quoted := func(r string) bool {
+		first, _ := utf8.DecodeRuneInString(r)
+		return r == `\.` || strings.ContainsAny(r, ",\"\r\n") || unicode.IsSpace(first)
+	}
+	first := keys[0] + "=" + m[keys[0]]
+	last := keys[len(keys)-1] + "=" + m[keys[len(keys)-1]]
+	lastRune, _ := utf8.DecodeLastRuneInString(last)
+	return !quoted(first) && strings.IndexAny(first[:1], "[]") == 0 ||
+		!quoted(last) && (unicode.IsSpace(lastRune) || strings.IndexAny(last[len(last)-1:], "[]") == 0)
+}
+
+// intMapGetterLoses: GetStringToInt(64) prints "[k=1,...]" with the keys
+// in map order and trims "[" and "]" from both ends.
+func intMapGetterLoses(keys ...string) bool {
+	for _, k := range keys {
+		if strings.HasPrefix(k, "[") || strings.HasPrefix(k, "]") {
+			return true
+		}
+	}
+	return false
+}
+
+// floatGetterLoses: GetFloat64Slice and GetFloat32Slice read the elements
+// back from six decimals ("%f").
+func floatGetterLoses(x float64, bits int) bool {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return false
+	}
+	text := fmt.Sprintf("%f", x)
+	if bits == 32 {
+		text = fmt.Sprintf("%f", float32(x))
+	}
+	y, err := strconv.ParseFloat(text, bits)
+	return err != nil || y != x
+}
+
 func TestArgvRoundTripHostileStrings(t *testing.T) {
 	for _, h := range hostile {
 		name := h
@@ -214,19 +268,19 @@ func TestArgvRoundTripHostileStrings(t *testing.T) {
 			{flags: map[string]any{"custom": h}},
 			{flags: map[string]any{"json": h}},
 			{flags: map[string]any{"jsoncustom": h}},
-			{flags: map[string]any{"stringArray": []any{h}}},
-			{flags: map[string]any{"stringArray": []any{h, "x", h}}},
-			{flags: map[string]any{"stringSlice": []any{h}}, mayFail: csvUnrepresentable(h)},
+			{flags: map[string]any{"stringArray": []any{h}}, mayFail: csvUnrepresentable(h) || h == ""},
+			{flags: map[string]any{"stringArray": []any{h, "x", h}}, mayFail: csvUnrepresentable(h)},
+			{flags: map[string]any{"stringSlice": []any{h}}, mayFail: csvUnrepresentable(h) || h == ""},
 			{flags: map[string]any{"stringSlice": []any{h, h}}, mayFail: csvUnrepresentable(h)},
 			{flags: map[string]any{"stringSlice": []any{"a", h, "b"}}, mayFail: csvUnrepresentable(h)},
-			{flags: map[string]any{"stringToString": map[string]any{"k": h}}, mayFail: csvUnrepresentable(h)},
-			{flags: map[string]any{"stringToString": map[string]any{"k": h, "k2": h}}, mayFail: csvUnrepresentable(h)},
-			{flags: map[string]any{"stringToString": map[string]any{h: "v"}}, mayFail: csvUnrepresentable(h) || strings.Contains(h, "=")},
-			{flags: map[string]any{"stringToInt": map[string]any{h: json.Number("-3")}}, mayFail: strings.ContainsAny(h, ",=")},
-			{flags: map[string]any{"stringToInt64": map[string]any{h: 3, "z": 4}}, mayFail: strings.ContainsAny(h, ",=")},
+			{flags: map[string]any{"stringToString": map[string]any{"k": h}}, mayFail: csvUnrepresentable(h) || stringMapGetterLoses(map[string]string{"k": h})},
+			{flags: map[string]any{"stringToString": map[string]any{"k": h, "k2": h}}, mayFail: csvUnrepresentable(h) || stringMapGetterLoses(map[string]string{"k": h, "k2": h})},
+			{flags: map[string]any{"stringToString": map[string]any{h: "v"}}, mayFail: csvUnrepresentable(h) || strings.Contains(h, "=") || stringMapGetterLoses(map[string]string{h: "v"})},
+			{flags: map[string]any{"stringToInt": map[string]any{h: json.Number("-3")}}, mayFail: strings.ContainsAny(h, ",=") || intMapGetterLoses(h)},
+			{flags: map[string]any{"stringToInt64": map[string]any{h: 3, "z": 4}}, mayFail: strings.ContainsAny(h, ",=") || intMapGetterLoses(h)},
 			{args: []string{h}},
 			{args: []string{"a", h, "--", h}},
-			{flags: map[string]any{"string": h, "stringArray": []string{h}}, args: []string{h}},
+			{flags: map[string]any{"string": h, "stringArray": []string{h}}, args: []string{h}, mayFail: csvUnrepresentable(h) || h == ""},
 		}
 		for i, c := range cases {
 			_, err := roundTrip(t, c.flags, c.args)
@@ -287,17 +341,15 @@ func TestArgvRoundTripTypes(t *testing.T) {
 		{"bytesBase64", map[string]any{"bytesBase64": "aGVsbG8sIHdvcmxkIQ=="}},
 		{"bytesBase64 Go bytes", map[string]any{"bytesBase64": []byte("a,b=c\n")}},
 		{"stringSlice empty", map[string]any{"stringSlice": []any{}}},
-		{"stringSlice one empty element", map[string]any{"stringSlice": []any{""}}},
 		{"stringSlice two empty elements", map[string]any{"stringSlice": []string{"", ""}}},
 		{"stringSlice mixed", map[string]any{"stringSlice": []string{"a,b", `"q"`, " lead", "x\ny", "-n", "k=v"}}},
-		{"stringArray one empty element", map[string]any{"stringArray": []any{""}}},
-		{"stringArray mixed", map[string]any{"stringArray": []string{"a,b", `"q"`, "--x=y", "x\r\ny"}}},
+		{"stringArray mixed", map[string]any{"stringArray": []string{"a,b", `"q"`, "--x=y", "x\ny", ""}}},
 		{"intSlice", map[string]any{"intSlice": []any{json.Number("1"), json.Number("-2"), json.Number("3e2")}}},
 		{"int32Slice", map[string]any{"int32Slice": []any{json.Number("2147483647"), json.Number("-2147483648")}}},
 		{"int64Slice", map[string]any{"int64Slice": []int64{math.MinInt64, 0, math.MaxInt64}}},
 		{"uintSlice", map[string]any{"uintSlice": []uint64{0, math.MaxUint64}}},
-		{"float32Slice", map[string]any{"float32Slice": []any{json.Number("0.1"), json.Number("-1e-40"), json.Number("3")}}},
-		{"float64Slice", map[string]any{"float64Slice": []float64{0.1, -0.0, 1e308, 5e-324}}},
+		{"float32Slice", map[string]any{"float32Slice": []any{json.Number("0.1"), json.Number("-1e-6"), json.Number("3")}}},
+		{"float64Slice", map[string]any{"float64Slice": []float64{0.1, -0.0, 1e308, 0.000001}}},
 		{"boolSlice", map[string]any{"boolSlice": []any{true, false, false}}},
 		{"boolSlice empty", map[string]any{"boolSlice": []any{}}},
 		{"durationSlice", map[string]any{"durationSlice": []any{"1s", "-2m", "1.5h"}}},
@@ -311,7 +363,7 @@ func TestArgvRoundTripTypes(t *testing.T) {
 		{"stringToString value with =", map[string]any{"stringToString": map[string]any{"k": "a=b=c"}}},
 		{"stringToString many", map[string]any{"stringToString": map[string]string{"a": "x,y", "b": `"`, "c": "", "": "empty key", " sp ": "\n"}}},
 		{"stringToInt", map[string]any{"stringToInt": map[string]any{"a": json.Number("1"), "b b": json.Number("-2"), `"q"`: json.Number("3")}}},
-		{"stringToInt64", map[string]any{"stringToInt64": map[string]int64{"[a": math.MinInt64, "b]": math.MaxInt64}}},
+		{"stringToInt64", map[string]any{"stringToInt64": map[string]int64{"a[": math.MinInt64, "b]": math.MaxInt64}}},
 		{"custom", map[string]any{"custom": "debug"}},
 		{"annotated string takes an object as JSON text", map[string]any{"json": map[string]any{"a": []any{json.Number("1"), "<b>&"}, "z": nil}}},
 		{"annotated string takes a string raw", map[string]any{"json": `{"a":1}`}},
@@ -356,7 +408,6 @@ func TestArgvForm(t *testing.T) {
 		{"stringArray repeats", map[string]any{"stringArray": []any{"a,b", ""}}, nil, []string{"--stringArray=a,b", "--stringArray="}},
 		{"stringSlice CSV", map[string]any{"stringSlice": []any{"a,b", `q"`, "c"}}, nil, []string{`--stringSlice="a,b","q""",c`}},
 		{"stringSlice empty", map[string]any{"stringSlice": []any{}}, nil, []string{"--stringSlice="}},
-		{"stringSlice lone empty element quoted", map[string]any{"stringSlice": []any{""}}, nil, []string{`--stringSlice=""`}},
 		{"intSlice comma-joined", map[string]any{"intSlice": []any{1, json.Number("2"), 3.0}}, nil, []string{"--intSlice=1,2,3"}},
 		{"map keys sorted", map[string]any{"stringToInt": map[string]any{"b": 2, "a": 1}}, nil, []string{"--stringToInt=a=1,b=2"}},
 		{"args after --", nil, []string{"--token=x", "-n"}, []string{"--", "--token=x", "-n"}},
@@ -434,6 +485,18 @@ func TestArgvErrors(t *testing.T) {
 		{"stringToInt key with ,", map[string]any{"stringToInt": map[string]any{"a,b": 1}}, nil, exec.ErrUnrepresentable, []string{"--stringToInt", `"a,b"`}},
 		{"stringToInt64 key with =", map[string]any{"stringToInt64": map[string]any{"a=": 1}}, nil, exec.ErrUnrepresentable, []string{"--stringToInt64"}},
 		{"stringSlice CRLF", map[string]any{"stringSlice": []any{"a\r\nb"}}, nil, exec.ErrUnrepresentable, []string{"--stringSlice", `\r\n`}},
+		{"stringSlice one empty element", map[string]any{"stringSlice": []any{""}}, nil, exec.ErrUnrepresentable, []string{"--stringSlice", "GetStringSlice", "one empty string"}},
+		{"stringArray one empty element", map[string]any{"stringArray": []any{""}}, nil, exec.ErrUnrepresentable, []string{"--stringArray", "GetStringArray", "one empty string"}},
+		{"stringArray CRLF", map[string]any{"stringArray": []any{"a", "x\r\ny"}}, nil, exec.ErrUnrepresentable, []string{"--stringArray", "element 1", `"x\ny"`, "GetStringArray"}},
+		{"stringToString value ending in a tab", map[string]any{"stringToString": map[string]any{"k": "v\t"}}, nil, exec.ErrUnrepresentable, []string{"--stringToString", `key "k"`, `"v\t"`, "GetStringToString"}},
+		{"stringToString last value ending in U+2028", map[string]any{"stringToString": map[string]any{"a": "x", "b": "y\u2028"}}, nil, exec.ErrUnrepresentable, []string{"--stringToString", `key "b"`, "GetStringToString"}},
+		{"stringToString last value ending in ]", map[string]any{"stringToString": map[string]any{"k": "[v]"}}, nil, exec.ErrUnrepresentable, []string{"--stringToString", `key "k"`, "GetStringToString"}},
+		{"stringToString first key beginning with [", map[string]any{"stringToString": map[string]any{"[a": "x", "b": "y"}}, nil, exec.ErrUnrepresentable, []string{"--stringToString", `key "[a"`, "GetStringToString"}},
+		{"stringToString CRLF in one pair", map[string]any{"stringToString": map[string]any{"a": "x\r\ny"}}, nil, exec.ErrUnrepresentable, []string{"--stringToString", `key "a"`}},
+		{"stringToInt key beginning with [", map[string]any{"stringToInt": map[string]any{"b": 1, "[a": 2}}, nil, exec.ErrUnrepresentable, []string{"--stringToInt", `"[a"`, "GetStringToInt"}},
+		{"stringToInt64 key beginning with ]", map[string]any{"stringToInt64": map[string]any{"]": 1}}, nil, exec.ErrUnrepresentable, []string{"--stringToInt64", "GetStringToInt64"}},
+		{"float64Slice seven decimals", map[string]any{"float64Slice": []any{1.5, 3.1415927}}, nil, exec.ErrUnrepresentable, []string{"--float64Slice", "element 1", "3.141593", "GetFloat64Slice"}},
+		{"float32Slice tiny", map[string]any{"float32Slice": []any{json.Number("1e-40")}}, nil, exec.ErrUnrepresentable, []string{"--float32Slice", "element 0", "GetFloat32Slice"}},
 		{"stringToString CRLF in CSV form", map[string]any{"stringToString": map[string]any{"a": "x\r\ny", "b": "c"}}, nil, exec.ErrUnrepresentable, []string{"--stringToString"}},
 	}
 	for _, tt := range tests {

@@ -33,15 +33,17 @@ func dialect(s string) string {
 
 // fromAnnotation builds f's schema from its annotation. The error names the
 // flag and the problem.
-func fromAnnotation(f *pflag.Flag) (*jsonschema.Schema, error) {
-	s, err := annotationSchema(f)
+// The note says how an annotation without a type was completed ("" when it
+// has one).
+func fromAnnotation(f *pflag.Flag) (s *jsonschema.Schema, note string, err error) {
+	s, note, err = annotationSchema(f)
 	if err != nil {
-		return nil, fmt.Errorf("flag --%s: %s annotation refused: %w", f.Name, Annotation, err)
+		return nil, "", fmt.Errorf("flag --%s: %s annotation refused: %w", f.Name, Annotation, err)
 	}
-	return s, nil
+	return s, note, nil
 }
 
-func annotationSchema(f *pflag.Flag) (*jsonschema.Schema, error) {
+func annotationSchema(f *pflag.Flag) (*jsonschema.Schema, string, error) {
 	var texts []string
 	for _, v := range f.Annotations[Annotation] {
 		if strings.TrimSpace(v) != "" {
@@ -49,53 +51,64 @@ func annotationSchema(f *pflag.Flag) (*jsonschema.Schema, error) {
 		}
 	}
 	if len(texts) != 1 {
-		return nil, fmt.Errorf("want one schema, have %d", len(texts))
+		return nil, "", fmt.Errorf("want one schema, have %d", len(texts))
 	}
 	dec := json.NewDecoder(strings.NewReader(texts[0]))
 	dec.UseNumber()
 	var doc any
 	if err := dec.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("not JSON: %w", err)
+		return nil, "", fmt.Errorf("not JSON: %w", err)
 	}
 	if dec.More() {
-		return nil, errors.New("not JSON: text after the schema")
+		return nil, "", errors.New("not JSON: text after the schema")
 	}
 	root, ok := doc.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("want a JSON object, have %s", jsonKind(doc))
+		return nil, "", fmt.Errorf("want a JSON object, have %s", jsonKind(doc))
 	}
 
 	declared, _ := root["$schema"].(string)
 	if _, ok := root["$schema"]; ok && declared == "" {
-		return nil, errors.New(`"$schema" is not a string`)
+		return nil, "", errors.New(`"$schema" is not a string`)
 	}
 	switch dialect(declared) {
 	case "", draft202012:
 	case draft07:
 		root = toDraft2020(root, root).(map[string]any)
 	default:
-		return nil, fmt.Errorf(`unsupported "$schema" %q: want 2020-12 (the default) or draft-07`, declared)
+		return nil, "", fmt.Errorf(`unsupported "$schema" %q: want 2020-12 (the default) or draft-07`, declared)
 	}
 	delete(root, "$schema")
 	delete(root, "$id") // an identifier for the flag's schema alone; it is embedded elsewhere
 
 	if err := check(root); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	// The schema as written must resolve: every $ref points somewhere,
 	// every pattern compiles.
 	if _, err := toSchema(root); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	in := &inliner{root: root, anchors: map[string]string{}}
 	in.findAnchors(root, "")
 	inlined, err := in.node(root, "")
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	s, err := toSchema(inlined)
 	if err != nil {
-		return nil, err
+		return nil, "", err
+	}
+	var note string
+	if !typed(s) {
+		doc, n, err := complete(f, inlined.(map[string]any))
+		if err != nil {
+			return nil, "", err
+		}
+		if s, err = toSchema(doc); err != nil {
+			return nil, "", fmt.Errorf("completed from the flag's type: %w", err)
+		}
+		note = n
 	}
 	if s.Description == "" {
 		s.Description = description(f, "")
@@ -104,7 +117,7 @@ func annotationSchema(f *pflag.Flag) (*jsonschema.Schema, error) {
 		s.Deprecated = true
 	}
 	if _, err := s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true}); err != nil {
-		return nil, fmt.Errorf("a default does not validate: %w", err)
+		return nil, "", fmt.Errorf("a default does not validate: %w", err)
 	}
 	if s.Default == nil {
 		// The generated default, when it fits the annotation's schema.
@@ -117,7 +130,7 @@ func annotationSchema(f *pflag.Flag) (*jsonschema.Schema, error) {
 			}
 		}
 	}
-	return s, nil
+	return s, note, nil
 }
 
 // toSchema converts a JSON document to a schema and resolves it.

@@ -102,19 +102,19 @@ func TestAnnotationAccepted(t *testing.T) {
 			name:   "chained refs",
 			add:    stringFlag,
 			schema: `{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"type":"boolean"}},"properties":{"p":{"$ref":"#/$defs/a"}}}`,
-			want:   `{"properties":{"p":{"type":"boolean"}},"description":"the usage"}`,
+			want:   `{"type":["array","boolean","null","number","object","string"],"properties":{"p":{"type":"boolean"}},"description":"the usage"}`,
 		},
 		{
 			name:   "ref to a boolean schema",
 			add:    stringFlag,
 			schema: `{"$defs":{"no":false,"yes":true},"properties":{"p":{"$ref":"#/$defs/no"},"q":{"$ref":"#/$defs/yes"}}}`,
-			want:   `{"properties":{"p":false,"q":true},"description":"the usage"}`,
+			want:   `{"type":["array","boolean","null","number","object","string"],"properties":{"p":false,"q":true},"description":"the usage"}`,
 		},
 		{
 			name:   "a ref to its own child is not recursive",
 			add:    stringFlag,
 			schema: `{"properties":{"a":{"$ref":"#/properties/a/properties/b","properties":{"b":{"type":"string"}}}}}`,
-			want:   `{"properties":{"a":{"properties":{"b":{"type":"string"}},"allOf":[{"type":"string"}]}},"description":"the usage"}`,
+			want:   `{"type":["array","boolean","null","number","object","string"],"properties":{"a":{"properties":{"b":{"type":"string"}},"allOf":[{"type":"string"}]}},"description":"the usage"}`,
 		},
 		{
 			name: "draft-07 with definitions and refs",
@@ -140,7 +140,7 @@ func TestAnnotationAccepted(t *testing.T) {
 			add:  stringFlag,
 			schema: `{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"s":{"type":"string"}},
 				"properties":{"a":{"$ref":"#/definitions/s","maxLength":1,"title":"A"}}}`,
-			want: `{"properties":{"a":{"type":"string","title":"A"}},"description":"the usage"}`,
+			want: `{"type":["array","boolean","null","number","object","string"],"properties":{"a":{"type":"string","title":"A"}},"description":"the usage"}`,
 		},
 		{
 			name: "draft-07 items array and additionalItems",
@@ -153,14 +153,14 @@ func TestAnnotationAccepted(t *testing.T) {
 			name:   "draft-07 additionalItems beside an items schema is ignored",
 			add:    stringFlag,
 			schema: `{"$schema":"http://json-schema.org/draft-07/schema#","items":{"type":"string"},"additionalItems":false}`,
-			want:   `{"items":{"type":"string"},"description":"the usage"}`,
+			want:   `{"type":["array","boolean","null","number","object","string"],"items":{"type":"string"},"description":"the usage"}`,
 		},
 		{
 			name: "draft-07 ref into an items array",
 			add:  stringFlag,
 			schema: `{"$schema":"http://json-schema.org/draft-07/schema#",
 				"properties":{"pair":{"items":[{"type":"string"},{"type":"integer"}]},"second":{"$ref":"#/properties/pair/items/1"}}}`,
-			want: `{"properties":{"pair":{"prefixItems":[{"type":"string"},{"type":"integer"}]},"second":{"type":"integer"}},"description":"the usage"}`,
+			want: `{"type":["array","boolean","null","number","object","string"],"properties":{"pair":{"prefixItems":[{"type":"string"},{"type":"integer"}]},"second":{"type":"integer"}},"description":"the usage"}`,
 		},
 		{
 			name: "draft-07 dependencies",
@@ -174,7 +174,7 @@ func TestAnnotationAccepted(t *testing.T) {
 			add:  stringFlag,
 			schema: `{"$schema":"http://json-schema.org/draft-07/schema#",
 				"definitions":{"n":{"$id":"#num","type":"number"}},"properties":{"a":{"$ref":"#num"}}}`,
-			want: `{"properties":{"a":{"type":"number"}},"description":"the usage"}`,
+			want: `{"type":["array","boolean","null","number","object","string"],"properties":{"a":{"type":"number"}},"description":"the usage"}`,
 		},
 		{
 			name:   "deprecated flag",
@@ -307,7 +307,7 @@ func TestAnnotationIsFresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jsonEqual(t, s2, `{"properties":{"a":{"type":"string"},"b":{"type":"string"}},"description":"the usage"}`)
+	jsonEqual(t, s2, `{"type":["array","boolean","null","number","object","string"],"properties":{"a":{"type":"string"},"b":{"type":"string"}},"description":"the usage"}`)
 	if s1.Properties["a"] == s1.Properties["b"] {
 		t.Error("two inlined refs share one schema")
 	}

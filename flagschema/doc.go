@@ -56,6 +56,9 @@
 // $defs go. External, dynamic and recursive references are refused, as is a
 // schema that jsonschema-go cannot resolve or whose defaults do not validate.
 // Without a description the annotation gets the flag's usage; without a
-// default it gets the generated one when that validates. When the annotation
+// default it gets the generated one when that validates. An annotation that
+// gives the value no type ({"minimum": 1, "maximum": 5} on an int flag) is
+// completed from the flag's own type rather than refused: [Completed] says
+// how. When the annotation
 // is refused, For returns the generated schema and an error naming the flag.
 package flagschema

@@ -24,7 +24,14 @@ const Annotation = "jsonschema"
 // ([Kind]); its description is the flag's usage plus notes on the accepted
 // syntax, and its default is [Default] when that reports true.
 //
-// With an annotation, the annotation's schema replaces the generated one. If
+// With an annotation, the annotation's schema replaces the generated one,
+// keeping the flag's usage as description and the generated default when
+// the annotation has none (and the default validates). An annotation that
+// gives no type is completed from the flag's type instead (see
+// [Completed]): for a string, func or custom flag that takes a JSON value,
+// the types its keywords constrain, else "string"; for any other flag, the
+// generated schema's keywords, combined so that a value must satisfy both
+// (the tighter of two bounds, differing keywords side by side in allOf). If
 // the annotation is refused (not JSON, not an object, an unsupported
 // "$schema", an external or recursive "$ref", a schema that jsonschema-go
 // cannot resolve, a default that does not validate), For returns the
@@ -34,11 +41,27 @@ func For(f *pflag.Flag) (*jsonschema.Schema, error) {
 	if !Annotated(f) {
 		return generated(f), nil
 	}
-	s, err := fromAnnotation(f)
+	s, _, err := fromAnnotation(f)
 	if err != nil {
 		return generated(f), err
 	}
 	return s, nil
+}
+
+// Completed says, for a flag whose [Annotation] gives its value no type
+// (no "type", "const", "enum" or typed alternatives, such as
+// {"minimum": 1, "maximum": 5} on an int flag), how [For] completed it from
+// the flag's own type, in a sentence for a log. It returns "" for a flag
+// without an annotation, with a typed one, or with one that For refuses.
+func Completed(f *pflag.Flag) string {
+	if !Annotated(f) {
+		return ""
+	}
+	_, note, err := fromAnnotation(f)
+	if err != nil {
+		return ""
+	}
+	return note
 }
 
 // Annotated reports whether f carries a non-empty [Annotation]. It does not
@@ -79,6 +102,13 @@ func generated(f *pflag.Flag) *jsonschema.Schema {
 		// Default only returns values built from JSON types, which marshal.
 		if raw, err := json.Marshal(v); err == nil {
 			s.Default = raw
+		}
+		if _, isMap := mapValue(Kind(f)); isMap {
+			// A map default may hold a key that no call can send (the
+			// propertyNames pattern refuses it): leave it out.
+			if _, err := s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true}); err != nil {
+				s.Default = nil
+			}
 		}
 	}
 	return s

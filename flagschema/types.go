@@ -31,6 +31,12 @@ const (
 	// base64Pattern matches padded standard base64 as
 	// base64.StdEncoding reads it.
 	base64Pattern = `^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$`
+	// stringMapKeyPattern matches a stringToString key: "=" would end it.
+	stringMapKeyPattern = `^[^=]*$`
+	// intMapKeyPattern matches a stringToInt(64) key: "," ends a pair and
+	// "=" a key, and pflag's getter trims a leading "[" or "]" from the
+	// key it prints first.
+	intMapKeyPattern = `^([^,=\[\]][^,=]*)?$`
 )
 
 // Notes appended to the description of the string-encoded types.
@@ -124,12 +130,12 @@ func typeSchema(kind string) (*jsonschema.Schema, string) {
 	case "bytesBase64":
 		return &jsonschema.Schema{Type: "string", Pattern: base64Pattern, ContentEncoding: "base64"}, base64Note
 	case "stringToString":
-		return mapSchema(&jsonschema.Schema{Type: "string"}, `^[^=]*$`), ""
+		return mapSchema(&jsonschema.Schema{Type: "string"}, stringMapKeyPattern), ""
 	case "stringToInt":
 		v, _ := typeSchema("int")
-		return mapSchema(v, `^[^,=]*$`), ""
+		return mapSchema(v, intMapKeyPattern), ""
 	case "stringToInt64":
-		return mapSchema(&jsonschema.Schema{Type: "integer"}, `^[^,=]*$`), ""
+		return mapSchema(&jsonschema.Schema{Type: "integer"}, intMapKeyPattern), ""
 	}
 	// A custom pflag.Value (or a pflag type read as text, such as "time"):
 	// the command line gives it a string; its type name tells the model what

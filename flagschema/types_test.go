@@ -220,11 +220,11 @@ func typeCases() []typeCase {
 		},
 			`{"type":"object","additionalProperties":{"type":"string"},"description":"u","default":{"a":"1","b":"x,y","c":"q\""},"minProperties":1,"propertyNames":{"pattern":"^[^=]*$"}}`},
 		{"stringToInt", func(_ testing.TB, fs *pflag.FlagSet) { fs.StringToInt("x", map[string]int{"a": 1, "b": -2}, "u") },
-			`{"type":"object","additionalProperties":{` + intWant() + `},"description":"u","default":{"a":1,"b":-2},"minProperties":1,"propertyNames":{"pattern":"^[^,=]*$"}}`},
+			`{"type":"object","additionalProperties":{` + intWant() + `},"description":"u","default":{"a":1,"b":-2},"minProperties":1,"propertyNames":{"pattern":"^([^,=\\[\\]][^,=]*)?$"}}`},
 		{"stringToInt64", func(_ testing.TB, fs *pflag.FlagSet) {
 			fs.StringToInt64("x", map[string]int64{"big": 1 << 40}, "u")
 		},
-			`{"type":"object","additionalProperties":{"type":"integer"},"description":"u","default":{"big":1099511627776},"minProperties":1,"propertyNames":{"pattern":"^[^,=]*$"}}`},
+			`{"type":"object","additionalProperties":{"type":"integer"},"description":"u","default":{"big":1099511627776},"minProperties":1,"propertyNames":{"pattern":"^([^,=\\[\\]][^,=]*)?$"}}`},
 		{"func", func(_ testing.TB, fs *pflag.FlagSet) { fs.Func("x", "u", func(string) error { return nil }) },
 			`{"type":"string","description":"u"}`},
 		{"boolfunc", func(_ testing.TB, fs *pflag.FlagSet) { fs.BoolFunc("x", "u", func(string) error { return nil }) },

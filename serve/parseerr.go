@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/cobramcp/cobramcp/internal/rpcid"
 )
 
 // parseErrorMessage answers a line that is not JSON, as JSON-RPC 2.0 asks
@@ -53,7 +55,7 @@ func check(line []byte) string {
 		return invalidRequest(nil, `"id" must be a string or a number`)
 	}
 	if hasID && !exactID(id) {
-		return invalidRequest(id, `"id" must be a string or an integer of at most 2^53 in magnitude (a fraction, an exponent or a larger number would be answered changed)`)
+		return invalidRequest(id, rpcid.Refusal)
 	}
 	if method, ok := m["method"]; ok {
 		var s string

@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cobramcp/cobramcp/internal/rpcid"
 )
 
 // stdioTransport is the transport of `mcp start`: the go-sdk's IOTransport
@@ -98,26 +100,9 @@ func idKey(id json.RawMessage) string {
 	return "n" + string(id)
 }
 
-// maxExactID is the largest magnitude of a numeric id that the go-sdk
-// answers unchanged: it decodes ids as float64.
-const maxExactID = 1 << 53
-
-// exactID reports whether the go-sdk answers id exactly as sent: a string,
-// or a number written as an integer of at most 2^53 in magnitude (not
-// "1.0", "1e2" or "-0").
-func exactID(id json.RawMessage) bool {
-	id = bytes.TrimSpace(id)
-	if len(id) > 0 && id[0] == '"' {
-		return true
-	}
-	s := string(id)
-	digits := strings.TrimPrefix(s, "-")
-	if digits == "" || strings.Trim(digits, "0123456789") != "" || len(digits) > 1 && digits[0] == '0' || s == "-0" {
-		return false
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	return err == nil && n <= maxExactID && n >= -maxExactID
-}
+// exactID reports whether the go-sdk answers id exactly as sent (the
+// rule the HTTP transport applies too: internal/rpcid).
+func exactID(id json.RawMessage) bool { return rpcid.Exact(id) }
 
 // track records the request line (or the cancellation) in p.flight, and
 // returns the answer for a request whose id is in flight already, or "".

@@ -176,9 +176,9 @@ func argsSchema(c *cobra.Command, a arity, dash, dashIsArg bool) *jsonschema.Sch
 		Type:  "array",
 		Items: &jsonschema.Schema{Type: "string"},
 	}
-	use := "Positional arguments, in order: " + argsUsage(c.Use) + "."
+	use := endSentence("Positional arguments, in order: " + argsUsage(c.Use))
 	if dash {
-		use = "Positional arguments, placed before \"--\": " + argsUsage(beforeDash(c.Use)) + "."
+		use = endSentence("Positional arguments, placed before \"--\": " + argsUsage(beforeDash(c.Use)))
 	}
 	if a.enum != nil {
 		s.Items.Enum = a.enum
@@ -255,6 +255,15 @@ func afterDashSchema(c *cobra.Command, a arity, dashIsArg bool) *jsonschema.Sche
 func beforeDash(use string) string {
 	before, _, _ := strings.Cut(use+" ", " -- ")
 	return before
+}
+
+// endSentence ends s with a full stop, unless it ends with one already
+// (a usage line ending "ID...").
+func endSentence(s string) string {
+	if strings.HasSuffix(s, ".") {
+		return s
+	}
+	return s + "."
 }
 
 // argsUsage is the part of a command's Use line that names positional

@@ -29,6 +29,9 @@ func (w *walker) flagSchema(f *pflag.Flag) flagEntry {
 	}
 	var e flagEntry
 	e.schema, e.annotation = flagschema.For(f)
+	if note := flagschema.Completed(f); note != "" {
+		w.cfg.Logger.Info("jsonschema annotation without a type, completed", "flag", f.Name, "how", note)
+	}
 	if _, err := e.schema.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true}); err != nil {
 		e.invalid = err
 	}

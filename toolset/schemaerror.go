@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/cobramcp/cobramcp/flagschema"
 )
 
 // invalidArguments words every problem of doc, a call's arguments that
@@ -220,6 +222,9 @@ func word(msg string, s *jsonschema.Schema, name string, v any) string {
 			return fmt.Sprintf("%s is %s long, want %s %d", show(v), plural(n, " character", " characters"), bound, *limit)
 		}
 	case keyword == "pattern":
+		if words, ok := flagschema.PatternWords(s.Pattern); ok {
+			return show(v) + ", want " + words
+		}
 		return fmt.Sprintf("%s, want a match of the pattern %q", show(v), s.Pattern)
 	case keyword == "minItems" || keyword == "maxItems":
 		arr, _ := v.([]any)

@@ -5,7 +5,18 @@ import (
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/spf13/pflag"
+
+	"github.com/cobramcp/cobramcp/flagschema"
 )
+
+// durationSchema is the schema of a duration flag as flagschema gives it.
+func durationSchema() *jsonschema.Schema {
+	fs := pflag.NewFlagSet("", pflag.ContinueOnError)
+	fs.Duration("n", 0, "")
+	s, _ := flagschema.For(fs.Lookup("n"))
+	return s
+}
 
 // TestSchemaErrorPlainNumbers validates real instances with jsonschema-go
 // and checks the message a model reads: numbers as JSON writes them, never
@@ -30,6 +41,8 @@ func TestSchemaErrorPlainNumbers(t *testing.T) {
 		{"multiple of", &jsonschema.Schema{Type: "number", MultipleOf: f(0.5)}, `0.3`, "flags.n: 0.3, want a multiple of 0.5"},
 		{"array item", &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "integer", Minimum: f(1)}}, `[3, 0]`, "flags.n[1]: 0, want at least 1"},
 		{"not a number", &jsonschema.Schema{Type: "integer"}, `"three"`, `flags.n: "three" is a string, want integer`},
+		{"duration", durationSchema(), `"5 minutes"`, `flags.n: "5 minutes", want a Go duration such as 30s, 5m, 1h30m`},
+		{"an annotation's pattern", &jsonschema.Schema{Type: "string", Pattern: "^[a-z]+$"}, `"A"`, `flags.n: "A", want a match of the pattern "^[a-z]+$"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -147,30 +147,49 @@ func (f File) Set(name string, s Server, dryRun bool) (*Change, error) {
 // created and nobody edited since), the file itself is deleted
 // (Change.Deleted), so that Set then Remove on a missing file leaves no
 // file, as before; the previous version is kept in path + ".bak" as for
-// any write. A symbolic link is not deleted, nor its target: the target
+// any write. A file that was blank (empty, or white space alone) when Set
+// wrote the server into it, as its backup shows, is given back as it was
+// instead of deleted. A symbolic link is not deleted, nor its target: the target
 // gets the skeleton.
 func (f File) Remove(name string, dryRun bool) (*Change, error) {
 	return f.update(dryRun, func(src []byte) ([]byte, bool, error) {
 		return Remove(f.Format, src, f.Key, name)
-	}, func(src []byte) bool { return ownFile(f.Format, src, f.Key, name) })
+	}, func(src, before []byte) bool { return ownFile(f.Format, src, before, f.Key, name) })
 }
 
-// ownFile reports whether src is, byte for byte, what Set writes into a
-// new file for the server name as src has it: a file that enable created
-// and that nobody has edited since. Only such a file is deleted when its
-// server is removed; any other is left holding the skeleton.
-func ownFile(format Format, src []byte, key []string, name string) bool {
+// ownFile reports whether src is, byte for byte, what Set writes into
+// before (nil: a new file) for the server name as src has it: a file that
+// enable created, or wrote into a blank file, and that nobody has edited
+// since. Only such a file is deleted (or given back blank) when its server
+// is removed; any other is left holding the skeleton.
+func ownFile(format Format, src, before []byte, key []string, name string) bool {
 	entries, err := List(format, src, key)
 	if err != nil {
 		return false
 	}
 	for _, e := range entries {
 		if e.Name == name {
-			out, _, err := Set(format, nil, key, name, e.Server)
+			out, _, err := Set(format, before, key, name, e.Server)
 			return err == nil && bytes.Equal(out, src)
 		}
 	}
 	return false
+}
+
+// blankBackup returns the contents of path's backup when that is a
+// regular file holding nothing but white space (an empty file, most
+// often): what a file was before enable wrote a server into it, the one
+// sign left that the file existed then.
+func blankBackup(path string) ([]byte, bool) {
+	fi, err := os.Lstat(path + ".bak")
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 4096 {
+		return nil, false
+	}
+	b, err := os.ReadFile(path + ".bak")
+	if err != nil || len(bytes.TrimSpace(b)) != 0 {
+		return nil, false
+	}
+	return b, true
 }
 
 // skeleton reports whether out is what Set wraps around a server in a new
@@ -185,7 +204,11 @@ func skeleton(format Format, out []byte) bool {
 // update runs edit on the file's contents under the file's lock and
 // writes the result atomically, with a backup of the previous version.
 // With removing, a file left as a skeleton is deleted (see Remove).
-func (f File) update(dryRun bool, edit func([]byte) ([]byte, bool, error), deletable func(src []byte) bool) (*Change, error) {
+//
+// own reports whether src is what enable made of before (nil: no file):
+// with removing, such a file left as a skeleton is deleted, or given back
+// as it was when it was blank (its backup shows that).
+func (f File) update(dryRun bool, edit func([]byte) ([]byte, bool, error), own func(src, before []byte) bool) (*Change, error) {
 	path, err := resolve(f.Path)
 	if err != nil {
 		return nil, err
@@ -210,8 +233,14 @@ func (f File) update(dryRun bool, edit func([]byte) ([]byte, bool, error), delet
 			return fmt.Errorf("%s: %w", path, err)
 		}
 		ch.After, ch.Found = out, found
-		if deletable != nil && found && existed && !link && skeleton(f.Format, out) && deletable(src) {
-			ch.After, ch.Deleted = nil, true
+		if own != nil && found && existed && !link && skeleton(f.Format, out) {
+			if blank, ok := blankBackup(path); ok && own(src, blank) {
+				// The file was blank when enable wrote the server into
+				// it (its backup is): give it back as it was.
+				ch.After = blank
+			} else if own(src, nil) {
+				ch.After, ch.Deleted = nil, true
+			}
 		}
 		if dryRun || !ch.Changed() {
 			return nil
@@ -236,7 +265,7 @@ func (f File) update(dryRun bool, edit func([]byte) ([]byte, bool, error), delet
 		if existed {
 			perm = mode.Perm()
 		}
-		if err := writeAtomic(path, out, perm, fi); err != nil {
+		if err := writeAtomic(path, ch.After, perm, fi); err != nil {
 			return fmt.Errorf("write %s: %w", path, err)
 		}
 		ch.Written = true

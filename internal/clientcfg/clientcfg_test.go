@@ -865,3 +865,47 @@ func TestMalformedFilesNameTheLine(t *testing.T) {
 		})
 	}
 }
+
+// TestDisableGivesBackABlankFile: enable then disable on a configuration
+// file that existed and was empty (or white space alone) leaves it as it
+// was, for every client, instead of deleting the user's file.
+func TestDisableGivesBackABlankFile(t *testing.T) {
+	for _, blank := range []string{"", "\n", "  \n\t\n"} {
+		for _, cl := range Clients() {
+			t.Run(fmt.Sprintf("%s %q", cl.ID, blank), func(t *testing.T) {
+				f := cl.File(filepath.Join(t.TempDir(), "config"))
+				if err := os.WriteFile(f.Path, []byte(blank), 0o640); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := f.Set("mycli", roundTripServer(cl), false); err != nil {
+					t.Fatal(err)
+				}
+				dry, err := f.Remove("mycli", true)
+				if err != nil || dry.Deleted || string(dry.After) != blank {
+					t.Fatalf("dry run: %+v %v", dry, err)
+				}
+				ch, err := f.Remove("mycli", false)
+				if err != nil || !ch.Found || ch.Deleted {
+					t.Fatalf("Remove: %+v %v", ch, err)
+				}
+				b, err := os.ReadFile(f.Path)
+				if err != nil || string(b) != blank {
+					t.Fatalf("after disable: %q %v, want %q", b, err, blank)
+				}
+				if fi, err := os.Stat(f.Path); err != nil || fi.Mode().Perm() != 0o640 {
+					t.Errorf("mode: %v %v, want 0640", fi.Mode(), err)
+				}
+				// Once more: the same again.
+				if _, err := f.Set("mycli", roundTripServer(cl), false); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := f.Remove("mycli", false); err != nil {
+					t.Fatal(err)
+				}
+				if b, err := os.ReadFile(f.Path); err != nil || string(b) != blank {
+					t.Errorf("after a second enable and disable: %q %v", b, err)
+				}
+			})
+		}
+	}
+}

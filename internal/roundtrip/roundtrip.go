@@ -44,6 +44,10 @@ type Result struct {
 	// Flags holds the typed values of the flags whose Changed is set (see
 	// [Values]).
 	Flags map[string]any
+	// Getters holds the same flags as pflag's getters return them (see
+	// [GetterValues]): what a command that reads its flags with
+	// GetStringToString, GetStringSlice, ... sees.
+	Getters map[string]any
 	// Args holds the positional arguments.
 	Args []string
 	// ArgsLenAtDash is cmd.ArgsLenAtDash().
@@ -61,6 +65,7 @@ func Execute(root *cobra.Command, args []string) (*Result, error) {
 		res = &Result{
 			Command:       cmd,
 			Flags:         Values(cmd.Flags()),
+			Getters:       GetterValues(cmd.Flags()),
 			Args:          append([]string{}, a...),
 			ArgsLenAtDash: cmd.ArgsLenAtDash(),
 		}
@@ -209,6 +214,44 @@ func value(fs *pflag.FlagSet, f *pflag.Flag) (any, bool) {
 		return fmt.Sprintf("getter error: %v", err), true
 	}
 	return v, true
+}
+
+// GetterValues is [Values] as pflag's getters return the values: for the
+// types whose getter parses Value.String() again (the string and float
+// lists, the string maps), the getter's result, which can differ from the
+// value that Set stored; for every other flag what Values returns.
+func GetterValues(fs *pflag.FlagSet) map[string]any {
+	out := Values(fs)
+	fs.VisitAll(func(f *pflag.Flag) {
+		if !f.Changed {
+			return
+		}
+		var v any
+		var err error
+		switch n := f.Name; f.Value.Type() {
+		case "stringSlice":
+			v, err = fs.GetStringSlice(n)
+		case "stringArray":
+			v, err = fs.GetStringArray(n)
+		case "float32Slice":
+			v, err = fs.GetFloat32Slice(n)
+		case "float64Slice":
+			v, err = fs.GetFloat64Slice(n)
+		case "stringToString":
+			v, err = fs.GetStringToString(n)
+		case "stringToInt":
+			v, err = fs.GetStringToInt(n)
+		case "stringToInt64":
+			v, err = fs.GetStringToInt64(n)
+		default:
+			return
+		}
+		if err != nil {
+			v = fmt.Sprintf("getter error: %v", err)
+		}
+		out[f.Name] = v
+	})
+	return out
 }
 
 // floatSlice reads the slice behind a float32Slice or float64Slice value.

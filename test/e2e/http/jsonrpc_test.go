@@ -84,3 +84,37 @@ func TestJSONRPCErrorCodes(t *testing.T) {
 		})
 	}
 }
+
+// TestIDsExactOverHTTP: every request id is answered exactly as sent, or
+// refused with -32600 carrying the id as sent, as on stdio: the go-sdk
+// decodes numeric ids as float64, so 9007199254740993 came back as
+// 9007199254740992.
+func TestIDsExactOverHTTP(t *testing.T) {
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			t.Parallel()
+			s := startServer(t, nil, m.args...)
+			session := ""
+			if m.name == "stateful" {
+				_, _, session, _ = rawPost(t, s.url, "", initialize)
+				if session == "" {
+					t.Fatal("initialize gave no session id")
+				}
+				rawPost(t, s.url, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+			}
+			for _, id := range []string{`9007199254740992`, `-9007199254740992`, `0`, `"9007199254740993"`} {
+				code, _, _, body := rawPost(t, s.url, session, `{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`)
+				if code != http.StatusOK || !strings.Contains(string(body), `"id":`+id+`,`) || !strings.Contains(string(body), `"result"`) {
+					t.Errorf("ping with id %s: %d %s; want the id as sent and a result", id, code, body)
+				}
+			}
+			for _, id := range []string{`9007199254740993`, `-9007199254740993`, `1180591620717411303424`, `1.5`, `1.0`, `1e2`, `-0`} {
+				code, ctype, _, body := rawPost(t, s.url, session, `{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`)
+				want := `{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32600,`
+				if code != http.StatusOK || !strings.HasPrefix(ctype, "application/json") || !strings.HasPrefix(string(body), want) || !strings.Contains(string(body), "at most 2^53") {
+					t.Errorf("ping with id %s: %d %s %s; want %s...", id, code, ctype, body, want)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,50 @@
+package httpserve
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// A message whose numeric id the go-sdk would answer changed never reaches
+// the handler: it gets -32600 with the id as sent.
+func TestInexactIDRefused(t *testing.T) {
+	reached := false
+	srv, err := New(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached = true
+		w.WriteHeader(http.StatusAccepted)
+	}), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		body string
+		id   string // the id answered, "" when the handler is reached
+	}{
+		{`{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, `9007199254740993`},
+		{`{"jsonrpc":"2.0","id":1e2,"method":"ping"}`, `1e2`},
+		{`{"jsonrpc":"2.0","id": -0 ,"result":{}}`, `-0`},
+		{`{"jsonrpc":"2.0","id":9007199254740992,"method":"ping"}`, ""},
+		{`{"jsonrpc":"2.0","id":"9007199254740993","method":"ping"}`, ""},
+		{`{"jsonrpc":"2.0","id":true,"method":"ping"}`, ""},
+		{`{"jsonrpc":"2.0","method":"notifications/initialized"}`, ""},
+		{`[{"jsonrpc":"2.0","id":1.5,"method":"ping"}]`, ""},
+		{`not json`, ""},
+	}
+	for _, tt := range tests {
+		reached = false
+		rec := httptest.NewRecorder()
+		srv.Handler().ServeHTTP(rec, httptest.NewRequest("POST", "/mcp", strings.NewReader(tt.body)))
+		if reached != (tt.id == "") {
+			t.Errorf("%s: reached the handler %v, want %v", tt.body, reached, tt.id == "")
+		}
+		if tt.id == "" {
+			continue
+		}
+		want := `{"jsonrpc":"2.0","id":` + tt.id + `,"error":{"code":-32600,`
+		if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != "application/json" || !strings.HasPrefix(rec.Body.String(), want) {
+			t.Errorf("%s: %d %q %s, want 200 and %s...", tt.body, rec.Code, rec.Header().Get("Content-Type"), rec.Body.String(), want)
+		}
+	}
+}
