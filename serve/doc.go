@@ -22,7 +22,9 @@
 //
 // Over HTTP (HTTPHandler), errors of code 0 are mended the same way, and a
 // request the go-sdk refuses with a plain-text 400 (an unknown method, a
-// missing params) gets its JSON-RPC error (-32601, -32600) instead; in
+// missing params) gets its JSON-RPC error (-32601, -32600) instead. Every
+// id is answered exactly as sent or refused, as on stdio: a numeric id the
+// go-sdk would answer changed gets -32600 with the id as sent. In
 // stateful mode the number of sessions is capped (an initialize over the
 // cap gets CodeTooManySessions), and a call ends with its process group
 // when the HTTP request that carried it ends or its session is deleted; in

@@ -29,6 +29,9 @@ func jsonrpcErrors(h http.Handler, limit int64) http.Handler {
 			h.ServeHTTP(w, r)
 			return
 		}
+		if refuseInexactID(w, r, body) {
+			return
+		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		answerInJSONRPC(w, r, body, h)
 	})

@@ -110,9 +110,6 @@ func readBody(limit int64, timeout time.Duration, next http.Handler) http.Handle
 			refuse(w, http.StatusBadRequest, "reading the request body: "+err.Error())
 			return
 		}
-		if refuseInexactID(w, r, body) {
-			return
-		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		next.ServeHTTP(w, r)
 	})

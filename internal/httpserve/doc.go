@@ -29,13 +29,6 @@
 //     (413) and arrive within Options.BodyTimeout (408). A refusal that
 //     leaves a body unread closes the connection at once, so a client that
 //     sends its body slowly, or never, gets its 401 without delay.
-//   - A JSON-RPC request that the go-sdk's handler refuses in plain text
-//     because its method is unknown or it is invalid gets a JSON-RPC error
-//     instead: -32601 or -32600, with its id, in an HTTP 200 response.
-//   - Every id is answered exactly as sent, or refused: a message whose id
-//     is a number that the go-sdk would answer changed (a fraction, an
-//     exponent, "-0", an integer beyond 2^53 in magnitude) gets -32600
-//     with the id as sent, as on stdio (internal/rpcid).
 //   - A page of a trusted origin can call the server from a browser: the
 //     CORS preflight (OPTIONS) of that origin is answered 204 without the
 //     token, and its requests' answers carry Access-Control-Allow-Origin

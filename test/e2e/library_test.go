@@ -179,6 +179,7 @@ func TestLibraryHTTPAnswersLikeMcpStream(t *testing.T) {
 		var out []string
 		add := func(s, _ string) { out = append(out, s) }
 		add(post("", `{"jsonrpc":"2.0","id":3,"method":`))
+		add(post("", `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`)) // answered as sent or refused
 		first, sid := post("", init)
 		if sid == "" {
 			t.Fatalf("%s: initialize gave no session: %s", url, first)

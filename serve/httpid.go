@@ -1,4 +1,4 @@
-package httpserve
+package serve
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package bridge_test
+package toolset_test
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package httpserve
+package serve
 
 import (
 	"net/http"
@@ -11,13 +11,10 @@ import (
 // the handler: it gets -32600 with the id as sent.
 func TestInexactIDRefused(t *testing.T) {
 	reached := false
-	srv, err := New(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := jsonrpcErrors(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		reached = true
 		w.WriteHeader(http.StatusAccepted)
-	}), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	}), 1<<20)
 	tests := []struct {
 		body string
 		id   string // the id answered, "" when the handler is reached
@@ -35,7 +32,7 @@ func TestInexactIDRefused(t *testing.T) {
 	for _, tt := range tests {
 		reached = false
 		rec := httptest.NewRecorder()
-		srv.Handler().ServeHTTP(rec, httptest.NewRequest("POST", "/mcp", strings.NewReader(tt.body)))
+		h.ServeHTTP(rec, httptest.NewRequest("POST", "/mcp", strings.NewReader(tt.body)))
 		if reached != (tt.id == "") {
 			t.Errorf("%s: reached the handler %v, want %v", tt.body, reached, tt.id == "")
 		}
