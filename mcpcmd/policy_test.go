@@ -86,7 +86,7 @@ func TestFlagsBeforeTheGroup(t *testing.T) {
 	}
 	argv = nil
 	out, err = execute(levelTree(&argv), "-n", "prod", "mcp", "call", "lvl_get", `{"flags":{"namespace":"dev"}}`)
-	if err == nil || !strings.Contains(out, "is pinned to") || argv != nil {
+	if err == nil || !strings.Contains(out, "is pinned by whoever started this server") || argv != nil {
 		t.Errorf("a call overriding a flag given before mcp call: err %v, argv %q\n%s", err, argv, out)
 	}
 	_, err = execute(levelTree(&argv), "--labels", "a=b", "mcp", "call", "lvl_get")
@@ -166,7 +166,7 @@ func TestPinsFromEnvironment(t *testing.T) {
 	}
 	argv = nil
 	out, err = execute(levelTree(&argv), "mcp", "call", "lvl_get", `{"flags":{"namespace":"prod"}}`)
-	if err == nil || !strings.Contains(out, "is pinned to") || argv != nil {
+	if err == nil || !strings.Contains(out, "is pinned by whoever started this server") || argv != nil {
 		t.Errorf("a call overriding a pin of LVL_MCP_SET: err %v, argv %q\n%s", err, argv, out)
 	}
 	// --set wins over the variable, as every flag over its variable.
@@ -233,5 +233,21 @@ func TestCallLeftOutToolNamesThePolicy(t *testing.T) {
 	want := `tool "fake_label" is not served: the server's policy (--tools fake_get) leaves it out`
 	if r.err == nil || !strings.Contains(r.err.Error()+r.stderr, want) {
 		t.Errorf("err %v, stderr %q; want %q", r.err, r.stderr, want)
+	}
+}
+
+// TestReadOnlyVariableTakesYes: the variable takes the words the
+// annotations take (yes, no), not only strconv's.
+func TestReadOnlyVariableTakesYes(t *testing.T) {
+	for _, v := range []string{"yes", "YES", "on", "true", "1"} {
+		t.Setenv("FAKECLI_MCP_READ_ONLY", v)
+		r := runMCP(newFake(), "", "tools", "-o", "-")
+		if r.err == nil || !strings.Contains(r.err.Error(), "--read-only") {
+			t.Errorf("FAKECLI_MCP_READ_ONLY=%s: %v; want the read-only policy applied (no fake tool is read-only)", v, r.err)
+		}
+	}
+	t.Setenv("FAKECLI_MCP_READ_ONLY", "maybe")
+	if r := runMCP(newFake(), "", "tools", "-o", "-"); r.err == nil || !strings.Contains(r.err.Error(), `$FAKECLI_MCP_READ_ONLY="maybe": want true or false (or yes or no)`) {
+		t.Errorf("maybe: %v", r.err)
 	}
 }

@@ -276,11 +276,29 @@ func (ts *Toolset) closeName(name string) string {
 			found = append(found, n)
 		}
 	}
-	if len(found) != 1 {
+	if len(found) == 1 {
+		return found[0]
+	}
+	if len(found) > 1 {
 		return ""
 	}
-	return found[0]
+	// A typo: the one name within a small edit distance, closer than any
+	// other.
+	best, bestD, ties := "", len(name)/4+1, 0
+	for _, t := range ts.Tools() {
+		switch d := editDistance(norm(t.Name), norm(name)); {
+		case d < bestD:
+			best, bestD, ties = t.Name, d, 0
+		case d == bestD && best != "":
+			ties++
+		}
+	}
+	if ties > 0 {
+		return ""
+	}
+	return best
 }
+
 
 // pinJSON converts pin's value, as written on a command line, to the JSON
 // value of t's flag, and checks it against the flag's schema.
@@ -490,7 +508,8 @@ func (ts *Toolset) withPins(arguments json.RawMessage, pins map[string]json.RawM
 			if i > 0 {
 				b.WriteString("; ")
 			}
-			fmt.Fprintf(&b, "flag --%s is pinned to %s by whoever started this server (%s) and cannot be set by a call", n, pins[n], ts.pinFrom[n])
+			// The value is not said: a pin may hold a secret.
+			fmt.Fprintf(&b, "flag --%s is pinned by whoever started this server (%s) and cannot be set by a call", n, ts.pinFrom[n])
 		}
 		return nil, errors.New(b.String())
 	}

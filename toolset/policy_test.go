@@ -164,7 +164,8 @@ func TestPinsLeaveSchemasAndJoinCalls(t *testing.T) {
 	n := len(*argvs)
 	for _, args := range []string{`{"flags":{"namespace":"prod"}}`, `{"flags":{"namespace":null}}`, `{"flags":{"limit":1,"namespace":"x"}}`} {
 		res, err = v.Call(context.Background(), "mycli_get_pods", json.RawMessage(args))
-		if err != nil || !res.IsError || !strings.Contains(resultText(res), "is pinned to") || !strings.Contains(resultText(res), "Nothing was run") {
+		if err != nil || !res.IsError || !strings.Contains(resultText(res), "is pinned by whoever started this server") || !strings.Contains(resultText(res), "Nothing was run") ||
+			strings.Contains(resultText(res), "staging") {
 			t.Errorf("%s: a call overriding a pin: %v %q", args, err, resultText(res))
 		}
 	}
@@ -339,5 +340,27 @@ func TestRestrictedSchemaResolves(t *testing.T) {
 		if _, err := s.CloneSchemas().Resolve(nil); err != nil {
 			t.Errorf("%s: %v", tool.Name, err)
 		}
+	}
+}
+
+// TestNamesTheToolMeant: an unknown tool name with a typo, and a --tools
+// pattern written without the CLI's prefix, are answered with the name
+// meant.
+func TestNamesTheToolMeant(t *testing.T) {
+	ts := myTree()
+	for name, want := range map[string]string{
+		"mycli_get_pds":  `did you mean "mycli_get_pods"?`, // a typo
+		"mycli_gte_pods": `did you mean "mycli_get_pods"?`,
+		"get_pods":       `did you mean "mycli_get_pods"?`, // the prefix left out
+		"mycli_zzz":      `unknown tool "mycli_zzz"`,
+	} {
+		_, err := ts.Call(context.Background(), name, nil)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Call(%s): %v, want %q", name, err, want)
+		}
+	}
+	_, err := ts.View(toolset.Policy{Tools: []string{"get_*"}}, toolset.Listing{})
+	if want := `no tool matches get_* (tool names begin with "mycli_": did you mean mycli_get_*?)`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("--tools get_*: %v, want %q", err, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -596,7 +597,7 @@ type describeOutput struct {
 	Aliases     []string             `json:"aliases,omitempty"`
 	Examples    string               `json:"examples,omitempty"`
 	InputSchema any                  `json:"inputSchema"`
-	Pinned      map[string]any       `json:"pinned,omitempty"`
+	Pinned      []string             `json:"pinned,omitempty"` // the flags a pin fixes; their values are not shown (a pin may hold a secret)
 	Annotations *mcp.ToolAnnotations `json:"annotations,omitempty"`
 	Call        string               `json:"call"`
 }
@@ -628,12 +629,7 @@ func (m *searchMode) callDescribe(ts *Toolset, arguments json.RawMessage) *mcp.C
 		Annotations: t.MCP.Annotations,
 		Call:        fmt.Sprintf("%s {\"command\": %q, \"flags\": {...}, \"args\": [...]}", m.run, t.MCP.Name),
 	}
-	if pins := ts.pins[t.MCP.Name]; len(pins) > 0 {
-		out.Pinned = map[string]any{}
-		for k, v := range pins {
-			out.Pinned[k] = v
-		}
-	}
+	out.Pinned = slices.Sorted(maps.Keys(ts.pins[t.MCP.Name]))
 	return jsonResult(out)
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -308,14 +309,14 @@ func TestDescribe(t *testing.T) {
 	var d struct {
 		Command, Path, Usage, Description, Examples string
 		InputSchema                                 map[string]any
-		Pinned                                      map[string]any
+		Pinned                                      []string
 	}
 	if err := json.Unmarshal([]byte(resultText(res)), &d); err != nil {
 		t.Fatal(err)
 	}
 	flags := d.InputSchema["properties"].(map[string]any)["flags"].(map[string]any)["properties"].(map[string]any)
 	if d.Command != "mycli_get_pods" || d.Path != "mycli get pods" || !strings.HasPrefix(d.Usage, "mycli get pods") ||
-		flags["limit"] == nil || flags["namespace"] == nil || flags["output"] != nil || d.Pinned["output"] != "json" {
+		flags["limit"] == nil || flags["namespace"] == nil || flags["output"] != nil || !slices.Equal(d.Pinned, []string{"output"}) || strings.Contains(resultText(res), `"json"`) {
 		t.Errorf("describe: %s", resultText(res))
 	}
 	for _, bad := range []string{`{}`, `{"command":"nope"}`, `{"command":"mycli_get_pods","x":1}`} {

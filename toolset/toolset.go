@@ -219,7 +219,34 @@ func (ts *Toolset) selectTools(patterns []string) ([]*Tool, error) {
 		}
 	}
 	if len(unused) > 0 {
-		return nil, fmt.Errorf("no tool matches %s", strings.Join(unused, ", "))
+		return nil, fmt.Errorf("no tool matches %s%s", strings.Join(unused, ", "), ts.prefixHint(unused))
 	}
 	return out, nil
+}
+
+// prefixHint says, for patterns that match no tool but would with the
+// tools' common prefix in front ("list" for "todo_list"), that the names
+// begin with it.
+func (ts *Toolset) prefixHint(patterns []string) string {
+	prefix := ts.root.Name()
+	if ts.cfg.ToolPrefix != "" {
+		prefix = ts.cfg.ToolPrefix
+	}
+	prefix = ToolName(prefix) + "_"
+	var with []string
+	for _, p := range patterns {
+		if strings.HasPrefix(p, prefix) {
+			continue
+		}
+		for _, t := range ts.tools {
+			if ok, _ := path.Match(prefix+p, t.MCP.Name); ok {
+				with = append(with, prefix+p)
+				break
+			}
+		}
+	}
+	if len(with) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (tool names begin with %q: did you mean %s?)", prefix, strings.Join(with, ", "))
 }

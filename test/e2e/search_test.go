@@ -55,7 +55,7 @@ func TestSearchMode(t *testing.T) {
 		t.Errorf("run echo: %+v", out)
 	}
 	for args, want := range map[string]string{
-		`{"command":"mycli_get_pods","flags":{"namespace":"default"}}`: "is pinned to",
+		`{"command":"mycli_get_pods","flags":{"namespace":"default"}}`: "is pinned by whoever started this server",
 		`{"command":"mycli_get_pods","flags":{"limit":"x"}}`:           `flags.limit: "x" is a string, want integer`,
 		`{"command":"mycli_delete_pod","args":["p"]}`:                  "no served command",
 	} {
