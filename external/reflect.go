@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -234,9 +235,7 @@ func Load(ctx context.Context, name string, opts *Options) (*Result, error) {
 	tree, more := Build(applied)
 	tree.Use = root
 	notes := append(slices.Clone(applied.Notes), more...)
-	for _, n := range notes {
-		o.Logger.Warn("reflection", "note", n)
-	}
+	logNotes(o.Logger, notes, cached)
 	r := &Result{Root: tree, Path: path, Spec: applied, Cached: cached, Notes: notes, Stale: stale}
 	if stale {
 		r.StaleSince, r.Refreshed = spec.describe(), refreshed
@@ -278,4 +277,34 @@ func reflectAndCache(ctx context.Context, path, root, cache string, o *Options) 
 
 func (s *Spec) describe() string {
 	return fmt.Sprintf("%s (%d bytes, modified %s)", s.Binary, s.Size, s.ModTime.Format(time.RFC3339))
+}
+
+// logNotes logs what the reflection left out or changed: each note as a
+// warning when the binary was just reflected, and, from the cache (where
+// they were said when it was written), one line saying how many there are,
+// each note at debug level. A note that is no problem (the served CLI's
+// own mcp group, an overlay applied) is never a warning.
+func logNotes(log *slog.Logger, notes []string, cached bool) {
+	problems := 0
+	for _, n := range notes {
+		level := slog.LevelWarn
+		if !isProblem(n) {
+			level = slog.LevelInfo
+		} else {
+			problems++
+		}
+		if cached {
+			level = slog.LevelDebug
+		}
+		log.Log(context.Background(), level, "reflection", "note", n)
+	}
+	if cached && problems > 0 {
+		log.Info("reflection notes, as when the binary was reflected (--mcp-log-level debug lists them)", "notes", problems)
+	}
+}
+
+// isProblem tells a note that says something was lost from one that
+// says what was done on purpose.
+func isProblem(note string) bool {
+	return !strings.Contains(note, "cobramcp's own command group") && !strings.HasPrefix(note, "applied the overlay cobramcp ships")
 }

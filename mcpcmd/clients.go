@@ -175,7 +175,11 @@ func newEnableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 				fmt.Fprintf(w, "The previous version is in %s.\n", ch.Backup)
 			}
 			if ch.Changed() {
-				fmt.Fprintf(w, "Command: %s\nRestart %s (or reload its MCP servers) to use it.\n", shellJoin(append([]string{exe}, args...)), cl.Name)
+				fmt.Fprintf(w, "Command: %s\n", shellJoin(append([]string{exe}, args...)))
+				if e := envSummary(o, env); e != "" {
+					fmt.Fprintln(w, e)
+				}
+				fmt.Fprintf(w, "Restart %s (or reload its MCP servers) to use it.\n", cl.Name)
 			}
 			for _, n := range notes {
 				fmt.Fprintln(c.ErrOrStderr(), n)
@@ -234,6 +238,11 @@ func newDisableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 			file, scope, err := loc.file(cl)
 			if err != nil {
 				return err
+			}
+			if name == "" && o.ServerName != nil && o.ServerName(c) == "" {
+				// A CLI served from outside names its entry: without it,
+				// the entry of another name would be looked for.
+				return fmt.Errorf("name the served CLI after -- (its entry is named after it), e.g. `%s -- kubectl`, or give --name", c.CommandPath())
 			}
 			if name == "" {
 				name = serverName(o, c)
@@ -432,6 +441,28 @@ func entryEnv(o *Options, envs []string) (map[string]string, error) {
 		return nil, nil
 	}
 	return env, nil
+}
+
+// envSummary says which variables the entry sets, by name (a value may
+// be a secret), and why the captured ones are there: clients start servers
+// with a minimal environment.
+func envSummary(o *Options, env map[string]string) string {
+	if len(env) == 0 {
+		return ""
+	}
+	captured := map[string]string{}
+	if o.DefaultEnv != nil {
+		captured = o.DefaultEnv()
+	}
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(env)) {
+		if v, ok := captured[k]; ok && v == env[k] {
+			parts = append(parts, k+" (this shell's, captured)")
+		} else {
+			parts = append(parts, k+" (--env)")
+		}
+	}
+	return "Environment written into the entry: " + strings.Join(parts, ", ") + ". Clients start servers with a minimal environment; a captured value is not updated when yours changes: run enable again."
 }
 
 // isThisCLI reports whether an entry starts this CLI's server: the same

@@ -156,6 +156,10 @@ func TestEnableFromOutside(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if out, err := run(t, "claude", "enable", "--config-path", filepath.Join(t.TempDir(), "other.json"), "--cache-dir", sharedCache, "--", bin); err != nil ||
+		!strings.Contains(out, "Environment written into the entry: PATH (this shell's, captured)") {
+		t.Errorf("the summary does not say that PATH is written into the entry: %v\n%s", err, out)
+	}
 	var doc struct {
 		MCPServers map[string]struct {
 			Command string   `json:"command"`
@@ -173,6 +177,11 @@ func TestEnableFromOutside(t *testing.T) {
 	out, err := run(t, "claude", "list", "--config-path", cfg, "--", bin)
 	if err != nil || !strings.Contains(out, "* mycli") {
 		t.Errorf("list does not mark the entry: %v\n%s", err, out)
+	}
+	// Without the binary, disable cannot know the entry's name: it says so
+	// (it said "nothing changed" while the entry was there).
+	if out, err := run(t, "claude", "disable", "--config-path", cfg); err == nil || !strings.Contains(err.Error(), "name the served CLI after --") {
+		t.Errorf("disable without the binary: %v\n%s", err, out)
 	}
 	if out, err := run(t, "claude", "disable", "--config-path", cfg, "--", bin); err != nil || !strings.Contains(out, `Removed server "mycli"`) {
 		t.Errorf("disable: %v\n%s", err, out)
@@ -204,7 +213,7 @@ func TestPolicyFromOutside(t *testing.T) {
 		}
 		return n, nil
 	}
-	if _, err := names("--read-only", "--", bin); err == nil || !strings.Contains(err.Error(), "leaves no tool") {
+	if _, err := names("--read-only", "--", bin); err == nil || !strings.Contains(err.Error(), "leaves no tool") || !strings.Contains(err.Error(), "unless an overlay says which are (--overlay FILE") {
 		t.Errorf("--read-only without hints: %v", err)
 	}
 	overlay := filepath.Join(t.TempDir(), "overlay.json")

@@ -260,8 +260,28 @@ func newRoot(out io.Writer, t *target) *cobra.Command {
 	for _, c := range clientCommands(out) {
 		root.AddCommand(c)
 	}
+	explainReadOnly(root)
 	root.AddCommand(group)
 	return root
+}
+
+// explainReadOnly makes a read-only policy that leaves nothing say why:
+// from outside no command is marked read-only unless an overlay says so.
+func explainReadOnly(c *cobra.Command) {
+	for _, s := range c.Commands() {
+		explainReadOnly(s)
+	}
+	run := c.RunE
+	if run == nil || c.Flags().Lookup("read-only") == nil {
+		return
+	}
+	c.RunE = func(c *cobra.Command, args []string) error {
+		err := run(c, args)
+		if errors.Is(err, toolset.ErrNothingServed) && strings.Contains(err.Error(), "--read-only") {
+			return fmt.Errorf("%w: from outside, no command is known to be read-only unless an overlay says which are (--overlay FILE, see docs/external.md); cobramcp ships one for %s", err, strings.Join(external.BuiltinOverlays(), ", "))
+		}
+		return err
+	}
 }
 
 // useBinary adds "-- BINARY" to the usage lines of the serving commands.
@@ -293,7 +313,11 @@ func clientCommands(out io.Writer) []*cobra.Command {
 		client := mcp.NewClient(&mcp.Implementation{Name: "cobramcp", Version: "0.1.0"}, nil)
 		s, err := client.Connect(ctx, &mcp.CommandTransport{Command: server}, nil)
 		if err != nil {
-			return fmt.Errorf("connecting to %s: %w", strings.Join(args[dash:], " "), err)
+			line := strings.Join(args[dash:], " ")
+			// `cobramcp list -- kubectl`, by analogy with `start -- kubectl`:
+			// the words after -- here are a server's command line.
+			return fmt.Errorf("connecting to %s: %w: after -- `%s` takes the command line of an MCP server; to serve a Cobra CLI, put `cobramcp start --` before it (`%s -- cobramcp start -- %s`), or run one call without a server with `cobramcp mcp call TOOL ARGS -- %s`",
+				line, err, c.Name(), strings.TrimSuffix(c.CommandPath(), " "), line, line)
 		}
 		defer s.Close()
 		return f(ctx, s, args[:dash])

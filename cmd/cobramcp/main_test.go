@@ -74,3 +74,16 @@ func TestShorten(t *testing.T) {
 		t.Errorf("plain: %q", plain)
 	}
 }
+
+// TestClientRoleNamesTheServingForm: `cobramcp list -- BIN` (by analogy
+// with `start -- BIN`) starts BIN as an MCP server, which a plain CLI is
+// not: the error says how to serve it.
+func TestClientRoleNamesTheServingForm(t *testing.T) {
+	bin := mycli(t)
+	for _, args := range [][]string{{"list", "--", bin}, {"call", "mycli_version", "{}", "--", bin}} {
+		_, err := run(t, args...)
+		if err == nil || !strings.Contains(err.Error(), "-- cobramcp start -- "+bin) || !strings.Contains(err.Error(), "cobramcp mcp call TOOL ARGS -- "+bin) {
+			t.Errorf("%q: %v", args, err)
+		}
+	}
+}
