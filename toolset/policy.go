@@ -299,7 +299,6 @@ func (ts *Toolset) closeName(name string) string {
 	return best
 }
 
-
 // pinJSON converts pin's value, as written on a command line, to the JSON
 // value of t's flag, and checks it against the flag's schema.
 func pinJSON(t *Tool, pin Pin) (json.RawMessage, error) {
