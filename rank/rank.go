@@ -1,0 +1,423 @@
+package rank
+
+import (
+	"math"
+	"math/bits"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Doc is one command as the ranking reads it. Every field is optional but
+// Path.
+type Doc struct {
+	// Path is the command's path below the root, one word per level:
+	// {"rollout", "undo"} for "kubectl rollout undo".
+	Path []string
+	// Aliases are other names of the commands on the path (the command's
+	// own and its parents'), such as "rm" for "remove".
+	Aliases []string
+	// Short, Long and Example are the command's one-line description,
+	// its help text and its examples. The comment lines of Example ("#
+	// List all pods") count as a description of what the command does;
+	// its command lines count less.
+	Short, Long, Example string
+	// Flags are the flags the command takes.
+	Flags []Flag
+}
+
+// Flag is a flag of a command: its name without dashes and its usage line.
+type Flag struct {
+	Name, Usage string
+}
+
+// Hit is one ranked document: its index in the slice given to New and its
+// score (higher is better; scores compare only within one query).
+type Hit struct {
+	Doc   int
+	Score float64
+}
+
+// Weights tune the ranking. The zero value is not useful; start from
+// DefaultWeights.
+type Weights struct {
+	// Field weights: how much a query word counts where a document has it.
+	Path, Alias, Short, Long, ExampleComment, ExampleCode, FlagName, FlagUsage float64
+	// K1 and B are BM25's saturation of repeated words and its
+	// normalization of long fields.
+	K1, B float64
+	// Synonym is the weight of a word found through the thesaurus,
+	// Prefix of a word found as a prefix of another ("auth" for
+	// "authentication"), both relative to the word itself.
+	Synonym, Prefix float64
+	// PathCoverage is how much a document's score depends on the share of
+	// its path words that the query explains; Coverage how much on the
+	// share of the query's words the document matches.
+	PathCoverage, Coverage float64
+}
+
+// DefaultWeights are the weights fitted on the development half of the
+// task set in test/searchbench.
+func DefaultWeights() Weights {
+	return Weights{
+		Path: 3, Alias: 2.5, Short: 2, Long: 0.5, ExampleComment: 1, ExampleCode: 0.3, FlagName: 0.7, FlagUsage: 0.3,
+		K1: 1.2, B: 0.5,
+		Synonym: 0.6, Prefix: 0.4,
+		PathCoverage: 0.6, Coverage: 1,
+	}
+}
+
+// The fields of a document.
+const (
+	fPath = iota
+	fAlias
+	fShort
+	fLong
+	fExComment
+	fExCode
+	fFlagName
+	fFlagUsage
+	nFields
+)
+
+// posting is one document holding a term.
+type posting struct {
+	doc   int32
+	path  uint16  // the path words (by position) that are this term
+	score float32 // the term's BM25F weight in the document, before idf
+}
+
+// Index ranks a fixed set of documents. It is built once by New and is safe
+// for concurrent use.
+type Index struct {
+	w        Weights
+	docs     int
+	terms    map[string]int32 // term to its postings
+	postings [][]posting
+	idf      []float32
+	vocab    []string  // sorted terms, for prefix matches
+	pathLen  []uint8   // path words of each document
+	depth    []uint8   // levels of each document's path
+	pathKey  []string  // each document's path words joined by spaces, lower case
+	scratch  sync.Pool // *scratch
+}
+
+// scratch is the per-query working memory of Search.
+type scratch struct {
+	total   []float64
+	concept []float64
+	matched []uint16
+	covered []uint16
+	touched []int32
+	ctouch  []int32
+	words   []string
+	hits    []Hit
+	buf     []byte
+}
+
+// New indexes docs with DefaultWeights.
+func New(docs []Doc) *Index { return NewWeighted(docs, DefaultWeights()) }
+
+// NewWeighted indexes docs with weights w.
+func NewWeighted(docs []Doc, w Weights) *Index {
+	lx := lex()
+	ix := &Index{w: w, docs: len(docs), terms: map[string]int32{}}
+	fw := [nFields]float64{w.Path, w.Alias, w.Short, w.Long, w.ExampleComment, w.ExampleCode, w.FlagName, w.FlagUsage}
+	type docTerms struct {
+		tf   map[string]*[nFields]float64
+		path map[string]uint16
+		flen [nFields]float64
+	}
+	all := make([]docTerms, len(docs))
+	var avg [nFields]float64
+	var buf []byte
+	for i, d := range docs {
+		dt := docTerms{tf: map[string]*[nFields]float64{}, path: map[string]uint16{}}
+		addTerm := func(t string, f int) {
+			if lx.stop[t] || lx.intent[t] {
+				return
+			}
+			t = Stem(t)
+			c := dt.tf[t]
+			if c == nil {
+				c = new([nFields]float64)
+				dt.tf[t] = c
+			}
+			c[f]++
+			dt.flen[f]++
+		}
+		addText := func(text string, f int) {
+			buf = forEachWord(text, buf, func(w string) { addTerm(w, f) })
+		}
+		// A name such as "port-forward" or "use-context" is its words
+		// and the words joined ("portforward"), so that "port forward"
+		// and "portforward" both find it.
+		addName := func(name string, f int, pos int) {
+			ws := words(name)
+			for _, w := range ws {
+				addTerm(w, f)
+				if pos >= 0 && pos < 16 {
+					dt.path[Stem(w)] |= 1 << pos
+				}
+			}
+			if len(ws) > 1 {
+				j := strings.Join(ws, "")
+				addTerm(j, f)
+				if pos >= 0 && pos < 16 {
+					dt.path[Stem(j)] |= 1 << pos
+				}
+			}
+		}
+		pos := 0
+		for _, p := range d.Path {
+			addName(p, fPath, pos)
+			pos++
+		}
+		ix.pathLen = append(ix.pathLen, uint8(min(pos, 16)))
+		ix.depth = append(ix.depth, uint8(min(len(d.Path), 255)))
+		ix.pathKey = append(ix.pathKey, strings.ToLower(strings.Join(d.Path, " ")))
+		for _, a := range d.Aliases {
+			addName(a, fAlias, -1)
+		}
+		addText(d.Short, fShort)
+		addText(d.Long, fLong)
+		comments, code := splitExample(d.Example)
+		addText(comments, fExComment)
+		addText(code, fExCode)
+		for _, f := range d.Flags {
+			addName(f.Name, fFlagName, -1)
+			addText(f.Usage, fFlagUsage)
+		}
+		for f := range nFields {
+			avg[f] += dt.flen[f]
+		}
+		all[i] = dt
+	}
+	for f := range nFields {
+		avg[f] = max(avg[f]/float64(max(len(docs), 1)), 1)
+	}
+	for i, dt := range all {
+		for t, tf := range dt.tf {
+			wtf := 0.0
+			for f := range nFields {
+				if tf[f] > 0 {
+					wtf += fw[f] * tf[f] / (1 - w.B + w.B*dt.flen[f]/avg[f])
+				}
+			}
+			id, ok := ix.terms[t]
+			if !ok {
+				id = int32(len(ix.postings))
+				ix.terms[t] = id
+				ix.postings = append(ix.postings, nil)
+			}
+			ix.postings[id] = append(ix.postings[id], posting{doc: int32(i), path: dt.path[t], score: float32(wtf / (w.K1 + wtf))})
+		}
+	}
+	n := float64(len(docs))
+	ix.idf = make([]float32, len(ix.postings))
+	for t, id := range ix.terms {
+		df := float64(len(ix.postings[id]))
+		ix.idf[id] = float32(math.Log(1 + (n-df+0.5)/(df+0.5)))
+		ix.vocab = append(ix.vocab, t)
+	}
+	sort.Strings(ix.vocab)
+	return ix
+}
+
+// splitExample returns the comment lines of an example (without their
+// "#" or "//") and its other lines.
+func splitExample(ex string) (comments, code string) {
+	var c, o strings.Builder
+	for l := range strings.SplitSeq(ex, "\n") {
+		l = strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(l, "#"):
+			c.WriteString(strings.TrimLeft(l, "# "))
+			c.WriteByte('\n')
+		case strings.HasPrefix(l, "//"):
+			c.WriteString(strings.TrimLeft(l, "/ "))
+			c.WriteByte('\n')
+		default:
+			o.WriteString(l)
+			o.WriteByte('\n')
+		}
+	}
+	return c.String(), o.String()
+}
+
+// Len is the number of documents indexed.
+func (ix *Index) Len() int { return ix.docs }
+
+// concept is one word of a query: the terms that stand for it with their
+// weights.
+type concept struct {
+	terms  [24]alt
+	n      int
+	counts bool // counts toward the share of the query matched
+}
+
+// Search returns at most limit documents matching query, best first (all
+// of them when limit <= 0). Each query word counts by the fields a
+// document has it in (its path most, then its aliases, short description,
+// example comments, flags and long description), by how rare it is among
+// the documents, and through its stem, the thesaurus of CLI vocabulary and
+// longer words it begins; two adjacent words also count joined ("roll
+// back" finds rollback). A document whose path the query explains and that
+// matches more of the query's words ranks higher.
+func (ix *Index) Search(query string, limit int) []Hit {
+	if ix.docs == 0 {
+		return nil
+	}
+	s := ix.getScratch()
+	defer ix.scratch.Put(s)
+	lx := lex()
+	s.words = s.words[:0]
+	s.buf = forEachWord(query, s.buf, func(w string) { s.words = append(s.words, w) })
+
+	var concepts [32]concept
+	nc, counted := 0, 0
+	addConcept := func(c concept) {
+		if nc < len(concepts) && c.n > 0 {
+			concepts[nc] = c
+			nc++
+			if c.counts {
+				counted++
+			}
+		}
+	}
+	for i, w := range s.words {
+		if i+1 < len(s.words) {
+			j := Stem(w + s.words[i+1])
+			if _, ok := ix.terms[j]; ok || len(lx.expand[j]) > 0 {
+				addConcept(ix.concept(j, false, false))
+			}
+		}
+		switch {
+		case lx.intent[w]:
+			addConcept(ix.concept(Stem(w), true, false))
+		case lx.stop[w]:
+		default:
+			addConcept(ix.concept(Stem(w), false, true))
+		}
+	}
+	if nc == 0 {
+		return nil
+	}
+	for _, c := range concepts[:nc] {
+		s.ctouch = s.ctouch[:0]
+		for _, a := range c.terms[:c.n] {
+			id := ix.terms[a.term]
+			idf := float64(ix.idf[id]) * a.w
+			for _, p := range ix.postings[id] {
+				v := idf * float64(p.score)
+				if s.concept[p.doc] == 0 {
+					s.ctouch = append(s.ctouch, p.doc)
+				}
+				if v > s.concept[p.doc] {
+					s.concept[p.doc] = v
+				}
+				s.covered[p.doc] |= p.path
+			}
+		}
+		for _, d := range s.ctouch {
+			if s.total[d] == 0 && s.matched[d] == 0 {
+				s.touched = append(s.touched, d)
+			}
+			s.total[d] += s.concept[d]
+			if c.counts {
+				s.matched[d]++
+			}
+			s.concept[d] = 0
+		}
+	}
+	norm := strings.Join(s.words, " ")
+	hits := s.hits[:0]
+	w := ix.w
+	for _, d := range s.touched {
+		score := s.total[d]
+		if pl := ix.pathLen[d]; pl > 0 {
+			cov := float64(bits.OnesCount16(s.covered[d])) / float64(pl)
+			score *= 1 - w.PathCoverage + w.PathCoverage*cov
+		}
+		if counted > 0 {
+			score *= 1 + w.Coverage*float64(s.matched[d])/float64(counted)
+		}
+		if k := ix.pathKey[d]; k != "" && strings.Contains(norm, k) {
+			score *= 1.5 // the query names the command
+		}
+		if score > 0 {
+			hits = append(hits, Hit{Doc: int(d), Score: score})
+		}
+		s.total[d], s.matched[d], s.covered[d] = 0, 0, 0
+	}
+	s.touched = s.touched[:0]
+	slices.SortFunc(hits, func(a, b Hit) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		case ix.depth[a.Doc] != ix.depth[b.Doc]:
+			return int(ix.depth[a.Doc]) - int(ix.depth[b.Doc])
+		}
+		return a.Doc - b.Doc
+	})
+	if limit > 0 && len(hits) > limit {
+		hits = hits[:limit]
+	}
+	out := slices.Clone(hits)
+	s.hits = hits[:0]
+	return out
+}
+
+// concept returns the terms standing for the query stem t: t itself
+// (unless it only carries intent), its thesaurus entries and the indexed
+// words it begins or that begin it.
+func (ix *Index) concept(t string, intentOnly, counts bool) concept {
+	c := concept{counts: counts}
+	add := func(term string, w float64) {
+		if _, ok := ix.terms[term]; !ok || c.n == len(c.terms) {
+			return
+		}
+		for i := range c.terms[:c.n] {
+			if c.terms[i].term == term {
+				c.terms[i].w = max(c.terms[i].w, w)
+				return
+			}
+		}
+		c.terms[c.n] = alt{term, w}
+		c.n++
+	}
+	if !intentOnly {
+		add(t, 1)
+	}
+	for _, a := range lex().expand[t] {
+		add(a.term, a.w*ix.w.Synonym)
+	}
+	if len(t) >= 4 && !intentOnly {
+		i := sort.SearchStrings(ix.vocab, t)
+		for k := 0; k < 4 && i < len(ix.vocab) && strings.HasPrefix(ix.vocab[i], t); i++ {
+			if ix.vocab[i] != t {
+				add(ix.vocab[i], ix.w.Prefix)
+				k++
+			}
+		}
+		for l := 4; l < len(t); l++ {
+			add(t[:l], ix.w.Prefix)
+		}
+	}
+	return c
+}
+
+func (ix *Index) getScratch() *scratch {
+	if s, ok := ix.scratch.Get().(*scratch); ok {
+		return s
+	}
+	return &scratch{
+		total:   make([]float64, ix.docs),
+		concept: make([]float64, ix.docs),
+		matched: make([]uint16, ix.docs),
+		covered: make([]uint16, ix.docs),
+	}
+}

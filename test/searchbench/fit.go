@@ -1,0 +1,40 @@
+package main
+
+import (
+	"github.com/cobramcp/cobramcp/rank"
+)
+
+// fitWeights fits rank's weights on ts by coordinate ascent from
+// rank.DefaultWeights: each weight in turn is scaled by a few factors and
+// the best value kept, for a few rounds. The objective counts a right
+// command first twice, in the top 3 once and in the top 8 half.
+func fitWeights(ts []Task, clis map[string]*CLI) rank.Weights {
+	objective := func(w rank.Weights) float64 {
+		s := evaluate(ts, clis, func(c *CLI) ranker { return rankSearch(rank.NewWeighted(c.Docs, w)) })
+		return 2*float64(s.first) + float64(s.top3) + 0.5*float64(s.top8)
+	}
+	w := rank.DefaultWeights()
+	params := []*float64{&w.Path, &w.Alias, &w.Short, &w.Long, &w.ExampleComment, &w.ExampleCode, &w.FlagName,
+		&w.FlagUsage, &w.K1, &w.B, &w.Synonym, &w.Prefix, &w.PathCoverage, &w.Coverage}
+	best := objective(w)
+	for range 3 {
+		improved := false
+		for _, p := range params {
+			orig := *p
+			for _, f := range []float64{0, 0.5, 0.75, 1.25, 1.5, 2} {
+				*p = orig * f
+				if *p > 1 && (p == &w.B || p == &w.PathCoverage) {
+					continue
+				}
+				if v := objective(w); v > best {
+					best, orig, improved = v, *p, true
+				}
+			}
+			*p = orig
+		}
+		if !improved {
+			break
+		}
+	}
+	return w
+}
