@@ -124,11 +124,6 @@ func NewWeighted(docs []Doc, w Weights) *Index {
 	lx := lex()
 	ix := &Index{w: w, docs: len(docs), terms: map[string]int32{}}
 	fw := [nFields]float64{w.Path, w.Alias, w.Short, w.Long, w.ExampleComment, w.ExampleCode, w.FlagName, w.FlagUsage}
-	type docTerms struct {
-		tf   map[string]*[nFields]float64
-		path map[string]uint16
-		flen [nFields]float64
-	}
 	all := make([]docTerms, len(docs))
 	var avg [nFields]float64
 	var buf []byte
@@ -197,6 +192,7 @@ func NewWeighted(docs []Doc, w Weights) *Index {
 	for f := range nFields {
 		avg[f] = max(avg[f]/float64(max(len(docs), 1)), 1)
 	}
+	splitCompounds(all)
 	for i, dt := range all {
 		for t, tf := range dt.tf {
 			wtf := 0.0
@@ -223,6 +219,60 @@ func NewWeighted(docs []Doc, w Weights) *Index {
 	}
 	sort.Strings(ix.vocab)
 	return ix
+}
+
+// docTerms are the terms of one document being indexed: their counts by
+// field, the path words they are and the length of each field.
+type docTerms struct {
+	tf   map[string]*[nFields]float64
+	path map[string]uint16
+	flen [nFields]float64
+}
+
+// splitCompounds adds the parts of a compound word of a path or an alias
+// ("nameprefix", "kubeconfig") as path or alias words when both parts are
+// words of the documents, so that "prefix the names" finds nameprefix.
+func splitCompounds(all []docTerms) {
+	vocab := map[string]bool{}
+	for _, dt := range all {
+		for t := range dt.tf {
+			vocab[t] = true
+		}
+	}
+	for _, dt := range all {
+		var parts []string
+		var fields []int
+		var masks []uint16
+		for t, tf := range dt.tf {
+			if len(t) < 6 || tf[fPath] == 0 && tf[fAlias] == 0 {
+				continue
+			}
+			for i := 3; i <= len(t)-3; i++ {
+				l, r := Stem(t[:i]), Stem(t[i:])
+				if vocab[l] && vocab[r] {
+					f := fPath
+					if tf[fPath] == 0 {
+						f = fAlias
+					}
+					parts = append(parts, l, r)
+					fields = append(fields, f, f)
+					masks = append(masks, dt.path[t], dt.path[t])
+					break
+				}
+			}
+		}
+		for i, p := range parts {
+			c := dt.tf[p]
+			if c == nil {
+				c = new([nFields]float64)
+				dt.tf[p] = c
+			}
+			if c[fields[i]] == 0 {
+				c[fields[i]] = 0.5
+			}
+			dt.path[p] |= masks[i]
+		}
+	}
 }
 
 // splitExample returns the comment lines of an example (without their
@@ -403,7 +453,7 @@ func (ix *Index) concept(t string, intentOnly, counts bool) concept {
 				k++
 			}
 		}
-		for l := 4; l < len(t); l++ {
+		for l := max(4, (len(t)+1)/2); l < len(t); l++ {
 			add(t[:l], ix.w.Prefix)
 		}
 	}

@@ -291,6 +291,9 @@ require (
 
 replace github.com/cobramcp/cobramcp => ../..
 
-require github.com/cobramcp/cobramcp/test/searchbench/tree v0.0.0
+require (
+	github.com/cobramcp/cobramcp v0.0.0-00010101000000-000000000000
+	github.com/cobramcp/cobramcp/test/searchbench/tree v0.0.0
+)
 
 replace github.com/cobramcp/cobramcp/test/searchbench/tree => ./tree

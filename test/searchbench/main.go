@@ -25,19 +25,20 @@ func main() {
 	half := flag.String("half", "dev", "the tasks to run: dev, heldout or all")
 	verbose := flag.Bool("v", false, "list the tasks that rank misses in the top 3")
 	fit := flag.Bool("fit", false, "fit rank's weights on the development half and print them")
+	data := flag.String("data", "testdata", "the directory holding tasks.json and trees/")
 	flag.Parse()
-	if err := run(*half, *verbose, *fit); err != nil {
+	if err := run(*data, *half, *verbose, *fit); err != nil {
 		fmt.Fprintln(os.Stderr, "searchbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(half string, verbose, fit bool) error {
-	tasks, err := loadTasks("testdata")
+func run(data, half string, verbose, fit bool) error {
+	tasks, err := loadTasks(data)
 	if err != nil {
 		return err
 	}
-	clis, err := loadCLIs("testdata")
+	clis, err := loadCLIs(data)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ package k3dtree
 import (
 	"flag"
 	"path/filepath"
-	"runtime/debug"
 	"testing"
 
 	k3d "github.com/k3d-io/k3d/v5/cmd"
@@ -19,16 +18,9 @@ var update = flag.Bool("update", false, "rewrite ../testdata/trees/k3d.json")
 // (-update rewrites it).
 func TestSnapshot(t *testing.T) {
 	const module = "github.com/k3d-io/k3d/v5"
-	version := ""
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, d := range bi.Deps {
-			if d.Path == module {
-				version = d.Version
-			}
-		}
-	}
-	if version == "" {
-		t.Fatalf("module %s is not in the build", module)
+	version, err := tree.ModuleVersion("go.mod", module)
+	if err != nil {
+		t.Fatal(err)
 	}
 	tr := tree.Snapshot("k3d", module+"@"+version, k3d.NewCmdK3d())
 	t.Logf("%s: %d commands, %d served", tr.Module, len(tr.Commands), tr.Served())

@@ -107,6 +107,22 @@ func WriteOrCompare(t Tree, file string, update bool) error {
 	return nil
 }
 
+// ModuleVersion returns the version at which the go.mod file gomod
+// requires module.
+func ModuleVersion(gomod, module string) (string, error) {
+	b, err := os.ReadFile(gomod)
+	if err != nil {
+		return "", fmt.Errorf("reading the pinned version of %s: %w", module, err)
+	}
+	for l := range strings.SplitSeq(string(b), "\n") {
+		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(l), "require "))
+		if len(f) >= 2 && f[0] == module {
+			return f[1], nil
+		}
+	}
+	return "", fmt.Errorf("%s does not require %s", gomod, module)
+}
+
 // Served counts the commands a bridge serves: runnable, not hidden, not
 // deprecated.
 func (t Tree) Served() int {

@@ -3,28 +3,12 @@ package trees
 import (
 	"flag"
 	"path/filepath"
-	"runtime/debug"
 	"testing"
 
 	"github.com/cobramcp/cobramcp/test/searchbench/tree"
 )
 
 var update = flag.Bool("update", false, "rewrite the snapshots under ../testdata/trees")
-
-// moduleVersion is the version of module this test is built with.
-func moduleVersion(t *testing.T, module string) string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		t.Fatal("no build info")
-	}
-	for _, d := range bi.Deps {
-		if d.Path == module {
-			return d.Version
-		}
-	}
-	t.Fatalf("module %s is not in the build", module)
-	return ""
-}
 
 // TestSnapshots builds each CLI's tree and compares it with its snapshot
 // (-update rewrites the snapshots).
@@ -40,7 +24,11 @@ func TestSnapshots(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: building the root: %v", cli.Name, err)
 		}
-		tr := tree.Snapshot(cli.Name, cli.Module+"@"+moduleVersion(t, cli.Module), root)
+		version, err := tree.ModuleVersion(filepath.Join("..", "go.mod"), cli.Module)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := tree.Snapshot(cli.Name, cli.Module+"@"+version, root)
 		t.Logf("%s: %d commands, %d served", tr.Module, len(tr.Commands), tr.Served())
 		if tr.Served() < 5 {
 			t.Errorf("%s: only %d served commands", cli.Name, tr.Served())

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/cobramcp/cobramcp/rank"
+)
+
+func load(t testing.TB) ([]Task, map[string]*CLI) {
+	t.Helper()
+	tasks, err := loadTasks("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clis, err := loadCLIs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tasks, clis
+}
+
+// TestTasks checks the task set: at least 150 tasks over at least 8 CLIs,
+// each naming commands its CLI serves, split into two halves of about
+// the same size.
+func TestTasks(t *testing.T) {
+	tasks, clis := load(t)
+	if err := checkTasks(tasks, clis); err != nil {
+		t.Fatal(err)
+	}
+	per := map[string]int{}
+	for _, tk := range tasks {
+		per[tk.CLI]++
+	}
+	if len(tasks) < 150 || len(per) < 8 {
+		t.Errorf("%d tasks over %d CLIs, want at least 150 over 8", len(tasks), len(per))
+	}
+	dev, held := len(pick(tasks, "dev")), len(pick(tasks, "heldout"))
+	if dev+held != len(tasks) || dev < len(tasks)*2/5 || held < len(tasks)*2/5 {
+		t.Errorf("halves of %d and %d tasks out of %d", dev, held, len(tasks))
+	}
+	t.Logf("%d tasks over %d CLIs (%v): %d dev, %d held out", len(tasks), len(per), per, dev, held)
+}
+
+// TestServed checks the served commands read from the snapshots: cobra's
+// help and completion and hidden commands are not among them.
+func TestServed(t *testing.T) {
+	_, clis := load(t)
+	for name, cli := range clis {
+		if len(cli.Commands) != len(cli.Docs) || len(cli.Commands) < 5 {
+			t.Errorf("%s: %d commands, %d docs", name, len(cli.Commands), len(cli.Docs))
+		}
+		for _, c := range cli.Commands {
+			if c.Path == "help" || c.Path == "completion bash" && name != "kubectl" || c.Hidden || !c.Runnable {
+				t.Errorf("%s: %q served", name, c.Path)
+			}
+		}
+	}
+}
+
+// TestEvaluate checks the scoring of the evaluation on tasks whose answer
+// the ranking must put first: the path the query names.
+func TestEvaluate(t *testing.T) {
+	_, clis := load(t)
+	k := clis["kubectl"]
+	if k == nil {
+		t.Fatal("no kubectl tree")
+	}
+	ts := []Task{
+		{ID: "a", CLI: "kubectl", Query: "rollout undo", Want: []string{"rollout undo"}},
+		{ID: "b", CLI: "kubectl", Query: "rollout undo", Want: []string{"no such command"}},
+	}
+	s := evaluate(ts, clis, func(c *CLI) ranker { return rankSearch(rank.New(c.Docs)) })
+	if s.n != 2 || s.first != 1 || s.top3 != 1 || s.top8 != 1 || len(s.misses) != 1 {
+		t.Errorf("scores %+v, want 2 tasks, 1 first, 1 top 3, 1 top 8, 1 miss", s)
+	}
+}
+
+func benchTree(b *testing.B) (*CLI, []string) {
+	tasks, clis := load(b)
+	big := largest(clis)
+	var qs []string
+	for _, t := range tasks {
+		if t.CLI == big.Name {
+			qs = append(qs, t.Query)
+		}
+	}
+	return big, qs
+}
+
+// BenchmarkRankSearch is one query of rank on the largest tree.
+func BenchmarkRankSearch(b *testing.B) {
+	big, qs := benchTree(b)
+	ix := rank.New(big.Docs)
+	b.ReportAllocs()
+	b.ReportMetric(float64(len(big.Docs)), "commands")
+	i := 0
+	for b.Loop() {
+		ix.Search(qs[i%len(qs)], 8)
+		i++
+	}
+}
+
+// BenchmarkRankIndex builds rank's index of the largest tree.
+func BenchmarkRankIndex(b *testing.B) {
+	big, _ := benchTree(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		rank.New(big.Docs)
+	}
+}
+
+// BenchmarkBaselineSearch is one query of the baseline on the largest tree.
+func BenchmarkBaselineSearch(b *testing.B) {
+	big, qs := benchTree(b)
+	m := newBaseline(big.Commands)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		m.Search(qs[i%len(qs)])
+		i++
+	}
+}
