@@ -95,7 +95,7 @@ func served(t tree.Tree) *CLI {
 	cli := &CLI{Name: t.CLI, Module: t.Module}
 	for _, c := range t.Commands {
 		words := strings.Fields(c.Path)[1:]
-		if !c.Runnable || c.Hidden || c.Deprecated || isCobraDefault(words, c.Short) {
+		if !c.Runnable || c.Hidden || c.Deprecated || len(words) > 0 && isCobraDefault(words[0], byPath[t.CLI+" "+words[0]].Short) {
 			continue
 		}
 		s := Served{Path: strings.Join(words, " "), Words: words, Command: c}
@@ -117,12 +117,10 @@ func served(t tree.Tree) *CLI {
 }
 
 // isCobraDefault reports whether a top-level command is cobra's own help
-// or completion command, which the bridge does not serve.
-func isCobraDefault(words []string, short string) bool {
-	if len(words) != 1 {
-		return false
-	}
-	switch words[0] {
+// or completion command, which the bridge does not serve (nor their
+// subcommands).
+func isCobraDefault(name, short string) bool {
+	switch name {
 	case "help":
 		return short == "Help about any command"
 	case "completion":
