@@ -26,7 +26,16 @@ func main() {
 	verbose := flag.Bool("v", false, "list the tasks that rank misses in the top 3")
 	fit := flag.Bool("fit", false, "fit rank's weights on the development half and print them")
 	data := flag.String("data", "testdata", "the directory holding tasks.json and trees/")
+	query := flag.String("q", "", "rank this query on the tree of -cli and print the top 10, instead of the evaluation")
+	cliName := flag.String("cli", "kubectl", "the CLI whose tree -q searches")
 	flag.Parse()
+	if *query != "" {
+		if err := ask(*data, *cliName, *query); err != nil {
+			fmt.Fprintln(os.Stderr, "searchbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*data, *half, *verbose, *fit); err != nil {
 		fmt.Fprintln(os.Stderr, "searchbench:", err)
 		os.Exit(1)
@@ -96,6 +105,22 @@ func run(data, half string, verbose, fit bool) error {
 	start = time.Now()
 	rank.New(big.Docs)
 	fmt.Printf("\nrank on %s (%d commands): %v per query, index built in %v\n", big.Name, len(big.Docs), per, time.Since(start).Round(time.Microsecond))
+	return nil
+}
+
+// ask prints rank's top 10 for one query.
+func ask(data, cliName, query string) error {
+	clis, err := loadCLIs(data)
+	if err != nil {
+		return err
+	}
+	cli := clis[cliName]
+	if cli == nil {
+		return fmt.Errorf("no tree of %s", cliName)
+	}
+	for _, h := range rank.New(cli.Docs).Search(query, 10) {
+		fmt.Printf("%8.3f  %s\n", h.Score, cli.Commands[h.Doc].Path)
+	}
 	return nil
 }
 
