@@ -61,10 +61,10 @@ type Weights struct {
 // task set in test/searchbench.
 func DefaultWeights() Weights {
 	return Weights{
-		Path: 3, Alias: 2.5, Short: 2, Long: 0.5, ExampleComment: 1, ExampleCode: 0.3, FlagName: 0.7, FlagUsage: 0.3,
+		Path: 3.75, Alias: 2.5, Short: 2, Long: 0.5, ExampleComment: 0, ExampleCode: 0, FlagName: 0.4, FlagUsage: 0,
 		K1: 1.2, B: 0.5,
-		Synonym: 0.6, Prefix: 0.4,
-		PathCoverage: 0.6, Coverage: 1,
+		Synonym: 0.9, Prefix: 0.4,
+		PathCoverage: 0.45, Coverage: 0.78,
 	}
 }
 

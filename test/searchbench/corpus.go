@@ -108,9 +108,6 @@ func served(t tree.Tree) *CLI {
 		for _, f := range c.Flags {
 			d.Flags = append(d.Flags, rank.Flag{Name: f.Name, Usage: f.Usage})
 		}
-		for _, f := range c.Inherited {
-			d.Flags = append(d.Flags, rank.Flag{Name: f})
-		}
 		cli.Docs = append(cli.Docs, d)
 	}
 	return cli
