@@ -51,6 +51,10 @@ type Weights struct {
 	// Prefix of a word found as a prefix of another ("auth" for
 	// "authentication"), both relative to the word itself.
 	Synonym, Prefix float64
+	// Group scales the score of a command that has subcommands among the
+	// documents ("image" beside "image import"): a request usually means
+	// the action, not the group.
+	Group float64
 	// PathCoverage is how much a document's score depends on the share of
 	// its path words that the query explains; Coverage how much on the
 	// share of the query's words the document matches.
@@ -64,6 +68,7 @@ func DefaultWeights() Weights {
 		Path: 3.75, Alias: 2.5, Short: 2, Long: 0.5, ExampleComment: 0, ExampleCode: 0, FlagName: 0.4, FlagUsage: 0,
 		K1: 1.2, B: 0.5,
 		Synonym: 0.9, Prefix: 0.4,
+		Group:        0.7,
 		PathCoverage: 0.45, Coverage: 0.78,
 	}
 }
@@ -100,6 +105,7 @@ type Index struct {
 	pathLen  []uint8   // path words of each document
 	depth    []uint8   // levels of each document's path
 	pathKey  []string  // each document's path words joined by spaces, lower case
+	group    []bool    // whether a document's path is the start of another's
 	scratch  sync.Pool // *scratch
 }
 
@@ -193,6 +199,18 @@ func NewWeighted(docs []Doc, w Weights) *Index {
 		avg[f] = max(avg[f]/float64(max(len(docs), 1)), 1)
 	}
 	splitCompounds(all)
+	ix.group = make([]bool, len(docs))
+	keys := map[string]int{}
+	for i, k := range ix.pathKey {
+		keys[k] = i
+	}
+	for _, d := range docs {
+		for n := len(d.Path) - 1; n >= 0; n-- {
+			if i, ok := keys[strings.ToLower(strings.Join(d.Path[:n], " "))]; ok {
+				ix.group[i] = true
+			}
+		}
+	}
 	for i, dt := range all {
 		for t, tf := range dt.tf {
 			wtf := 0.0
@@ -392,6 +410,9 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		}
 		if counted > 0 {
 			score *= 1 + w.Coverage*float64(s.matched[d])/float64(counted)
+		}
+		if ix.group[d] {
+			score *= w.Group
 		}
 		if k := ix.pathKey[d]; k != "" && strings.Contains(norm, k) {
 			score *= 1.5 // the query names the command

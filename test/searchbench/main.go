@@ -179,7 +179,7 @@ func evaluate(ts []Task, clis map[string]*CLI, newRanker func(*CLI) ranker) scor
 		if pos >= 0 {
 			s.top8++
 		}
-		if pos < 0 || pos >= 3 {
+		if pos != 0 {
 			var top []string
 			for i, d := range got {
 				if i == 3 {
