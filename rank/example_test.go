@@ -16,13 +16,13 @@ func ExampleIndex_Search() {
 		{Path: []string{"delete"}, Short: "Delete resources by file names, stdin, resources and names, or by resources and label selector"},
 	}
 	ix := rank.New(docs)
-	for _, q := range []string{"roll back my app", "remove a pod", "which node is my pod running on", "who changed this deployment"} {
+	for _, q := range []string{"roll back my app", "remove a pod", "list my pods", "who changed this deployment"} {
 		hits := ix.Search(q, 1)
 		fmt.Printf("%s: %v\n", q, docs[hits[0].Doc].Path)
 	}
 	// Output:
 	// roll back my app: [rollout undo]
 	// remove a pod: [delete]
-	// which node is my pod running on: [get]
+	// list my pods: [get]
 	// who changed this deployment: [rollout history]
 }

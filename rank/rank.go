@@ -115,6 +115,8 @@ type scratch struct {
 	concept []float64
 	matched []uint16
 	covered []uint16
+	mark    []int32 // the last concept that touched each document
+	in      []bool  // whether a document is in touched
 	touched []int32
 	ctouch  []int32
 	words   []string
@@ -326,13 +328,15 @@ type concept struct {
 }
 
 // Search returns at most limit documents matching query, best first (all
-// of them when limit <= 0). Each query word counts by the fields a
-// document has it in (its path most, then its aliases, short description,
-// example comments, flags and long description), by how rare it is among
-// the documents, and through its stem, the thesaurus of CLI vocabulary and
-// longer words it begins; two adjacent words also count joined ("roll
+// of them when limit <= 0); ties go to the shorter path, then to the
+// earlier document. Each query word counts by the fields a document has
+// it in (weighed by [Weights]), by how rare it is among the documents, and
+// through its stem, the thesaurus of CLI vocabulary and the indexed words
+// it begins or that begin it; two adjacent words also count joined ("roll
 // back" finds rollback). A document whose path the query explains and that
-// matches more of the query's words ranks higher.
+// matches more of the query's words ranks higher; a group command lower
+// than one of its subcommands would. The result is the caller's; an empty
+// or stop-word-only query finds nothing.
 func (ix *Index) Search(query string, limit int) []Hit {
 	if ix.docs == 0 {
 		return nil
@@ -372,24 +376,30 @@ func (ix *Index) Search(query string, limit int) []Hit {
 	if nc == 0 {
 		return nil
 	}
-	for _, c := range concepts[:nc] {
+	// A concept counts toward a document's share of the query matched
+	// wherever the document has it, even in a field that weighs nothing
+	// (the examples, by default): that it mentions the word is evidence;
+	// the score counts the fields' weights.
+	for ci, c := range concepts[:nc] {
+		mark := int32(ci + 1)
 		s.ctouch = s.ctouch[:0]
 		for _, a := range c.terms[:c.n] {
 			id := ix.terms[a.term]
 			idf := float64(ix.idf[id]) * a.w
 			for _, p := range ix.postings[id] {
-				v := idf * float64(p.score)
-				if s.concept[p.doc] == 0 {
+				if s.mark[p.doc] != mark {
+					s.mark[p.doc] = mark
 					s.ctouch = append(s.ctouch, p.doc)
 				}
-				if v > s.concept[p.doc] {
+				if v := idf * float64(p.score); v > s.concept[p.doc] {
 					s.concept[p.doc] = v
 				}
 				s.covered[p.doc] |= p.path
 			}
 		}
 		for _, d := range s.ctouch {
-			if s.total[d] == 0 && s.matched[d] == 0 {
+			if !s.in[d] {
+				s.in[d] = true
 				s.touched = append(s.touched, d)
 			}
 			s.total[d] += s.concept[d]
@@ -420,7 +430,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		if score > 0 {
 			hits = append(hits, Hit{Doc: int(d), Score: score})
 		}
-		s.total[d], s.matched[d], s.covered[d] = 0, 0, 0
+		s.total[d], s.matched[d], s.covered[d], s.mark[d], s.in[d] = 0, 0, 0, 0, false
 	}
 	s.touched = s.touched[:0]
 	slices.SortFunc(hits, func(a, b Hit) int {
@@ -490,5 +500,7 @@ func (ix *Index) getScratch() *scratch {
 		concept: make([]float64, ix.docs),
 		matched: make([]uint16, ix.docs),
 		covered: make([]uint16, ix.docs),
+		mark:    make([]int32, ix.docs),
+		in:      make([]bool, ix.docs),
 	}
 }
