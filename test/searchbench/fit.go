@@ -11,6 +11,34 @@ import (
 // the best value kept, for a few rounds. The objective counts a right
 // command first twice, in the top 3 once and in the top 8 half.
 func fitWeights(ts []Task, clis map[string]*CLI) rank.Weights {
+	w := fit(ts, clis)
+	s0 := evaluate(ts, clis, func(c *CLI) ranker { return rankSearch(rank.New(c.Docs)) })
+	s1 := evaluate(ts, clis, func(c *CLI) ranker { return rankSearch(rank.NewWeighted(c.Docs, w)) })
+	fmt.Printf("dev with rank.DefaultWeights: %.1f%% %.1f%% %.1f%%; fitted: %.1f%% %.1f%% %.1f%%\n",
+		s0.pct(s0.first), s0.pct(s0.top3), s0.pct(s0.top8), s1.pct(s1.first), s1.pct(s1.top3), s1.pct(s1.top8))
+	return w
+}
+
+// crossValidate fits the weights on one half of ts and measures them on
+// the other, both ways round, beside rank.DefaultWeights on the same
+// halves: whether fitting on so few tasks generalizes.
+func crossValidate(ts []Task, clis map[string]*CLI) {
+	var halves [2][]Task
+	for i, t := range ts {
+		halves[i%2] = append(halves[i%2], t)
+	}
+	for k := range 2 {
+		train, test := halves[k], halves[1-k]
+		w := fit(train, clis)
+		s0 := evaluate(test, clis, func(c *CLI) ranker { return rankSearch(rank.New(c.Docs)) })
+		s1 := evaluate(test, clis, func(c *CLI) ranker { return rankSearch(rank.NewWeighted(c.Docs, w)) })
+		fmt.Printf("fold %d (%d tasks): default weights %.1f%% %.1f%% %.1f%%; weights fitted on the other %d: %.1f%% %.1f%% %.1f%%\n",
+			k, len(test), s0.pct(s0.first), s0.pct(s0.top3), s0.pct(s0.top8), len(train), s1.pct(s1.first), s1.pct(s1.top3), s1.pct(s1.top8))
+	}
+}
+
+// fit is the coordinate ascent of fitWeights.
+func fit(ts []Task, clis map[string]*CLI) rank.Weights {
 	objective := func(w rank.Weights) float64 {
 		s := evaluate(ts, clis, func(c *CLI) ranker { return rankSearch(rank.NewWeighted(c.Docs, w)) })
 		return 2*float64(s.first) + float64(s.top3) + 0.5*float64(s.top8)
@@ -38,9 +66,5 @@ func fitWeights(ts []Task, clis map[string]*CLI) rank.Weights {
 			break
 		}
 	}
-	s0 := evaluate(ts, clis, func(c *CLI) ranker { return rankSearch(rank.New(c.Docs)) })
-	s1 := evaluate(ts, clis, func(c *CLI) ranker { return rankSearch(rank.NewWeighted(c.Docs, w)) })
-	fmt.Printf("dev with rank.DefaultWeights: %.1f%% %.1f%% %.1f%%; fitted: %.1f%% %.1f%% %.1f%%\n",
-		s0.pct(s0.first), s0.pct(s0.top3), s0.pct(s0.top8), s1.pct(s1.first), s1.pct(s1.top3), s1.pct(s1.top8))
 	return w
 }

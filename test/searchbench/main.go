@@ -25,6 +25,7 @@ func main() {
 	half := flag.String("half", "dev", "the tasks to run: dev, heldout or all")
 	verbose := flag.Bool("v", false, "list the tasks that rank misses in the top 3")
 	fit := flag.Bool("fit", false, "fit rank's weights on the development half and print them")
+	cv := flag.Bool("cv", false, "cross-validate the fitting within the development half")
 	data := flag.String("data", "testdata", "the directory holding tasks.json and trees/")
 	query := flag.String("q", "", "rank this query on the tree of -cli and print the top 10, instead of the evaluation")
 	cliName := flag.String("cli", "kubectl", "the CLI whose tree -q searches")
@@ -36,13 +37,13 @@ func main() {
 		}
 		return
 	}
-	if err := run(*data, *half, *verbose, *fit); err != nil {
+	if err := run(*data, *half, *verbose, *fit, *cv); err != nil {
 		fmt.Fprintln(os.Stderr, "searchbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(data, half string, verbose, fit bool) error {
+func run(data, half string, verbose, fit, cv bool) error {
 	tasks, err := loadTasks(data)
 	if err != nil {
 		return err
@@ -53,6 +54,10 @@ func run(data, half string, verbose, fit bool) error {
 	}
 	if err := checkTasks(tasks, clis); err != nil {
 		return err
+	}
+	if cv {
+		crossValidate(pick(tasks, "dev"), clis)
+		return nil
 	}
 	if fit {
 		if half != "dev" {
