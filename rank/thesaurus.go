@@ -42,6 +42,7 @@ var synonymGroups = []string{
 	"use switch select",
 	"load import ingest",
 	"migrate convert transform",
+	"flatten squash",
 	"compact compaction defrag defragment reclaim shrink vacuum gc",
 	"history revision audit",
 	"health healthy status alive state",
