@@ -141,7 +141,7 @@ func NewWeighted(docs []Doc, w Weights) *Index {
 			if lx.stop[t] || lx.intent[t] {
 				return
 			}
-			t = Stem(t)
+			t = stem(t)
 			c := dt.tf[t]
 			if c == nil {
 				c = new([nFields]float64)
@@ -161,14 +161,14 @@ func NewWeighted(docs []Doc, w Weights) *Index {
 			for _, w := range ws {
 				addTerm(w, f)
 				if pos >= 0 && pos < 16 {
-					dt.path[Stem(w)] |= 1 << pos
+					dt.path[stem(w)] |= 1 << pos
 				}
 			}
 			if len(ws) > 1 {
 				j := strings.Join(ws, "")
 				addTerm(j, f)
 				if pos >= 0 && pos < 16 {
-					dt.path[Stem(j)] |= 1 << pos
+					dt.path[stem(j)] |= 1 << pos
 				}
 			}
 		}
@@ -268,7 +268,7 @@ func splitCompounds(all []docTerms) {
 				continue
 			}
 			for i := 3; i <= len(t)-3; i++ {
-				l, r := Stem(t[:i]), Stem(t[i:])
+				l, r := stem(t[:i]), stem(t[i:])
 				if vocab[l] && vocab[r] {
 					f := fPath
 					if tf[fPath] == 0 {
@@ -360,17 +360,17 @@ func (ix *Index) Search(query string, limit int) []Hit {
 	}
 	for i, w := range s.words {
 		if i+1 < len(s.words) {
-			j := Stem(w + s.words[i+1])
+			j := stem(w + s.words[i+1])
 			if _, ok := ix.terms[j]; ok || len(lx.expand[j]) > 0 {
 				addConcept(ix.concept(j, false, false))
 			}
 		}
 		switch {
 		case lx.intent[w]:
-			addConcept(ix.concept(Stem(w), true, false))
+			addConcept(ix.concept(stem(w), true, false))
 		case lx.stop[w]:
 		default:
-			addConcept(ix.concept(Stem(w), false, true))
+			addConcept(ix.concept(stem(w), false, true))
 		}
 	}
 	if nc == 0 {

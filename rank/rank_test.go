@@ -29,8 +29,8 @@ func TestStem(t *testing.T) {
 		{"image", "imag"},
 	}
 	for _, tt := range tests {
-		if got := Stem(tt.in); got != tt.want {
-			t.Errorf("Stem(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := stem(tt.in); got != tt.want {
+			t.Errorf("stem(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

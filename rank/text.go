@@ -36,13 +36,13 @@ func words(text string) []string {
 	return out
 }
 
-// Stem folds the inflections of an English word (lower case) so that the
+// stem folds the inflections of an English word (lower case) so that the
 // forms a person and a CLI use meet: plural and -ing/-ed forms, -ation,
 // -ion and -ment nouns, and a final e (pods, pod -> pod; creating,
 // created, creation, create -> creat; deployment -> deploy). It is a small
 // suffix stripper tuned for command vocabulary, not a full Porter stemmer:
 // words of four letters or less are left alone.
-func Stem(w string) string {
+func stem(w string) string {
 	if len(w) <= 3 {
 		return w
 	}

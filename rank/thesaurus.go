@@ -221,14 +221,14 @@ var lex = sync.OnceValue(func() *lexicon {
 		ws := strings.Fields(g)
 		for _, a := range ws {
 			for _, b := range ws {
-				add(Stem(a), Stem(b), 1)
+				add(stem(a), stem(b), 1)
 			}
 		}
 	}
 	for _, d := range directed {
 		from, to, _ := strings.Cut(d, ":")
 		for _, b := range strings.Fields(to) {
-			add(Stem(strings.TrimSpace(from)), Stem(b), 0.7)
+			add(stem(strings.TrimSpace(from)), stem(b), 0.7)
 		}
 	}
 	for _, w := range stopWords {
