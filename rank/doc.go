@@ -13,7 +13,7 @@
 //	}
 //	ix := rank.New(docs)
 //	for _, h := range ix.Search("roll back my app", 8) {
-//		fmt.Println(strings.Join(docs[h.Doc].Path, " "), h.Score) // rollout undo 3.2
+//		fmt.Println(strings.Join(docs[h.Doc].Path, " "), h.Score) // "rollout undo" first
 //	}
 //
 // The ranking is a BM25F over the fields of a command, each with its
