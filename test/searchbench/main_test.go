@@ -77,48 +77,70 @@ func TestEvaluate(t *testing.T) {
 	}
 }
 
-func benchTree(b *testing.B) (*CLI, []string) {
+// benchTrees are the trees benchmarked: kubectl and the largest.
+func benchTrees(b *testing.B) []struct {
+	cli     *CLI
+	queries []string
+} {
 	tasks, clis := load(b)
-	big := largest(clis)
-	var qs []string
-	for _, t := range tasks {
-		if t.CLI == big.Name {
-			qs = append(qs, t.Query)
+	var out []struct {
+		cli     *CLI
+		queries []string
+	}
+	for _, c := range []*CLI{clis["kubectl"], largest(clis)} {
+		var qs []string
+		for _, t := range tasks {
+			if t.CLI == c.Name {
+				qs = append(qs, t.Query)
+			}
 		}
+		out = append(out, struct {
+			cli     *CLI
+			queries []string
+		}{c, qs})
 	}
-	return big, qs
+	return out
 }
 
-// BenchmarkRankSearch is one query of rank on the largest tree.
+// BenchmarkRankSearch is one query of rank, the tasks' queries in turn.
 func BenchmarkRankSearch(b *testing.B) {
-	big, qs := benchTree(b)
-	ix := rank.New(big.Docs)
-	b.ReportAllocs()
-	b.ReportMetric(float64(len(big.Docs)), "commands")
-	i := 0
-	for b.Loop() {
-		ix.Search(qs[i%len(qs)], 8)
-		i++
+	for _, t := range benchTrees(b) {
+		ix := rank.New(t.cli.Docs)
+		b.Run(t.cli.Name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.ReportMetric(float64(len(t.cli.Docs)), "commands")
+			i := 0
+			for b.Loop() {
+				ix.Search(t.queries[i%len(t.queries)], 8)
+				i++
+			}
+		})
 	}
 }
 
-// BenchmarkRankIndex builds rank's index of the largest tree.
+// BenchmarkRankIndex builds rank's index of a tree.
 func BenchmarkRankIndex(b *testing.B) {
-	big, _ := benchTree(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		rank.New(big.Docs)
+	for _, t := range benchTrees(b) {
+		b.Run(t.cli.Name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				rank.New(t.cli.Docs)
+			}
+		})
 	}
 }
 
-// BenchmarkBaselineSearch is one query of the baseline on the largest tree.
+// BenchmarkBaselineSearch is one query of the baseline.
 func BenchmarkBaselineSearch(b *testing.B) {
-	big, qs := benchTree(b)
-	m := newBaseline(big.Commands)
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		m.Search(qs[i%len(qs)])
-		i++
+	for _, t := range benchTrees(b) {
+		m := newBaseline(t.cli.Commands)
+		b.Run(t.cli.Name, func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				m.Search(t.queries[i%len(t.queries)])
+				i++
+			}
+		})
 	}
 }
