@@ -7,7 +7,7 @@
 //
 //	go run .                  # the development half
 //	go run . -half heldout    # the held-out half: run it once, at the end
-//	go run . -v               # and list the tasks missed in the top 3
+//	go run . -v               # and list the tasks rank does not answer first
 //	go run . -fit             # fit rank's weights on the development half
 package main
 
@@ -23,7 +23,7 @@ import (
 
 func main() {
 	half := flag.String("half", "dev", "the tasks to run: dev, heldout or all")
-	verbose := flag.Bool("v", false, "list the tasks that rank misses in the top 3")
+	verbose := flag.Bool("v", false, "list the tasks whose right command rank does not put first")
 	fit := flag.Bool("fit", false, "fit rank's weights on the development half and print them")
 	cv := flag.Bool("cv", false, "cross-validate the fitting within the development half")
 	data := flag.String("data", "testdata", "the directory holding tasks.json and trees/")
