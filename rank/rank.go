@@ -135,23 +135,31 @@ func NewWeighted(docs []Doc, w Weights) *Index {
 	all := make([]docTerms, len(docs))
 	var avg [nFields]float64
 	var buf []byte
+	stems := map[string]string{} // a word's stem, "" for a stop word
 	for i, d := range docs {
-		dt := docTerms{tf: map[string]*[nFields]float64{}, path: map[string]uint16{}}
+		dt := docTerms{idx: map[string]int32{}, path: map[string]uint16{}}
 		addTerm := func(t string, f int) {
 			if lx.stop[t] || lx.intent[t] {
 				return
 			}
-			t = stem(t)
-			c := dt.tf[t]
-			if c == nil {
-				c = new([nFields]float64)
-				dt.tf[t] = c
-			}
-			c[f]++
+			dt.count(stem(t), f, 1)
 			dt.flen[f]++
 		}
 		addText := func(text string, f int) {
-			buf = forEachWord(text, buf, func(w string) { addTerm(w, f) })
+			buf = forEachWord(text, buf, func(w []byte) {
+				st, ok := stems[string(w)]
+				if !ok {
+					raw := string(w)
+					if !lx.stop[raw] && !lx.intent[raw] {
+						st = stem(raw)
+					}
+					stems[raw] = st
+				}
+				if st != "" {
+					dt.count(st, f, 1)
+					dt.flen[f]++
+				}
+			})
 		}
 		// A name such as "port-forward" or "use-context" is its words
 		// and the words joined ("portforward"), so that "port forward"
@@ -214,7 +222,8 @@ func NewWeighted(docs []Doc, w Weights) *Index {
 		}
 	}
 	for i, dt := range all {
-		for t, tf := range dt.tf {
+		for k, t := range dt.term {
+			tf := &dt.tf[k]
 			wtf := 0.0
 			for f := range nFields {
 				if tf[f] > 0 {
@@ -244,9 +253,27 @@ func NewWeighted(docs []Doc, w Weights) *Index {
 // docTerms are the terms of one document being indexed: their counts by
 // field, the path words they are and the length of each field.
 type docTerms struct {
-	tf   map[string]*[nFields]float64
+	idx  map[string]int32 // term to its place in terms and tf
+	term []string
+	tf   [][nFields]float64
 	path map[string]uint16
 	flen [nFields]float64
+}
+
+// count adds n occurrences of t in field f, unless t has some there
+// already and n is a fraction (a compound's part).
+func (dt *docTerms) count(t string, f int, n float64) {
+	i, ok := dt.idx[t]
+	if !ok {
+		i = int32(len(dt.term))
+		dt.idx[t] = i
+		dt.term = append(dt.term, t)
+		dt.tf = append(dt.tf, [nFields]float64{})
+	}
+	if n < 1 && dt.tf[i][f] > 0 {
+		return
+	}
+	dt.tf[i][f] += n
 }
 
 // splitCompounds adds the parts of a compound word of a path or an alias
@@ -255,15 +282,14 @@ type docTerms struct {
 func splitCompounds(all []docTerms) {
 	vocab := map[string]bool{}
 	for _, dt := range all {
-		for t := range dt.tf {
+		for _, t := range dt.term {
 			vocab[t] = true
 		}
 	}
-	for _, dt := range all {
-		var parts []string
-		var fields []int
-		var masks []uint16
-		for t, tf := range dt.tf {
+	for d := range all {
+		dt := &all[d]
+		for k, n := 0, len(dt.term); k < n; k++ {
+			t, tf := dt.term[k], dt.tf[k]
 			if len(t) < 6 || tf[fPath] == 0 && tf[fAlias] == 0 {
 				continue
 			}
@@ -274,23 +300,13 @@ func splitCompounds(all []docTerms) {
 					if tf[fPath] == 0 {
 						f = fAlias
 					}
-					parts = append(parts, l, r)
-					fields = append(fields, f, f)
-					masks = append(masks, dt.path[t], dt.path[t])
+					for _, p := range [2]string{l, r} {
+						dt.count(p, f, 0.5)
+						dt.path[p] |= dt.path[t]
+					}
 					break
 				}
 			}
-		}
-		for i, p := range parts {
-			c := dt.tf[p]
-			if c == nil {
-				c = new([nFields]float64)
-				dt.tf[p] = c
-			}
-			if c[fields[i]] == 0 {
-				c[fields[i]] = 0.5
-			}
-			dt.path[p] |= masks[i]
 		}
 	}
 }
@@ -345,7 +361,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 	defer ix.scratch.Put(s)
 	lx := lex()
 	s.words = s.words[:0]
-	s.buf = forEachWord(query, s.buf, func(w string) { s.words = append(s.words, w) })
+	s.buf = forEachWord(query, s.buf, func(w []byte) { s.words = append(s.words, string(w)) })
 
 	var concepts [32]concept
 	nc, counted := 0, 0

@@ -3,14 +3,15 @@ package rank
 import "strings"
 
 // forEachWord calls f with each word of text: a run of ASCII letters and
-// digits, lower-cased (other runes separate words; non-ASCII letters are
-// kept inside words). The word passed to f is only valid during the call
-// when buf is reused; f must copy it to keep it.
-func forEachWord(text string, buf []byte, f func(w string)) []byte {
+// digits, lower-cased (other runes separate words; non-ASCII bytes are
+// kept inside words). The word passed to f lives in buf, which the next
+// word overwrites; f must copy it to keep it. forEachWord returns buf for
+// reuse.
+func forEachWord(text string, buf []byte, f func(w []byte)) []byte {
 	buf = buf[:0]
 	flush := func() {
 		if len(buf) > 0 {
-			f(string(buf))
+			f(buf)
 			buf = buf[:0]
 		}
 	}
@@ -32,7 +33,7 @@ func forEachWord(text string, buf []byte, f func(w string)) []byte {
 // words returns the lower-case words of text.
 func words(text string) []string {
 	var out []string
-	forEachWord(text, nil, func(w string) { out = append(out, w) })
+	forEachWord(text, nil, func(w []byte) { out = append(out, string(w)) })
 	return out
 }
 
