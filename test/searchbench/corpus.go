@@ -48,8 +48,11 @@ type Served struct {
 }
 
 // loadTasks reads testdata/tasks.json.
-func loadTasks(dir string) ([]Task, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "tasks.json"))
+func loadTasks(dir string) ([]Task, error) { return loadTaskFile(filepath.Join(dir, "tasks.json")) }
+
+// loadTaskFile reads a file of tasks.
+func loadTaskFile(file string) ([]Task, error) {
+	b, err := os.ReadFile(file)
 	if err != nil {
 		return nil, fmt.Errorf("reading the tasks: %w", err)
 	}

@@ -7,6 +7,7 @@
 //
 //	go run .                  # the development half
 //	go run . -half heldout    # the held-out half: run it once, at the end
+//	go run . -half fresh      # the second held-out set (testdata/fresh.json)
 //	go run . -v               # and list the tasks rank does not answer first
 //	go run . -fit             # fit rank's weights on the development half
 package main
@@ -15,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -22,7 +24,7 @@ import (
 )
 
 func main() {
-	half := flag.String("half", "dev", "the tasks to run: dev, heldout or all")
+	half := flag.String("half", "dev", "the tasks to run: dev, heldout, all (the two halves of tasks.json) or fresh (fresh.json, held out from the second round)")
 	verbose := flag.Bool("v", false, "list the tasks whose right command rank does not put first")
 	fit := flag.Bool("fit", false, "fit rank's weights on the development half and print them")
 	cv := flag.Bool("cv", false, "cross-validate the fitting within the development half")
@@ -68,8 +70,16 @@ func run(data, half string, verbose, fit, cv bool) error {
 		return nil
 	}
 	ts := pick(tasks, half)
+	if half == "fresh" {
+		if ts, err = loadTaskFile(filepath.Join(data, "fresh.json")); err != nil {
+			return err
+		}
+		if err := checkTasks(ts, clis); err != nil {
+			return err
+		}
+	}
 	if ts == nil {
-		return fmt.Errorf("-half %q: want dev, heldout or all", half)
+		return fmt.Errorf("-half %q: want dev, heldout, all or fresh", half)
 	}
 	fmt.Printf("%d tasks (%s half) over %d CLIs\n\n", len(ts), half, len(clis))
 	fmt.Printf("%-30s %7s %7s %7s\n", "ranking", "first", "top 3", "top 8")

@@ -40,6 +40,13 @@ func TestTasks(t *testing.T) {
 		t.Errorf("halves of %d and %d tasks out of %d", dev, held, len(tasks))
 	}
 	t.Logf("%d tasks over %d CLIs (%v): %d dev, %d held out", len(tasks), len(per), per, dev, held)
+	fresh, err := loadTaskFile("testdata/fresh.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := checkTasks(append(fresh, tasks...), clis); err != nil {
+		t.Error(err)
+	}
 }
 
 // TestServed checks the served commands read from the snapshots: cobra's
