@@ -26,6 +26,8 @@ func TestStem(t *testing.T) {
 		{"use", "use"},
 		{"classes", "class"},
 		{"images", "imag"},
+		{"notified", "notify"},
+		{"copied", "copy"},
 		{"image", "imag"},
 	}
 	for _, tt := range tests {

@@ -48,6 +48,8 @@ func stem(w string) string {
 		return w
 	}
 	switch {
+	case strings.HasSuffix(w, "ied") && len(w) > 5:
+		return w[:len(w)-3] + "y"
 	case strings.HasSuffix(w, "ies") && len(w) > 4:
 		w = w[:len(w)-3] + "y"
 	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "xes"), strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"):
