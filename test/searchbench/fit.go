@@ -14,7 +14,7 @@ func fitWeights(ts []Task, clis map[string]*CLI) rank.Weights {
 	w := fit(ts, clis)
 	s0 := evaluate(ts, clis, func(c *CLI) ranker { return rankSearch(rank.New(c.Docs)) })
 	s1 := evaluate(ts, clis, func(c *CLI) ranker { return rankSearch(rank.NewWeighted(c.Docs, w)) })
-	fmt.Printf("dev with rank.DefaultWeights: %.1f%% %.1f%% %.1f%%; fitted: %.1f%% %.1f%% %.1f%%\n",
+	fmt.Printf("with rank.DefaultWeights: %.1f%% %.1f%% %.1f%%; fitted: %.1f%% %.1f%% %.1f%%\n",
 		s0.pct(s0.first), s0.pct(s0.top3), s0.pct(s0.top8), s1.pct(s1.first), s1.pct(s1.top3), s1.pct(s1.top8))
 	return w
 }

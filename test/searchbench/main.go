@@ -26,8 +26,8 @@ import (
 func main() {
 	half := flag.String("half", "dev", "the tasks to run: dev, heldout, all (the two halves of tasks.json) or fresh (fresh.json, held out from the second round)")
 	verbose := flag.Bool("v", false, "list the tasks whose right command rank does not put first")
-	fit := flag.Bool("fit", false, "fit rank's weights on the development half and print them")
-	cv := flag.Bool("cv", false, "cross-validate the fitting within the development half")
+	fit := flag.Bool("fit", false, "fit rank's weights on the tasks of -half (dev or all) and print them")
+	cv := flag.Bool("cv", false, "cross-validate the fitting within the tasks of -half (dev or all)")
 	data := flag.String("data", "testdata", "the directory holding tasks.json and trees/")
 	query := flag.String("q", "", "rank this query on the tree of -cli and print the top 10, instead of the evaluation")
 	cliName := flag.String("cli", "kubectl", "the CLI whose tree -q searches")
@@ -57,15 +57,18 @@ func run(data, half string, verbose, fit, cv bool) error {
 	if err := checkTasks(tasks, clis); err != nil {
 		return err
 	}
-	if cv {
-		crossValidate(pick(tasks, "dev"), clis)
-		return nil
-	}
-	if fit {
-		if half != "dev" {
-			return fmt.Errorf("-fit runs on the development half only")
+	if fit || cv {
+		// The held-out tasks are never fitted on: tasks.json's held-out
+		// half may be, once run (it then is development data), fresh.json
+		// may not.
+		if half != "dev" && half != "all" {
+			return fmt.Errorf("-fit and -cv run on -half dev or all only")
 		}
-		w := fitWeights(pick(tasks, "dev"), clis)
+		if cv {
+			crossValidate(pick(tasks, half), clis)
+			return nil
+		}
+		w := fitWeights(pick(tasks, half), clis)
 		fmt.Printf("fitted weights: %+v\n", w)
 		return nil
 	}
