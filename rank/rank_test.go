@@ -2,6 +2,7 @@ package rank
 
 import (
 	"slices"
+	"sync"
 	"testing"
 )
 
@@ -58,13 +59,19 @@ func TestWords(t *testing.T) {
 var tree = []Doc{
 	{Path: []string{"get"}, Short: "Display one or many resources", Example: "# List all pods\nkubectl get pods"},
 	{Path: []string{"delete"}, Short: "Delete resources by file names or by label selector"},
-	{Path: []string{"logs"}, Short: "Print the logs for a container in a pod", Flags: []Flag{{Name: "follow", Usage: "Specify if the logs should be streamed."}}},
+	{Path: []string{"logs"}, Short: "Print the logs for a container in a pod", Flags: []Flag{
+		{Name: "follow", Usage: "Specify if the logs should be streamed."},
+		{Name: "prefix", Usage: "Prefix each log line with the log source (pod name and container name)"},
+	}},
 	{Path: []string{"rollout", "undo"}, Short: "Undo a previous rollout"},
 	{Path: []string{"rollout", "history"}, Short: "View rollout history"},
 	{Path: []string{"port-forward"}, Short: "Forward one or more local ports to a pod"},
 	{Path: []string{"config", "use-context"}, Aliases: []string{"use"}, Short: "Set the current-context in a kubeconfig file"},
 	{Path: []string{"scale"}, Short: "Set a new size for a deployment, replica set, or replication controller"},
 	{Path: []string{"create", "secret", "generic"}, Short: "Create a secret from a local file, directory, or literal value"},
+	{Path: []string{"image"}, Short: "Handle container images"},
+	{Path: []string{"image", "load"}, Short: "Load images from docker into the cluster"},
+	{Path: []string{"edit", "set", "nameprefix"}, Short: "Sets the value of the namePrefix field in the kustomization file"},
 }
 
 func TestSearch(t *testing.T) {
@@ -85,6 +92,9 @@ func TestSearch(t *testing.T) {
 		{"run 5 copies of my app", "scale"},
 		{"store a password", "create secret generic"},
 		{"ROLLOUT HISTORY", "rollout history"},
+		{"load an image", "image load"},                    // the subcommand before its group
+		{"import images into the cluster", "image load"},   // import and load are one
+		{"a prefix for every name", "edit set nameprefix"}, // the compound's parts
 	}
 	for _, tt := range tests {
 		hits := ix.Search(tt.query, 3)
@@ -160,6 +170,35 @@ func TestSearchRepeatable(t *testing.T) {
 				t.Fatalf("%q: %v, first time %v", q, got, first[q])
 			}
 		}
+	}
+}
+
+// TestSearchConcurrent asks one index from several goroutines at once: each
+// gets the answer it gets alone.
+func TestSearchConcurrent(t *testing.T) {
+	ix := New(tree)
+	queries := []string{"list pods", "roll back", "delete pod", "forward a port", "load an image"}
+	want := map[string][]Hit{}
+	for _, q := range queries {
+		want[q] = ix.Search(q, 0)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8*len(queries))
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 50 {
+				q := queries[(g+i)%len(queries)]
+				if got := ix.Search(q, 0); !slices.Equal(got, want[q]) {
+					errs <- q
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for q := range errs {
+		t.Errorf("%q: a concurrent search differs from the search alone", q)
 	}
 }
 
