@@ -13,12 +13,17 @@ var update = flag.Bool("update", false, "rewrite the snapshots under ../testdata
 // TestSnapshots builds each CLI's tree and compares it with its snapshot
 // (-update rewrites the snapshots).
 func TestSnapshots(t *testing.T) {
-	t.Setenv("GH_CONFIG_DIR", t.TempDir())
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("XDG_DATA_HOME", t.TempDir())
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv("KUBECONFIG", filepath.Join(t.TempDir(), "none"))
+	// Fixed paths that do not exist, not temporary directories: gh's help
+	// names its data directory, and the snapshot must not change from
+	// run to run; no user's configuration, aliases or extensions enter.
+	for k, v := range map[string]string{
+		"GH_CONFIG_DIR": "/nonexistent/searchbench/gh", "XDG_CONFIG_HOME": "/nonexistent/searchbench/config",
+		"XDG_DATA_HOME": "/nonexistent/searchbench/data", "XDG_CACHE_HOME": "/nonexistent/searchbench/cache",
+		"XDG_STATE_HOME": "/nonexistent/searchbench/state", "HOME": "/nonexistent/searchbench/home",
+		"KUBECONFIG": "/nonexistent/searchbench/kubeconfig",
+	} {
+		t.Setenv(k, v)
+	}
 	for _, cli := range CLIs() {
 		root, err := cli.Root()
 		if err != nil {
