@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 NODEDIR := test/node
 
-.PHONY: all build demo test vet unit realcli node-deps bench kubectl external-timing fuzz clean
+.PHONY: all build demo test vet unit realcli node-deps bench searchbench kubectl external-timing fuzz clean
 
 all: build
 
@@ -43,9 +43,15 @@ test: vet build node-deps unit realcli
 
 # The library's benchmarks, then tools/list sizes on real trees (test/realcli, its own
 # module: the first run downloads kubectl's dependencies, so it is not part of make test).
-bench:
+bench: searchbench
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
 	cd test/realcli && $(GO) run ./listsize
+
+# Search ranking figures (package rank against search mode's previous ranking) on the task set of
+# test/searchbench over snapshots of 8 real CLIs' trees, and query latency: see its README.md.
+searchbench:
+	cd test/searchbench && $(GO) test -count=1 . && $(GO) run . -half all && \
+		$(GO) test -run='^$$' -bench=. -benchmem .
 
 # kubectl with the mcp group added (test/realcli/kubectl), for serving a large real tree.
 $(BIN)/kubectl: FORCE

@@ -1,0 +1,537 @@
+package rank
+
+import (
+	"math"
+	"math/bits"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Doc is one command as the ranking reads it. Every field is optional but
+// Path.
+type Doc struct {
+	// Path is the command's path below the root, one word per level:
+	// {"rollout", "undo"} for "kubectl rollout undo".
+	Path []string
+	// Aliases are other names of the commands on the path (the command's
+	// own and its parents'), such as "rm" for "remove".
+	Aliases []string
+	// Short, Long and Example are the command's one-line description,
+	// its help text and its examples. The comment lines of Example ("#
+	// List all pods") and its command lines are fields of their own; with
+	// DefaultWeights they add nothing to the score, but a query word
+	// found there still counts toward the share of the query a command
+	// matches.
+	Short, Long, Example string
+	// Flags are the command's own flags. Leave out the flags it inherits
+	// (a CLI's global flags): they say nothing of what it does, and their
+	// words, found in every command, would count for nothing everywhere.
+	Flags []Flag
+}
+
+// Flag is a flag of a command: its name without dashes and its usage line.
+type Flag struct {
+	Name, Usage string
+}
+
+// Hit is one ranked document: its index in the slice given to New and its
+// score (higher is better; scores compare only within one query).
+type Hit struct {
+	Doc   int
+	Score float64
+}
+
+// Weights tune the ranking. The zero value is not useful; start from
+// DefaultWeights.
+type Weights struct {
+	// Field weights: how much a query word counts where a document has it.
+	Path, Alias, Short, Long, ExampleComment, ExampleCode, FlagName, FlagUsage float64
+	// K1 and B are BM25's saturation of repeated words and its
+	// normalization of long fields.
+	K1, B float64
+	// Synonym is the weight of a word found through the thesaurus,
+	// Prefix of a word found as a prefix of another ("auth" for
+	// "authentication"), both relative to the word itself.
+	Synonym, Prefix float64
+	// Group scales the score of a command that has subcommands among the
+	// documents ("image" beside "image import"): a request usually means
+	// the action, not the group.
+	Group float64
+	// PathCoverage is how much a document's score depends on the share of
+	// its path words that the query explains; Coverage how much on the
+	// share of the query's words the document matches.
+	PathCoverage, Coverage float64
+}
+
+// DefaultWeights are the weights measured in test/searchbench: fitted by
+// coordinate ascent on the development half of its tasks, but Group, set
+// by hand. Refitting on more tasks did no better under cross-validation.
+func DefaultWeights() Weights {
+	return Weights{
+		Path:           3.75,
+		Alias:          2.5,
+		Short:          2,
+		Long:           0.5,
+		ExampleComment: 0,
+		ExampleCode:    0,
+		FlagName:       0.4,
+		FlagUsage:      0,
+		K1:             1.2,
+		B:              0.5,
+		Synonym:        0.9,
+		Prefix:         0.4,
+		Group:          0.7,
+		PathCoverage:   0.45,
+		Coverage:       0.78,
+	}
+}
+
+// The fields of a document.
+const (
+	fPath = iota
+	fAlias
+	fShort
+	fLong
+	fExComment
+	fExCode
+	fFlagName
+	fFlagUsage
+	nFields
+)
+
+// posting is one document holding a term.
+type posting struct {
+	doc   int32
+	path  uint16  // the path words (by position) that are this term
+	score float32 // the term's BM25F weight in the document, before idf
+}
+
+// Index ranks a fixed set of documents. It is built once by New and is safe
+// for concurrent use.
+type Index struct {
+	w        Weights
+	docs     int
+	terms    map[string]int32 // term to its postings
+	postings [][]posting
+	idf      []float32
+	vocab    []string  // sorted terms, for prefix matches
+	pathLen  []uint8   // path words of each document
+	depth    []uint8   // levels of each document's path
+	pathKey  []string  // each document's path words joined by spaces, lower case
+	group    []bool    // whether a document's path is the start of another's
+	scratch  sync.Pool // *scratch
+}
+
+// scratch is the per-query working memory of Search.
+type scratch struct {
+	total   []float64
+	concept []float64
+	matched []uint16
+	covered []uint16
+	mark    []int32 // the last concept that touched each document
+	in      []bool  // whether a document is in touched
+	touched []int32
+	ctouch  []int32
+	words   []string
+	hits    []Hit
+	buf     []byte
+}
+
+// New indexes docs with DefaultWeights.
+func New(docs []Doc) *Index { return NewWeighted(docs, DefaultWeights()) }
+
+// NewWeighted indexes docs with weights w.
+func NewWeighted(docs []Doc, w Weights) *Index {
+	lx := lex()
+	ix := &Index{w: w, docs: len(docs), terms: map[string]int32{}}
+	fw := [nFields]float64{w.Path, w.Alias, w.Short, w.Long, w.ExampleComment, w.ExampleCode, w.FlagName, w.FlagUsage}
+	all := make([]docTerms, len(docs))
+	var avg [nFields]float64
+	var buf []byte
+	stems := map[string]string{} // a word's stem, "" for a stop word
+	for i, d := range docs {
+		dt := docTerms{idx: map[string]int32{}, path: map[string]uint16{}}
+		addTerm := func(t string, f int) {
+			if lx.stop[t] || lx.intent[t] {
+				return
+			}
+			dt.count(stem(t), f, 1)
+			dt.flen[f]++
+		}
+		addText := func(text string, f int) {
+			buf = forEachWord(text, buf, func(w []byte) {
+				st, ok := stems[string(w)]
+				if !ok {
+					raw := string(w)
+					if !lx.stop[raw] && !lx.intent[raw] {
+						st = stem(raw)
+					}
+					stems[raw] = st
+				}
+				if st != "" {
+					dt.count(st, f, 1)
+					dt.flen[f]++
+				}
+			})
+		}
+		// A name such as "port-forward" or "use-context" is its words
+		// and the words joined ("portforward"), so that "port forward"
+		// and "portforward" both find it.
+		addName := func(name string, f int, pos int) {
+			ws := words(name)
+			for _, w := range ws {
+				addTerm(w, f)
+				if pos >= 0 && pos < 16 {
+					dt.path[stem(w)] |= 1 << pos
+				}
+			}
+			if len(ws) > 1 {
+				j := strings.Join(ws, "")
+				addTerm(j, f)
+				if pos >= 0 && pos < 16 {
+					dt.path[stem(j)] |= 1 << pos
+				}
+			}
+		}
+		pos := 0
+		for _, p := range d.Path {
+			addName(p, fPath, pos)
+			pos++
+		}
+		ix.pathLen = append(ix.pathLen, uint8(min(pos, 16)))
+		ix.depth = append(ix.depth, uint8(min(len(d.Path), 255)))
+		ix.pathKey = append(ix.pathKey, strings.ToLower(strings.Join(d.Path, " ")))
+		for _, a := range d.Aliases {
+			addName(a, fAlias, -1)
+		}
+		addText(d.Short, fShort)
+		addText(d.Long, fLong)
+		comments, code := splitExample(d.Example)
+		addText(comments, fExComment)
+		addText(code, fExCode)
+		for _, f := range d.Flags {
+			addName(f.Name, fFlagName, -1)
+			addText(f.Usage, fFlagUsage)
+		}
+		for f := range nFields {
+			avg[f] += dt.flen[f]
+		}
+		all[i] = dt
+	}
+	for f := range nFields {
+		avg[f] = max(avg[f]/float64(max(len(docs), 1)), 1)
+	}
+	splitCompounds(all)
+	ix.group = make([]bool, len(docs))
+	keys := map[string]int{}
+	for i, k := range ix.pathKey {
+		keys[k] = i
+	}
+	for _, d := range docs {
+		for n := len(d.Path) - 1; n >= 0; n-- {
+			if i, ok := keys[strings.ToLower(strings.Join(d.Path[:n], " "))]; ok {
+				ix.group[i] = true
+			}
+		}
+	}
+	for i, dt := range all {
+		for k, t := range dt.term {
+			tf := &dt.tf[k]
+			wtf := 0.0
+			for f := range nFields {
+				if tf[f] > 0 {
+					wtf += fw[f] * tf[f] / (1 - w.B + w.B*dt.flen[f]/avg[f])
+				}
+			}
+			id, ok := ix.terms[t]
+			if !ok {
+				id = int32(len(ix.postings))
+				ix.terms[t] = id
+				ix.postings = append(ix.postings, nil)
+			}
+			ix.postings[id] = append(ix.postings[id], posting{doc: int32(i), path: dt.path[t], score: float32(wtf / (w.K1 + wtf))})
+		}
+	}
+	n := float64(len(docs))
+	ix.idf = make([]float32, len(ix.postings))
+	for t, id := range ix.terms {
+		df := float64(len(ix.postings[id]))
+		ix.idf[id] = float32(math.Log(1 + (n-df+0.5)/(df+0.5)))
+		ix.vocab = append(ix.vocab, t)
+	}
+	sort.Strings(ix.vocab)
+	return ix
+}
+
+// docTerms are the terms of one document being indexed: their counts by
+// field, the path words they are and the length of each field.
+type docTerms struct {
+	idx  map[string]int32 // term to its place in terms and tf
+	term []string
+	tf   [][nFields]float64
+	path map[string]uint16
+	flen [nFields]float64
+}
+
+// count adds n occurrences of t in field f, unless t has some there
+// already and n is a fraction (a compound's part).
+func (dt *docTerms) count(t string, f int, n float64) {
+	i, ok := dt.idx[t]
+	if !ok {
+		i = int32(len(dt.term))
+		dt.idx[t] = i
+		dt.term = append(dt.term, t)
+		dt.tf = append(dt.tf, [nFields]float64{})
+	}
+	if n < 1 && dt.tf[i][f] > 0 {
+		return
+	}
+	dt.tf[i][f] += n
+}
+
+// splitCompounds adds the parts of a compound word of a path or an alias
+// ("nameprefix", "kubeconfig") as path or alias words when both parts are
+// words of the documents, so that "prefix the names" finds nameprefix.
+func splitCompounds(all []docTerms) {
+	vocab := map[string]bool{}
+	for _, dt := range all {
+		for _, t := range dt.term {
+			vocab[t] = true
+		}
+	}
+	for d := range all {
+		dt := &all[d]
+		for k, n := 0, len(dt.term); k < n; k++ {
+			t, tf := dt.term[k], dt.tf[k]
+			if len(t) < 6 || tf[fPath] == 0 && tf[fAlias] == 0 {
+				continue
+			}
+			for i := 3; i <= len(t)-3; i++ {
+				l, r := stem(t[:i]), stem(t[i:])
+				if vocab[l] && vocab[r] {
+					f := fPath
+					if tf[fPath] == 0 {
+						f = fAlias
+					}
+					for _, p := range [2]string{l, r} {
+						dt.count(p, f, 0.5)
+						dt.path[p] |= dt.path[t]
+					}
+					break
+				}
+			}
+		}
+	}
+}
+
+// splitExample returns the comment lines of an example (without their
+// "#" or "//") and its other lines.
+func splitExample(ex string) (comments, code string) {
+	var c, o strings.Builder
+	for l := range strings.SplitSeq(ex, "\n") {
+		l = strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(l, "#"):
+			c.WriteString(strings.TrimLeft(l, "# "))
+			c.WriteByte('\n')
+		case strings.HasPrefix(l, "//"):
+			c.WriteString(strings.TrimLeft(l, "/ "))
+			c.WriteByte('\n')
+		default:
+			o.WriteString(l)
+			o.WriteByte('\n')
+		}
+	}
+	return c.String(), o.String()
+}
+
+// Len is the number of documents indexed.
+func (ix *Index) Len() int { return ix.docs }
+
+// concept is one word of a query: the terms that stand for it with their
+// weights.
+type concept struct {
+	terms  [24]alt
+	n      int
+	counts bool // counts toward the share of the query matched
+}
+
+// Search returns at most limit documents matching query, best first (all
+// of them when limit <= 0); ties go to the shorter path, then to the
+// earlier document. Each query word counts by the fields a document has
+// it in (weighed by [Weights]), by how rare it is among the documents, and
+// through its stem, the thesaurus of CLI vocabulary and the indexed words
+// it begins or that begin it; two adjacent words also count joined ("roll
+// back" finds rollback). A document whose path the query explains and that
+// matches more of the query's words ranks higher; a group command lower
+// than one of its subcommands would. The result is the caller's; an empty
+// or stop-word-only query finds nothing.
+func (ix *Index) Search(query string, limit int) []Hit {
+	if ix.docs == 0 {
+		return nil
+	}
+	s := ix.getScratch()
+	defer ix.scratch.Put(s)
+	lx := lex()
+	s.words = s.words[:0]
+	s.buf = forEachWord(query, s.buf, func(w []byte) { s.words = append(s.words, string(w)) })
+
+	var concepts [32]concept
+	nc, counted := 0, 0
+	addConcept := func(c concept) {
+		if nc < len(concepts) && c.n > 0 {
+			concepts[nc] = c
+			nc++
+			if c.counts {
+				counted++
+			}
+		}
+	}
+	for i, w := range s.words {
+		if i+1 < len(s.words) {
+			j := stem(w + s.words[i+1])
+			if _, ok := ix.terms[j]; ok || len(lx.expand[j]) > 0 {
+				addConcept(ix.concept(j, false, false))
+			}
+		}
+		switch {
+		case lx.intent[w]:
+			addConcept(ix.concept(stem(w), true, false))
+		case lx.stop[w]:
+		default:
+			addConcept(ix.concept(stem(w), false, true))
+		}
+	}
+	if nc == 0 {
+		return nil
+	}
+	// A concept counts toward a document's share of the query matched
+	// wherever the document has it, even in a field that weighs nothing
+	// (the examples, by default): that it mentions the word is evidence;
+	// the score counts the fields' weights.
+	for ci, c := range concepts[:nc] {
+		mark := int32(ci + 1)
+		s.ctouch = s.ctouch[:0]
+		for _, a := range c.terms[:c.n] {
+			id := ix.terms[a.term]
+			idf := float64(ix.idf[id]) * a.w
+			for _, p := range ix.postings[id] {
+				if s.mark[p.doc] != mark {
+					s.mark[p.doc] = mark
+					s.ctouch = append(s.ctouch, p.doc)
+				}
+				if v := idf * float64(p.score); v > s.concept[p.doc] {
+					s.concept[p.doc] = v
+				}
+				s.covered[p.doc] |= p.path
+			}
+		}
+		for _, d := range s.ctouch {
+			if !s.in[d] {
+				s.in[d] = true
+				s.touched = append(s.touched, d)
+			}
+			s.total[d] += s.concept[d]
+			if c.counts {
+				s.matched[d]++
+			}
+			s.concept[d] = 0
+		}
+	}
+	norm := strings.Join(s.words, " ")
+	hits := s.hits[:0]
+	w := ix.w
+	for _, d := range s.touched {
+		score := s.total[d]
+		if pl := ix.pathLen[d]; pl > 0 {
+			cov := float64(bits.OnesCount16(s.covered[d])) / float64(pl)
+			score *= 1 - w.PathCoverage + w.PathCoverage*cov
+		}
+		if counted > 0 {
+			score *= 1 + w.Coverage*float64(s.matched[d])/float64(counted)
+		}
+		if ix.group[d] {
+			score *= w.Group
+		}
+		if k := ix.pathKey[d]; k != "" && strings.Contains(norm, k) {
+			score *= 1.5 // the query names the command
+		}
+		if score > 0 {
+			hits = append(hits, Hit{Doc: int(d), Score: score})
+		}
+		s.total[d], s.matched[d], s.covered[d], s.mark[d], s.in[d] = 0, 0, 0, 0, false
+	}
+	s.touched = s.touched[:0]
+	slices.SortFunc(hits, func(a, b Hit) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		case ix.depth[a.Doc] != ix.depth[b.Doc]:
+			return int(ix.depth[a.Doc]) - int(ix.depth[b.Doc])
+		}
+		return a.Doc - b.Doc
+	})
+	if limit > 0 && len(hits) > limit {
+		hits = hits[:limit]
+	}
+	out := slices.Clone(hits)
+	s.hits = hits[:0]
+	return out
+}
+
+// concept returns the terms standing for the query stem t: t itself
+// (unless it only carries intent), its thesaurus entries and the indexed
+// words it begins or that begin it.
+func (ix *Index) concept(t string, intentOnly, counts bool) concept {
+	c := concept{counts: counts}
+	add := func(term string, w float64) {
+		if _, ok := ix.terms[term]; !ok || c.n == len(c.terms) {
+			return
+		}
+		for i := range c.terms[:c.n] {
+			if c.terms[i].term == term {
+				c.terms[i].w = max(c.terms[i].w, w)
+				return
+			}
+		}
+		c.terms[c.n] = alt{term, w}
+		c.n++
+	}
+	if !intentOnly {
+		add(t, 1)
+	}
+	for _, a := range lex().expand[t] {
+		add(a.term, a.w*ix.w.Synonym)
+	}
+	if len(t) >= 4 && !intentOnly {
+		i := sort.SearchStrings(ix.vocab, t)
+		for k := 0; k < 4 && i < len(ix.vocab) && strings.HasPrefix(ix.vocab[i], t); i++ {
+			if ix.vocab[i] != t {
+				add(ix.vocab[i], ix.w.Prefix)
+				k++
+			}
+		}
+		for l := max(4, (len(t)+1)/2); l < len(t); l++ {
+			add(t[:l], ix.w.Prefix)
+		}
+	}
+	return c
+}
+
+func (ix *Index) getScratch() *scratch {
+	if s, ok := ix.scratch.Get().(*scratch); ok {
+		return s
+	}
+	return &scratch{
+		total:   make([]float64, ix.docs),
+		concept: make([]float64, ix.docs),
+		matched: make([]uint16, ix.docs),
+		covered: make([]uint16, ix.docs),
+		mark:    make([]int32, ix.docs),
+		in:      make([]bool, ix.docs),
+	}
+}

@@ -1,0 +1,231 @@
+package rank
+
+import (
+	"slices"
+	"sync"
+	"testing"
+)
+
+func TestStem(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"pods", "pod"},
+		{"pod", "pod"},
+		{"policies", "policy"},
+		{"running", "run"},
+		{"stopped", "stop"},
+		{"creating", "creat"},
+		{"created", "creat"},
+		{"create", "creat"},
+		{"creation", "creat"},
+		{"deployment", "deploy"},
+		{"deployments", "deploy"},
+		{"configuration", "configur"},
+		{"installation", "install"},
+		{"installing", "install"},
+		{"status", "status"},
+		{"ls", "ls"},
+		{"use", "use"},
+		{"classes", "class"},
+		{"images", "imag"},
+		{"notified", "notify"},
+		{"copied", "copy"},
+		{"image", "imag"},
+	}
+	for _, tt := range tests {
+		if got := stem(tt.in); got != tt.want {
+			t.Errorf("stem(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestWords(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"Port-Forward to a pod", []string{"port", "forward", "to", "a", "pod"}},
+		{"  --output=wide ", []string{"output", "wide"}},
+		{"", nil},
+		{"k8s v1.30", []string{"k8s", "v1", "30"}},
+	}
+	for _, tt := range tests {
+		if got := words(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("words(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// tree is a small kubectl-like tree for the table tests.
+var tree = []Doc{
+	{Path: []string{"get"}, Short: "Display one or many resources", Example: "# List all pods\nkubectl get pods"},
+	{Path: []string{"delete"}, Short: "Delete resources by file names or by label selector"},
+	{Path: []string{"logs"}, Short: "Print the logs for a container in a pod", Flags: []Flag{
+		{Name: "follow", Usage: "Specify if the logs should be streamed."},
+		{Name: "prefix", Usage: "Prefix each log line with the log source (pod name and container name)"},
+	}},
+	{Path: []string{"rollout", "undo"}, Short: "Undo a previous rollout"},
+	{Path: []string{"rollout", "history"}, Short: "View rollout history"},
+	{Path: []string{"port-forward"}, Short: "Forward one or more local ports to a pod"},
+	{Path: []string{"config", "use-context"}, Aliases: []string{"use"}, Short: "Set the current-context in a kubeconfig file"},
+	{Path: []string{"scale"}, Short: "Set a new size for a deployment, replica set, or replication controller"},
+	{Path: []string{"create", "secret", "generic"}, Short: "Create a secret from a local file, directory, or literal value"},
+	{Path: []string{"image"}, Short: "Handle container images"},
+	{Path: []string{"image", "load"}, Short: "Load images from docker into the cluster"},
+	{Path: []string{"edit", "set", "nameprefix"}, Short: "Sets the value of the namePrefix field in the kustomization file"},
+}
+
+func TestSearch(t *testing.T) {
+	ix := New(tree)
+	tests := []struct {
+		query string
+		want  string // the first hit's path
+	}{
+		{"list pods", "get"},
+		{"remove a pod", "delete"},
+		{"rm the pod", "delete"},
+		{"stream the output of a container", "logs"},
+		{"roll back a release", "rollout undo"},
+		{"rollback", "rollout undo"},
+		{"portforward", "port-forward"},
+		{"port forward", "port-forward"},
+		{"use context", "config use-context"},
+		{"run 5 copies of my app", "scale"},
+		{"store a password", "create secret generic"},
+		{"ROLLOUT HISTORY", "rollout history"},
+		{"load an image", "image load"},                    // the subcommand before its group
+		{"import images into the cluster", "image load"},   // import and load are one
+		{"a prefix for every name", "edit set nameprefix"}, // the compound's parts
+	}
+	for _, tt := range tests {
+		hits := ix.Search(tt.query, 3)
+		if len(hits) == 0 {
+			t.Errorf("%q: no hit, want %s", tt.query, tt.want)
+			continue
+		}
+		if got := joinPath(tree[hits[0].Doc].Path); got != tt.want {
+			t.Errorf("%q: first %q, want %q (hits %v)", tt.query, got, tt.want, hits)
+		}
+	}
+}
+
+func joinPath(p []string) string {
+	s := ""
+	for i, w := range p {
+		if i > 0 {
+			s += " "
+		}
+		s += w
+	}
+	return s
+}
+
+func TestSearchLimitsAndOrder(t *testing.T) {
+	ix := New(tree)
+	tests := []struct {
+		query string
+		limit int
+		max   int // at most this many hits
+		none  bool
+	}{
+		{"", 5, 0, true},
+		{"the a of", 5, 0, true},
+		{"zzzz qqqq", 5, 0, true},
+		{"pod", 2, 2, false},
+		{"pod", 0, len(tree), false},
+		{"rollout", 1, 1, false},
+	}
+	for _, tt := range tests {
+		hits := ix.Search(tt.query, tt.limit)
+		if tt.none != (len(hits) == 0) {
+			t.Errorf("%q: %d hits, want none: %v", tt.query, len(hits), tt.none)
+		}
+		if len(hits) > tt.max {
+			t.Errorf("%q limit %d: %d hits, want at most %d", tt.query, tt.limit, len(hits), tt.max)
+		}
+		for i := 1; i < len(hits); i++ {
+			if hits[i].Score > hits[i-1].Score {
+				t.Errorf("%q: hit %d scores %v above hit %d's %v", tt.query, i, hits[i].Score, i-1, hits[i-1].Score)
+			}
+		}
+		for _, h := range hits {
+			if h.Doc < 0 || h.Doc >= len(tree) || h.Score <= 0 {
+				t.Errorf("%q: bad hit %+v", tt.query, h)
+			}
+		}
+	}
+}
+
+// TestSearchRepeatable asks the same queries many times, interleaved, so
+// that state left in the per-query scratch would show.
+func TestSearchRepeatable(t *testing.T) {
+	ix := New(tree)
+	queries := []string{"list pods", "roll back", "delete pod", "forward a port"}
+	first := map[string][]Hit{}
+	for _, q := range queries {
+		first[q] = ix.Search(q, 0)
+	}
+	for range 5 {
+		for _, q := range queries {
+			if got := ix.Search(q, 0); !slices.Equal(got, first[q]) {
+				t.Fatalf("%q: %v, first time %v", q, got, first[q])
+			}
+		}
+	}
+}
+
+// TestSearchConcurrent asks one index from several goroutines at once: each
+// gets the answer it gets alone.
+func TestSearchConcurrent(t *testing.T) {
+	ix := New(tree)
+	queries := []string{"list pods", "roll back", "delete pod", "forward a port", "load an image"}
+	want := map[string][]Hit{}
+	for _, q := range queries {
+		want[q] = ix.Search(q, 0)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8*len(queries))
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 50 {
+				q := queries[(g+i)%len(queries)]
+				if got := ix.Search(q, 0); !slices.Equal(got, want[q]) {
+					errs <- q
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for q := range errs {
+		t.Errorf("%q: a concurrent search differs from the search alone", q)
+	}
+}
+
+func TestEmptyIndex(t *testing.T) {
+	ix := New(nil)
+	if ix.Len() != 0 {
+		t.Errorf("Len = %d", ix.Len())
+	}
+	if hits := ix.Search("anything", 3); hits != nil {
+		t.Errorf("hits on an empty index: %v", hits)
+	}
+}
+
+func TestSplitExample(t *testing.T) {
+	c, o := splitExample("  # List all pods\n  kubectl get pods\n// Go style\n\n")
+	if c != "List all pods\nGo style\n" {
+		t.Errorf("comments %q", c)
+	}
+	if o != "kubectl get pods\n\n\n" {
+		t.Errorf("code %q", o)
+	}
+}
+
+func BenchmarkSearch(b *testing.B) {
+	ix := New(tree)
+	b.ReportAllocs()
+	for b.Loop() {
+		ix.Search("which node is my pod running on", 8)
+	}
+}

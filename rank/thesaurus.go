@@ -1,0 +1,245 @@
+package rank
+
+import (
+	"strings"
+	"sync"
+)
+
+// The thesaurus is general CLI vocabulary: the words people use for the
+// actions and objects of command-line tools, and the words CLIs name them
+// with. It holds no answer to any particular task; it says that "remove"
+// and "delete" mean the same, not which command deletes what.
+
+// synonymGroups are words of one meaning: a query word finds the others.
+var synonymGroups = []string{
+	"list ls enumerate",
+	"get show view display print see look read",
+	"describe inspect detail details info information",
+	"delete remove rm del destroy erase purge drop uninstall prune getrid teardown",
+	"create add new make generate init initialize scaffold setup spinup",
+	"update edit modify change patch alter set replace",
+	"upgrade update",
+	"rollback undo revert goback rollback",
+	"run exec execute invoke launch trigger",
+	"stop kill halt terminate shutdown pause suspend",
+	"start resume boot bringup unpause",
+	"restart reboot bounce reload redeploy recycle",
+	"copy cp duplicate clone mirror",
+	"move mv rename",
+	"download pull fetch",
+	"save export dump",
+	"upload push publish",
+	"login signin authenticate authentication auth logon",
+	"logout signout",
+	"log logs output stdout stderr",
+	"config configuration configure setting settings option options preference preferences",
+	"secret password credential token",
+	"label tag",
+	"annotate annotation note",
+	"scale replica replicas",
+	"autoscale autoscaler hpa",
+	"node host worker agent member",
+	"use switch select",
+	"load import ingest",
+	"migrate convert transform",
+	"flatten squash",
+	"enable activate turnon",
+	"disable deactivate turnoff",
+	"compact compaction defrag defragment reclaim shrink vacuum gc",
+	"history revision audit",
+	"health healthy status alive state",
+	"namespace ns",
+	"shell terminal console bash ssh",
+	"forward tunnel",
+	"manifest yaml spec",
+	"diff compare difference preview",
+	"wait block until",
+	"permission allow allowed access auth authorize authorization rbac grant right rights privilege",
+	"usage memory cpu metric metrics consumption utilization",
+	"search find lookup discover",
+	"watch follow stream notify subscribe",
+	"backup snapshot",
+	"restore recover",
+	"expire expiry ttl lease",
+	"schedule schedulable scheduling",
+	"drain evict eviction maintenance",
+	"cron cronjob nightly night periodic daily hourly",
+	"leader leadership primary",
+	"merge combine",
+	"template render",
+	"lint validate verify mistake",
+	"package bundle archive tar tgz tarball",
+	"repository repo",
+	"pr pullrequest",
+	"issue bug ticket",
+	"workflow action actions ci pipeline",
+	"approve review",
+	"browser web",
+	"api rest graphql endpoint",
+	"digest sha sha256 hash checksum",
+	"layer blob",
+	"env environment",
+	"explain documentation doc docs field fields schema",
+	"event events",
+	"debug troubleshoot diagnose investigate",
+	"rerun retry",
+	"kubeconfig kubecfg",
+	"key keys kv",
+	"dependency dependencies deps",
+	"plugin plugins extension extensions addon",
+	"user account",
+	"alias shortcut",
+	"gist snippet",
+	"lock mutex",
+}
+
+// directed are words that point to others without the reverse: a person
+// who says the first word often means a command named by the others.
+var directed = []string{
+	"list: get show",
+	"show: list",
+	"copies: replica scale",
+	"machine: node host local",
+	"point: use switch",
+	"different: switch use",
+	"download: clone",
+	"configuration: value",
+	"setting: value",
+	"option: value",
+	"release: version",
+	"space: compact defrag",
+	"render: build template",
+	"include: add",
+	"start: run launch",
+	"copy: fork",
+	"open: create browse",
+	"instances: replica scale",
+	"store: put set save create",
+	"put: set add",
+	"remember: save set",
+	"changed: history revision",
+	"crash: log describe event",
+	"crashing: log describe event",
+	"died: log describe event",
+	"fail: log status",
+	"failed: log status view",
+	"broken: log status",
+	"stuck: describe event status",
+	"happening: event watch",
+	"reachable: expose port forward",
+	"reach: expose port forward",
+	"exist: list",
+	"available: list",
+	"running: list status",
+	"assigned: list status",
+	"mine: list status",
+	"version: release",
+	"again: restart rerun retry",
+	"back: rollback undo restore",
+	"previous: rollback undo history",
+	"older: history",
+	"last: history",
+	"tear: delete",
+	"rid: delete",
+	"spin: create",
+	"bring: start",
+	"sign: login",
+	"healthy: health status check",
+	"check: status health lint validate verify",
+	"expires: lease",
+	"timeout: lease",
+	"laptop: local",
+	"locally: local",
+	"offline: local",
+	"bump: upgrade update",
+	"bad: rollback undo",
+	"container: pod",
+	"credentials: config login auth",
+	"cluster: context",
+	"app: deployment release application",
+	"application: deployment release app",
+	"deploy: install apply",
+	"folder: directory dir",
+	"directory: dir",
+	"text: edit",
+	"editor: edit",
+	"address: endpoint url info",
+	"platforms: manifest platform",
+	"platform: manifest",
+	"tags: tag ls list",
+	"files: file",
+	"why: describe event log status",
+	"who: history log audit",
+	"which: get list status",
+	"what: get list describe show",
+	"where: get show env info",
+	"much: top usage",
+	"many: list count",
+	"ok: health status",
+	"fast: perf performance",
+	"speed: perf performance",
+	"slow: perf performance",
+}
+
+// intentWords are words kept out of the index (they name no command) whose
+// meaning still counts through the thesaurus: "which node" asks to get or
+// list.
+var intentWords = []string{"why", "who", "which", "what", "where", "much", "many"}
+
+// stopWords are dropped from queries: they say nothing of the command.
+var stopWords = strings.Fields(`a an the in on of for to from with by and or all my me i is are be it its this that
+these those how do does did can could would should will please some any each every into via using at want need
+one many given your our we you there here just so then than as up out about thing things something when am was
+were been being have has had not no yes over under while also like`)
+
+// alt is one word a query word expands to, with its weight.
+type alt struct {
+	term string
+	w    float64
+}
+
+// lexicon is the built thesaurus: each stem's expansions, the stop words and
+// the intent words.
+type lexicon struct {
+	expand map[string][]alt
+	stop   map[string]bool
+	intent map[string]bool
+}
+
+// lex builds the lexicon on first use.
+var lex = sync.OnceValue(func() *lexicon {
+	l := &lexicon{expand: map[string][]alt{}, stop: map[string]bool{}, intent: map[string]bool{}}
+	add := func(from, to string, w float64) {
+		if from == to {
+			return
+		}
+		for _, a := range l.expand[from] {
+			if a.term == to {
+				return
+			}
+		}
+		l.expand[from] = append(l.expand[from], alt{to, w})
+	}
+	for _, g := range synonymGroups {
+		ws := strings.Fields(g)
+		for _, a := range ws {
+			for _, b := range ws {
+				add(stem(a), stem(b), 1)
+			}
+		}
+	}
+	for _, d := range directed {
+		from, to, _ := strings.Cut(d, ":")
+		for _, b := range strings.Fields(to) {
+			add(stem(strings.TrimSpace(from)), stem(b), 0.7)
+		}
+	}
+	for _, w := range stopWords {
+		l.stop[w] = true
+	}
+	for _, w := range intentWords {
+		l.intent[w] = true
+		l.stop[w] = false
+	}
+	return l
+})

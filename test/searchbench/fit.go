@@ -1,0 +1,70 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/cobramcp/cobramcp/rank"
+)
+
+// fitWeights fits rank's weights on ts by coordinate ascent from
+// rank.DefaultWeights: each weight in turn is scaled by a few factors and
+// the best value kept, for a few rounds. The objective counts a right
+// command first twice, in the top 3 once and in the top 8 half.
+func fitWeights(ts []Task, clis map[string]*CLI) rank.Weights {
+	w := fit(ts, clis)
+	s0 := evaluate(ts, clis, func(c *CLI) ranker { return rankSearch(rank.New(c.Docs)) })
+	s1 := evaluate(ts, clis, func(c *CLI) ranker { return rankSearch(rank.NewWeighted(c.Docs, w)) })
+	fmt.Printf("with rank.DefaultWeights: %.1f%% %.1f%% %.1f%%; fitted: %.1f%% %.1f%% %.1f%%\n",
+		s0.pct(s0.first), s0.pct(s0.top3), s0.pct(s0.top8), s1.pct(s1.first), s1.pct(s1.top3), s1.pct(s1.top8))
+	return w
+}
+
+// crossValidate fits the weights on one half of ts and measures them on
+// the other, both ways round, beside rank.DefaultWeights on the same
+// halves: whether fitting on so few tasks generalizes.
+func crossValidate(ts []Task, clis map[string]*CLI) {
+	var halves [2][]Task
+	for i, t := range ts {
+		halves[i%2] = append(halves[i%2], t)
+	}
+	for k := range 2 {
+		train, test := halves[k], halves[1-k]
+		w := fit(train, clis)
+		s0 := evaluate(test, clis, func(c *CLI) ranker { return rankSearch(rank.New(c.Docs)) })
+		s1 := evaluate(test, clis, func(c *CLI) ranker { return rankSearch(rank.NewWeighted(c.Docs, w)) })
+		fmt.Printf("fold %d (%d tasks): default weights %.1f%% %.1f%% %.1f%%; weights fitted on the other %d: %.1f%% %.1f%% %.1f%%\n",
+			k, len(test), s0.pct(s0.first), s0.pct(s0.top3), s0.pct(s0.top8), len(train), s1.pct(s1.first), s1.pct(s1.top3), s1.pct(s1.top8))
+	}
+}
+
+// fit is the coordinate ascent of fitWeights.
+func fit(ts []Task, clis map[string]*CLI) rank.Weights {
+	objective := func(w rank.Weights) float64 {
+		s := evaluate(ts, clis, func(c *CLI) ranker { return rankSearch(rank.NewWeighted(c.Docs, w)) })
+		return 2*float64(s.first) + float64(s.top3) + 0.5*float64(s.top8)
+	}
+	w := rank.DefaultWeights()
+	params := []*float64{&w.Path, &w.Alias, &w.Short, &w.Long, &w.ExampleComment, &w.ExampleCode, &w.FlagName,
+		&w.FlagUsage, &w.K1, &w.B, &w.Synonym, &w.Prefix, &w.PathCoverage, &w.Coverage, &w.Group}
+	best := objective(w)
+	for range 3 {
+		improved := false
+		for _, p := range params {
+			orig := *p
+			for _, f := range []float64{0, 0.5, 0.75, 1.25, 1.5, 2} {
+				*p = orig * f
+				if *p > 1 && (p == &w.B || p == &w.PathCoverage || p == &w.Group) {
+					continue
+				}
+				if v := objective(w); v > best {
+					best, orig, improved = v, *p, true
+				}
+			}
+			*p = orig
+		}
+		if !improved {
+			break
+		}
+	}
+	return w
+}

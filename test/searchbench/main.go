@@ -1,0 +1,266 @@
+// Command searchbench measures how well a search over a CLI's commands
+// finds what people mean: for each task of testdata/tasks.json (a request
+// worded as people ask, over the real trees snapshotted in testdata/trees)
+// it ranks the CLI's served commands and reports how often a right command
+// comes first, in the top 3 and in the top 8, for the baseline (the ranking
+// of bridge/search.go before package rank), a plain BM25 and package rank.
+//
+//	go run .                  # the development half
+//	go run . -half heldout    # the held-out half: run it once, at the end
+//	go run . -half fresh      # the second held-out set (testdata/fresh.json)
+//	go run . -v               # and list the tasks rank does not answer first
+//	go run . -fit             # fit rank's weights on the development half
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cobramcp/cobramcp/rank"
+)
+
+func main() {
+	half := flag.String("half", "dev", "the tasks to run: dev, heldout, all (the two halves of tasks.json) or fresh (fresh.json, held out from the second round)")
+	verbose := flag.Bool("v", false, "list the tasks whose right command rank does not put first")
+	fit := flag.Bool("fit", false, "fit rank's weights on the tasks of -half (dev or all) and print them")
+	cv := flag.Bool("cv", false, "cross-validate the fitting within the tasks of -half (dev or all)")
+	data := flag.String("data", "testdata", "the directory holding tasks.json and trees/")
+	query := flag.String("q", "", "rank this query on the tree of -cli and print the top 10, instead of the evaluation")
+	cliName := flag.String("cli", "kubectl", "the CLI whose tree -q searches")
+	flag.Parse()
+	if *query != "" {
+		if err := ask(*data, *cliName, *query); err != nil {
+			fmt.Fprintln(os.Stderr, "searchbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if err := run(*data, *half, *verbose, *fit, *cv); err != nil {
+		fmt.Fprintln(os.Stderr, "searchbench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(data, half string, verbose, fit, cv bool) error {
+	tasks, err := loadTasks(data)
+	if err != nil {
+		return err
+	}
+	clis, err := loadCLIs(data)
+	if err != nil {
+		return err
+	}
+	if err := checkTasks(tasks, clis); err != nil {
+		return err
+	}
+	if fit || cv {
+		// The held-out tasks are never fitted on: tasks.json's held-out
+		// half may be, once run (it then is development data), fresh.json
+		// may not.
+		if half != "dev" && half != "all" {
+			return fmt.Errorf("-fit and -cv run on -half dev or all only")
+		}
+		if cv {
+			crossValidate(pick(tasks, half), clis)
+			return nil
+		}
+		w := fitWeights(pick(tasks, half), clis)
+		fmt.Printf("fitted weights: %+v\n", w)
+		return nil
+	}
+	ts := pick(tasks, half)
+	if half == "fresh" {
+		if ts, err = loadTaskFile(filepath.Join(data, "fresh.json")); err != nil {
+			return err
+		}
+		if err := checkTasks(ts, clis); err != nil {
+			return err
+		}
+	}
+	if ts == nil {
+		return fmt.Errorf("-half %q: want dev, heldout, all or fresh", half)
+	}
+	fmt.Printf("%d tasks (%s half) over %d CLIs\n\n", len(ts), half, len(clis))
+	fmt.Printf("%-30s %7s %7s %7s\n", "ranking", "first", "top 3", "top 8")
+	rankers := []struct {
+		name string
+		new  func(*CLI) ranker
+	}{
+		{"baseline (bridge/search.go)", func(c *CLI) ranker { return newBaseline(c.Commands).Search }},
+		{"BM25 (path, short, long)", func(c *CLI) ranker { return newBM25(c.Commands).Search }},
+		{"rank", func(c *CLI) ranker { return rankSearch(rank.New(c.Docs)) }},
+	}
+	for _, r := range rankers {
+		s := evaluate(ts, clis, r.new)
+		fmt.Printf("%-30s %6.1f%% %6.1f%% %6.1f%%\n", r.name, s.pct(s.first), s.pct(s.top3), s.pct(s.top8))
+		if verbose && r.name == "rank" {
+			fmt.Println()
+			for _, m := range s.misses {
+				fmt.Println(m)
+			}
+		}
+	}
+	big := largest(clis)
+	ix := rank.New(big.Docs)
+	var queries []string
+	for _, t := range tasks {
+		if t.CLI == big.Name {
+			queries = append(queries, t.Query)
+		}
+	}
+	const rounds = 200
+	start := time.Now()
+	for range rounds {
+		for _, q := range queries {
+			ix.Search(q, 8)
+		}
+	}
+	per := time.Since(start) / time.Duration(rounds*len(queries))
+	start = time.Now()
+	rank.New(big.Docs)
+	fmt.Printf("\nrank on %s (%d commands): %v per query, index built in %v\n", big.Name, len(big.Docs), per, time.Since(start).Round(time.Microsecond))
+	return nil
+}
+
+// ask prints rank's top 10 for one query.
+func ask(data, cliName, query string) error {
+	clis, err := loadCLIs(data)
+	if err != nil {
+		return err
+	}
+	cli := clis[cliName]
+	if cli == nil {
+		return fmt.Errorf("no tree of %s", cliName)
+	}
+	for _, h := range rank.New(cli.Docs).Search(query, 10) {
+		fmt.Printf("%8.3f  %s\n", h.Score, cli.Commands[h.Doc].Path)
+	}
+	return nil
+}
+
+// ranker returns the indexes of a CLI's commands matching a query, best
+// first.
+type ranker func(query string) []int
+
+func rankSearch(ix *rank.Index) ranker {
+	return func(q string) []int {
+		var out []int
+		for _, h := range ix.Search(q, 8) {
+			out = append(out, h.Doc)
+		}
+		return out
+	}
+}
+
+// scores counts the tasks whose right command a ranking puts first, in the
+// top 3 and in the top 8.
+type scores struct {
+	n, first, top3, top8 int
+	misses               []string
+}
+
+func (s scores) pct(k int) float64 { return 100 * float64(k) / float64(max(s.n, 1)) }
+
+func evaluate(ts []Task, clis map[string]*CLI, newRanker func(*CLI) ranker) scores {
+	rankers := map[string]ranker{}
+	var s scores
+	for _, t := range ts {
+		cli := clis[t.CLI]
+		r := rankers[t.CLI]
+		if r == nil {
+			r = newRanker(cli)
+			rankers[t.CLI] = r
+		}
+		got := r(t.Query)
+		pos := -1
+		for i, d := range got {
+			if i == 8 {
+				break
+			}
+			for _, w := range t.Want {
+				if cli.Commands[d].Path == w && pos < 0 {
+					pos = i
+				}
+			}
+		}
+		s.n++
+		if pos == 0 {
+			s.first++
+		}
+		if pos >= 0 && pos < 3 {
+			s.top3++
+		}
+		if pos >= 0 {
+			s.top8++
+		}
+		if pos != 0 {
+			var top []string
+			for i, d := range got {
+				if i == 3 {
+					break
+				}
+				top = append(top, cli.Commands[d].Path)
+			}
+			s.misses = append(s.misses, fmt.Sprintf("%-10s %-70q want %v at %d, got %s", t.CLI, t.Query, t.Want, pos+1, strings.Join(top, " | ")))
+		}
+	}
+	return s
+}
+
+// pick returns the tasks of one half ("dev", "heldout") or all of them.
+func pick(tasks []Task, half string) []Task {
+	var out []Task
+	for _, t := range tasks {
+		switch {
+		case half == "all", half == "dev" && !t.Held(), half == "heldout" && t.Held():
+			out = append(out, t)
+		case half != "dev" && half != "heldout":
+			return nil
+		}
+	}
+	return out
+}
+
+// checkTasks refuses a task naming a CLI without a tree or a command its
+// tree does not serve.
+func checkTasks(tasks []Task, clis map[string]*CLI) error {
+	seen := map[string]bool{}
+	for _, t := range tasks {
+		if seen[t.ID] {
+			return fmt.Errorf("task %s: the id is used twice", t.ID)
+		}
+		seen[t.ID] = true
+		cli := clis[t.CLI]
+		if cli == nil {
+			return fmt.Errorf("task %s: no tree of %s", t.ID, t.CLI)
+		}
+		if len(t.Want) == 0 {
+			return fmt.Errorf("task %s: no command wanted", t.ID)
+		}
+		for _, w := range t.Want {
+			found := false
+			for _, c := range cli.Commands {
+				found = found || c.Path == w
+			}
+			if !found {
+				return fmt.Errorf("task %s: %s serves no command %q", t.ID, t.CLI, w)
+			}
+		}
+	}
+	return nil
+}
+
+// largest is the CLI with the most served commands.
+func largest(clis map[string]*CLI) *CLI {
+	var big *CLI
+	for _, n := range sortedNames(clis) {
+		if c := clis[n]; big == nil || len(c.Commands) > len(big.Commands) {
+			big = c
+		}
+	}
+	return big
+}
