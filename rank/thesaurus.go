@@ -12,7 +12,7 @@ import (
 
 // synonymGroups are words of one meaning: a query word finds the others.
 var synonymGroups = []string{
-	"list ls enumerate",
+	"list ls enumerate get show view display",
 	"get show view display print see look read",
 	"describe inspect detail details info information",
 	"delete remove rm del destroy erase purge drop uninstall prune getrid teardown",

@@ -47,7 +47,7 @@ func TestHideEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	version := &mcp.CallToolParams{Name: "tt_version", Arguments: map[string]any{}}
-	run := &mcp.CallToolParams{Name: "tt_run", Arguments: map[string]any{"command": "tt_version"}}
+	run := &mcp.CallToolParams{Name: "tt_run_command", Arguments: map[string]any{"command": "tt_version"}}
 	hidden := []string{"KEEP=1", "OTHER=2"}
 	cases := []struct {
 		name string

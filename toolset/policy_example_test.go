@@ -31,19 +31,20 @@ func ExampleToolset_View() {
 	for _, t := range v.Tools() {
 		fmt.Println(t.Name)
 	}
-	res, _ := v.Call(context.Background(), "kube_search", json.RawMessage(`{"query":"list pods"}`))
+	res, _ := v.Call(context.Background(), "kube_search_commands", json.RawMessage(`{"query":"list pods"}`))
 	var found struct{ Results []struct{ Command string } }
 	_ = json.Unmarshal([]byte(resultText(res)), &found)
 	fmt.Println(found.Results[0].Command)
-	res, _ = v.Call(context.Background(), "kube_run", json.RawMessage(`{"command":"kube_get","flags":{"namespace":"prod"}}`))
+	res, _ = v.Call(context.Background(), "kube_run_command", json.RawMessage(`{"command":"kube_get","flags":{"namespace":"prod"}}`))
 	fmt.Println(res.IsError)
 	_, err = v.Call(context.Background(), "kube_delete", nil)
 	fmt.Println(err)
 	// Output:
-	// kube_describe
-	// kube_run
-	// kube_search
+	// kube_describe_command
+	// kube_list_commands
+	// kube_run_command
+	// kube_search_commands
 	// kube_get
 	// true
-	// unknown tool "kube_delete" (in search mode the tools are kube_search, kube_describe and kube_run)
+	// unknown tool "kube_delete" (in search mode the tools are kube_search_commands, kube_list_commands, kube_describe_command and kube_run_command)
 }

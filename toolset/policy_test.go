@@ -303,17 +303,20 @@ func TestPolicyProperty(t *testing.T) {
 				continue
 			}
 			if l.Mode == toolset.ToolModeSearch {
-				res, err := v.Call(context.Background(), "pt_run", json.RawMessage(fmt.Sprintf(`{"command":%q}`, n)))
+				res, err := v.Call(context.Background(), "pt_run_command", json.RawMessage(fmt.Sprintf(`{"command":%q}`, n)))
 				if err != nil || !res.IsError || !strings.Contains(resultText(res), "Nothing was run") {
 					t.Fatalf("policy %+v: run of hidden %s: %v %q", p, n, err, resultText(res))
 				}
-				res, _ = v.Call(context.Background(), "pt_describe", json.RawMessage(fmt.Sprintf(`{"command":%q}`, n)))
+				res, _ = v.Call(context.Background(), "pt_describe_command", json.RawMessage(fmt.Sprintf(`{"command":%q}`, n)))
 				if !res.IsError {
 					t.Fatalf("policy %+v: describe of hidden %s answered", p, n)
 				}
-				res, _ = v.Call(context.Background(), "pt_search", json.RawMessage(fmt.Sprintf(`{"query":%q,"limit":25}`, strings.ReplaceAll(n, "_", " "))))
+				res, _ = v.Call(context.Background(), "pt_search_commands", json.RawMessage(fmt.Sprintf(`{"query":%q,"limit":25}`, strings.ReplaceAll(n, "_", " "))))
 				if strings.Contains(resultText(res), `"`+n+`"`) {
 					t.Fatalf("policy %+v: search shows hidden %s", p, n)
+				}
+				if listed := listAll(t, v, "pt_list_commands"); strings.Contains(listed, `"`+n+`"`) {
+					t.Fatalf("policy %+v: list shows hidden %s", p, n)
 				}
 			} else if _, err := v.Call(context.Background(), n, nil); err == nil {
 				t.Fatalf("policy %+v: hidden %s is callable", p, n)
@@ -363,4 +366,35 @@ func TestNamesTheToolMeant(t *testing.T) {
 	if want := `no tool matches get_* (tool names begin with "mycli_": did you mean mycli_get_*?)`; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("--tools get_*: %v, want %q", err, want)
 	}
+}
+
+// listAll returns the answers of the list tool for the top level and for
+// every group it names, joined.
+func listAll(t *testing.T, v *toolset.Toolset, list string) string {
+	t.Helper()
+	var b strings.Builder
+	groups := []string{""}
+	for len(groups) > 0 {
+		g := groups[0]
+		groups = groups[1:]
+		arg, _ := json.Marshal(map[string]string{"group": g})
+		res, err := v.Call(context.Background(), list, arg)
+		if err != nil || res.IsError {
+			t.Fatalf("%s %s: %v %s", list, arg, err, resultText(res))
+		}
+		b.WriteString(resultText(res))
+		var out struct {
+			Commands []struct {
+				Path        string
+				Subcommands []string
+			}
+		}
+		_ = json.Unmarshal([]byte(resultText(res)), &out)
+		for _, e := range out.Commands {
+			if len(e.Subcommands) > 0 {
+				groups = append(groups, e.Path)
+			}
+		}
+	}
+	return b.String()
 }

@@ -6,14 +6,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"math"
 	"slices"
 	"sort"
 	"strings"
-	"unicode"
+	"sync"
 
+	"github.com/cobramcp/cobramcp/rank"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/pflag"
 )
 
 // Search mode lists three tools instead of one per command: search (a
@@ -27,41 +28,18 @@ const (
 	searchMaxLimit     = 25
 )
 
-// searchMode holds the three tools of search mode and the index behind
-// search.
+// searchMode holds the tools of search mode and the index behind search.
 type searchMode struct {
-	cli                       string  // the root command's name
-	served                    []*Tool // the served tools, sorted by name
-	byName                    map[string]*Tool
-	searchName, describe, run string
-	defs                      []*mcp.Tool
-	docs                      []searchDoc
-	df                        map[string]int // documents containing each term
-	pathOf                    map[string]*Tool
+	cli                             string  // the root command's name
+	served                          []*Tool // the served tools, sorted by name
+	byName                          map[string]*Tool
+	searchName, describe, run, list string
+	defs                            []*mcp.Tool
+	pathOf                          map[string]*Tool // the served tools by path below the root
+	tree                            *commandNode     // the served commands as a tree, for list
+	docs                            []rank.Doc       // served[i] as rank reads it
+	index                           func() *rank.Index
 }
-
-// searchDoc is one command as the search sees it: its terms with the
-// weight of the field they come from (the best one).
-type searchDoc struct {
-	tool  *Tool
-	terms map[string]float64
-	path  string   // the command path below the root
-	words []string // the path's terms
-}
-
-// Weights of the fields a term is found in.
-const (
-	weightPath  = 3.0
-	weightShort = 2.0
-	weightFlag  = 1.0
-	weightLong  = 0.5
-	// Example comments ("# List all pods in ps output format") say in
-	// words what a command is for, as a person would ask for it.
-	weightExample = 1.0
-	// pathCoverage is how much a command's score depends on how much
-	// of its path the query explains.
-	pathCoverage = 0.65
-)
 
 func newSearchMode(ts *Toolset) *searchMode {
 	prefix := ts.root.Name()
@@ -69,61 +47,94 @@ func newSearchMode(ts *Toolset) *searchMode {
 		prefix = ts.cfg.ToolPrefix
 	}
 	m := &searchMode{
-		cli:        ts.root.Name(),
-		served:     ts.tools,
-		byName:     ts.byName,
-		searchName: ToolName(prefix + "_search"),
-		describe:   ToolName(prefix + "_describe"),
-		run:        ToolName(prefix + "_run"),
-		df:         map[string]int{},
-		pathOf:     map[string]*Tool{},
+		cli:    ts.root.Name(),
+		served: ts.tools,
+		byName: ts.byName,
+		pathOf: map[string]*Tool{},
+		docs:   make([]rank.Doc, len(ts.tools)),
 	}
-	for _, t := range ts.tools {
-		d := searchDoc{tool: t, terms: map[string]float64{}, path: relPath(t.Command)}
-		d.words = terms(d.path)
-		add := func(text string, w float64) {
-			for _, term := range terms(text) {
-				if d.terms[term] < w {
-					d.terms[term] = w
-				}
-			}
-		}
-		for c := t.Command; c.HasParent(); c = c.Parent() {
-			add(c.Name(), weightPath)
-			for _, a := range c.Aliases {
-				add(a, weightPath)
-			}
-		}
-		add(t.Command.Short, weightShort)
-		if t.MCP.Title != "" {
-			add(t.MCP.Title, weightShort)
-		}
-		t.Flags.VisitAll(func(f *pflagFlag) {
-			add(f.Name, weightFlag)
-			if t.Command.LocalFlags().Lookup(f.Name) != nil {
-				add(f.Usage, weightLong)
-			}
-		})
-		add(firstParagraph(t.Command.Long), weightLong)
-		add(exampleComments(t.Command.Example), weightExample)
-		for term := range d.terms {
-			m.df[term]++
-		}
-		m.docs = append(m.docs, d)
-		m.pathOf[d.path] = t
+	m.searchName, m.describe, m.run, m.list = searchToolNames(ToolName(prefix), ts.all)
+	for i, t := range ts.tools {
+		m.pathOf[relPath(t.Command)] = t
+		m.docs[i] = rankDoc(t)
 	}
-	m.defs = m.definitions()
+	m.tree = commandTree(ts.root, ts.tools)
+	// Built at the first search: a server that is never asked pays nothing.
+	m.index = sync.OnceValue(func() *rank.Index { return rank.New(m.docs) })
+	m.defs = m.definitions("")
+	if room := maxSearchListing - listingBytes(m.defs); room > 0 {
+		if v := m.vocabulary(room); v != "" {
+			m.defs = m.definitions(v)
+		}
+	}
 	return m
 }
 
-// names lists the three tools' names, for messages.
+// maxSearchListing is the most bytes of search mode's tools/list result:
+// 4 KB, less what the result's envelope takes.
+const maxSearchListing = 4096 - 64
+
+// listingBytes is the size of a tools/list result holding defs.
+func listingBytes(defs []*mcp.Tool) int {
+	b, err := json.Marshal(map[string]any{"tools": defs})
+	if err != nil {
+		return 0
+	}
+	return len(b)
+}
+
+// searchToolNames returns the names of the search, describe, run and list
+// tools for the tool prefix p: never a name that a command of the tree
+// has in full mode (kubectl has its own describe and run, docker and gh
+// their own search), so that a name means one thing in every mode.
+func searchToolNames(p string, full map[string]*Tool) (search, describe, run, list string) {
+	names := []string{p + "_search_commands", p + "_describe_command", p + "_run_command", p + "_list_commands"}
+	for _, n := range names {
+		if full[n] != nil {
+			// A full-mode name joins the path with "_" after the prefix:
+			// none has "-" right after it.
+			names = []string{p + "-search-commands", p + "-describe-command", p + "-run-command", p + "-list-commands"}
+			break
+		}
+	}
+	for i, n := range names {
+		names[i] = ToolName(n)
+	}
+	return names[0], names[1], names[2], names[3]
+}
+
+// rankDoc is t's command as the ranking reads it: its path, its own and
+// its parents' aliases, its descriptions and examples, and its own served
+// flags (inherited ones would make the words of a few global flags part
+// of every command).
+func rankDoc(t *Tool) rank.Doc {
+	c := t.Command
+	d := rank.Doc{Short: c.Short, Long: c.Long, Example: c.Example}
+	if rp := relPath(c); rp != "" {
+		d.Path = strings.Split(rp, " ")
+	}
+	if t.MCP.Title != "" {
+		d.Short += "\n" + t.MCP.Title
+	}
+	for p := c; p.HasParent(); p = p.Parent() {
+		d.Aliases = append(d.Aliases, p.Aliases...)
+	}
+	c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+		if t.Flags.Lookup(f.Name) != nil {
+			d.Flags = append(d.Flags, rank.Flag{Name: f.Name, Usage: f.Usage})
+		}
+	})
+	return d
+}
+
+// names lists the tools' names, for messages.
 func (m *searchMode) names() string {
-	return m.searchName + ", " + m.describe + " and " + m.run
+	return m.searchName + ", " + m.list + ", " + m.describe + " and " + m.run
 }
 
 func (*searchMode) mode() ToolMode { return ToolModeSearch }
 
-// tools returns the three definitions, sorted by name.
+// tools returns the definitions, sorted by name.
 func (m *searchMode) tools() []*mcp.Tool { return m.defs }
 
 // call runs the search, describe or run tool; the last two read the
@@ -136,6 +147,8 @@ func (m *searchMode) call(ctx context.Context, ts *Toolset, name string, a json.
 		return m.callDescribe(ts, a), true
 	case m.run:
 		return m.callRun(ctx, ts, a, progress), true
+	case m.list:
+		return m.callList(a), true
 	}
 	return nil, false
 }
@@ -144,7 +157,7 @@ func (m *searchMode) unknown(_ *Toolset, name string, _ bool) error {
 	return fmt.Errorf("unknown tool %q (in search mode the tools are %s)", name, m.names())
 }
 
-func (m *searchMode) definitions() []*mcp.Tool {
+func (m *searchMode) definitions(vocabulary string) []*mcp.Tool {
 	cli := m.cli
 	n := len(m.served)
 	str := func(desc string) *jsonschema.Schema { return &jsonschema.Schema{Type: "string", Description: desc} }
@@ -156,8 +169,8 @@ func (m *searchMode) definitions() []*mcp.Tool {
 		Title: "Search " + cli + " commands",
 		Description: fmt.Sprintf("Find the %s commands for a task: %d commands are served through this search. "+
 			"Returns the best matches, each with its name, what it does and its usage line. "+
-			"Then call %s for a command's flags and args, and %s to run it.%s",
-			cli, n, m.describe, m.run, m.topWords()),
+			"Then call %s for a command's flags and args, and %s to run it; %s walks the commands group by group, as --help does.%s",
+			cli, n, m.describe, m.run, m.list, vocabulary),
 		InputSchema: &jsonschema.Schema{
 			Type: "object",
 			Properties: map[string]*jsonschema.Schema{
@@ -168,7 +181,7 @@ func (m *searchMode) definitions() []*mcp.Tool {
 			Required:             []string{"query"},
 			AdditionalProperties: no,
 		},
-		Annotations: &mcp.ToolAnnotations{Title: "Search " + cli + " commands", ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &f, OpenWorldHint: &f},
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &f, OpenWorldHint: &f},
 	}
 	describe := &mcp.Tool{
 		Name:        m.describe,
@@ -180,13 +193,13 @@ func (m *searchMode) definitions() []*mcp.Tool {
 			Required:             []string{"command"},
 			AdditionalProperties: no,
 		},
-		Annotations: &mcp.ToolAnnotations{Title: "Describe a " + cli + " command", ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &f, OpenWorldHint: &f},
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &f, OpenWorldHint: &f},
 	}
 	run := &mcp.Tool{
 		Name:  m.run,
 		Title: "Run a " + cli + " command",
-		Description: fmt.Sprintf("Run one %s command with its flags and positional args, validated against the schema %s shows "+
-			"(an unknown flag or a wrong type is refused and nothing runs). Returns the command's stdout, stderr and exit code.", cli, m.describe),
+		Description: fmt.Sprintf("Run one %s command with its flags and args, checked against the schema %s shows "+
+			"(a wrong flag or type is refused; nothing runs). Returns its stdout, stderr and exit code.", cli, m.describe),
 		InputSchema: &jsonschema.Schema{
 			Type: "object",
 			Properties: map[string]*jsonschema.Schema{
@@ -199,16 +212,42 @@ func (m *searchMode) definitions() []*mcp.Tool {
 			PropertyOrder: []string{"command", "flags", "args", "argsAfterDash"},
 			Required:      []string{"command"},
 		},
-		OutputSchema: outputSchema(),
+		OutputSchema: compactOutputSchema(),
 		Annotations:  m.runAnnotations(),
 	}
-	run.Title = run.Annotations.Title
-	defs := []*mcp.Tool{search, describe, run}
+	run.Title = "Run a " + cli + " command"
+	list := &mcp.Tool{
+		Name:  m.list,
+		Title: "List " + cli + " commands",
+		Description: fmt.Sprintf("List the %s commands under a group, as `%s GROUP --help` does: each with its path, "+
+			"its name for %s and %s, what it does, and the commands under it. {} lists the top level.", cli, cli, m.describe, m.run),
+		InputSchema: &jsonschema.Schema{
+			Type:                 "object",
+			Properties:           map[string]*jsonschema.Schema{"group": str("a group's path (e.g. \"" + firstGroup(m.tree) + "\"); none for the top level")},
+			AdditionalProperties: no,
+		},
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &f, OpenWorldHint: &f},
+	}
+	defs := []*mcp.Tool{search, describe, run, list}
 	sort.Slice(defs, func(i, j int) bool { return defs[i].Name < defs[j].Name })
 	return defs
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// firstGroup is the path of the first group of the tree, for an example;
+// the first command when there is no group.
+func firstGroup(n *commandNode) string {
+	for _, ch := range n.children {
+		if len(ch.children) > 0 {
+			return ch.path
+		}
+	}
+	if len(n.children) > 0 {
+		return n.children[0].path
+	}
+	return ""
+}
 
 // relPathOr is t's command path below the root, or the root's name for
 // the root itself.
@@ -217,36 +256,6 @@ func relPathOr(t *Tool) string {
 		return p
 	}
 	return t.Command.Name()
-}
-
-// topWords names the first words of the served commands' paths, at most
-// about 400 bytes of them, so that a model knows the vocabulary.
-func (m *searchMode) topWords() string {
-	seen := map[string]bool{}
-	var words []string
-	for _, d := range m.docs {
-		w, _, _ := strings.Cut(d.path, " ")
-		if w != "" && !seen[w] {
-			seen[w] = true
-			words = append(words, w)
-		}
-	}
-	sort.Strings(words)
-	var b strings.Builder
-	for i, w := range words {
-		if b.Len()+len(w) > 400 {
-			fmt.Fprintf(&b, ", and %d more", len(words)-i)
-			break
-		}
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(w)
-	}
-	if b.Len() == 0 {
-		return ""
-	}
-	return " Top-level commands: " + b.String() + "."
 }
 
 // runAnnotations are the run tool's hints, true to every command it can
@@ -268,8 +277,7 @@ func (m *searchMode) runAnnotations() *mcp.ToolAnnotations {
 			open = true
 		}
 	}
-	title := "Run a " + m.cli + " command"
-	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: ro, IdempotentHint: idem, DestructiveHint: &destr, OpenWorldHint: &open}
+	return &mcp.ToolAnnotations{ReadOnlyHint: ro, IdempotentHint: idem, DestructiveHint: &destr, OpenWorldHint: &open}
 }
 
 // decodeMeta decodes the arguments of a search-mode tool into v, refusing
@@ -335,7 +343,7 @@ func (m *searchMode) callSearch(arguments json.RawMessage) *mcp.CallToolResult {
 		})
 	}
 	if len(out.Results) == 0 {
-		out.Next = "no command matches; try other words or a command name." + m.topWords()
+		out.Next = "no command matches; try other words or a command name." + m.vocabulary(1500)
 	} else {
 		out.Next = fmt.Sprintf("call %s {\"command\": NAME} for a command's flags, then %s {\"command\": NAME, \"flags\": {...}, \"args\": [...]}", m.describe, m.run)
 	}
@@ -352,205 +360,15 @@ func jsonResult(v any) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}
 }
 
-// Search returns the served commands matching query, best first: each
-// query word (lower case, plural and -ing forms folded, a few synonyms
-// such as list/get) counts by where the command has it (path, short
-// description, flag names, long description) and by how rare it is among
-// the commands; two adjacent words also count joined ("roll back" finds
-// rollback).
+// Search returns the served commands matching query, best first (see
+// package rank).
 func (m *searchMode) Search(query string) []*Tool {
-	q := terms(query)
-	if len(q) == 0 {
-		return nil
-	}
-	raw := words(query)
-	for i := 0; i+1 < len(raw); i++ {
-		q = append(q, stem(raw[i]+raw[i+1]))
-	}
-	n := float64(len(m.docs))
-	type scored struct {
-		d     *searchDoc
-		score float64
-	}
-	var hits []scored
-	norm := strings.Join(raw, " ")
-	for i := range m.docs {
-		d := &m.docs[i]
-		score, matched := 0.0, 0
-		for _, term := range q {
-			w, df := d.match(term, m.df)
-			if w == 0 {
-				continue
-			}
-			matched++
-			score += w * math.Log(1+n/float64(df))
-		}
-		if score == 0 {
-			continue
-		}
-		if strings.Contains(norm, d.path) {
-			score *= 1.5 // the query names the command
-		}
-		// Prefer a command whose path the query explains: "list pods"
-		// is get (list is a synonym) more than top pod.
-		if len(d.words) > 0 {
-			covered := 0
-			for _, w := range d.words {
-				for _, term := range q {
-					if term == w || slices.Contains(synonyms[term], w) {
-						covered++
-						break
-					}
-				}
-			}
-			score *= 1 - pathCoverage + pathCoverage*float64(covered)/float64(len(d.words))
-		}
-		score *= 1 + float64(matched)/float64(len(q))
-		hits = append(hits, scored{d, score})
-	}
-	sort.SliceStable(hits, func(i, j int) bool {
-		if hits[i].score != hits[j].score {
-			return hits[i].score > hits[j].score
-		}
-		li, lj := strings.Count(hits[i].d.path, " "), strings.Count(hits[j].d.path, " ")
-		if li != lj {
-			return li < lj
-		}
-		return hits[i].d.tool.MCP.Name < hits[j].d.tool.MCP.Name
-	})
+	hits := m.index().Search(query, 0)
 	out := make([]*Tool, len(hits))
 	for i, h := range hits {
-		out[i] = h.d.tool
+		out[i] = m.served[h.Doc]
 	}
 	return out
-}
-
-// match returns the weight with which d has term (exactly, or as a
-// synonym or a prefix, for less) and the document frequency to use.
-func (d *searchDoc) match(term string, df map[string]int) (float64, int) {
-	best, bdf := d.terms[term], df[term]
-	for _, s := range synonyms[term] {
-		if w := d.terms[s] * 0.7; w > best {
-			best, bdf = w, df[s]
-		}
-	}
-	if best > 0 {
-		return best, bdf
-	}
-	if len(term) >= 4 {
-		for t, w := range d.terms {
-			if len(t) >= 4 && (strings.HasPrefix(t, term) || strings.HasPrefix(term, t)) && w*0.5 > best {
-				best, bdf = w*0.5, df[t]
-			}
-		}
-	}
-	return best, bdf
-}
-
-// synonyms maps a (stemmed) word to words of the same meaning in CLIs.
-var synonyms = func() map[string][]string {
-	groups := [][]string{
-		{"list", "get", "ls", "show", "display", "view", "print"},
-		{"delete", "remove", "rm", "destroy", "erase", "uninstall", "del"},
-		{"create", "add", "new", "make", "install"},
-		{"rollback", "undo", "revert"},
-		{"update", "edit", "modify", "change", "patch", "upgrade"},
-		{"run", "exec", "execute"},
-		{"stop", "kill", "halt", "terminate"},
-		{"describe", "inspect", "detail", "info"},
-		{"scale", "resize", "replica"},
-		{"copy", "cp"},
-		{"move", "mv", "rename"},
-		{"namespace", "ns"},
-		{"restart", "reboot"},
-		{"search", "find", "lookup"},
-		{"config", "configuration", "setting"},
-		{"secret", "credential", "password"},
-		{"log", "output"},
-		{"label", "tag"},
-		{"use", "switch", "select"},
-	}
-	m := map[string][]string{}
-	for _, g := range groups {
-		for _, w := range g {
-			w = stem(w)
-			for _, o := range g {
-				if o = stem(o); o != w {
-					m[w] = append(m[w], o)
-				}
-			}
-		}
-	}
-	return m
-}()
-
-// stopWords are dropped from queries and documents.
-var stopWords = map[string]bool{
-	"a": true, "an": true, "the": true, "in": true, "on": true, "of": true, "for": true, "to": true,
-	"from": true, "with": true, "by": true, "and": true, "or": true, "all": true, "my": true, "me": true,
-	"i": true, "is": true, "are": true, "be": true, "it": true, "its": true, "this": true, "that": true,
-	"what": true, "how": true, "do": true, "does": true, "can": true, "please": true, "some": true,
-	"any": true, "each": true, "every": true, "into": true, "via": true, "using": true, "at": true,
-	"want": true, "need": true, "one": true, "or-more": true, "many": true, "given": true, "which": true,
-}
-
-// words splits text into lower-case words of letters and digits.
-func words(text string) []string {
-	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-}
-
-// terms returns the stemmed words of text without stop words.
-func terms(text string) []string {
-	var out []string
-	for _, w := range words(text) {
-		if stopWords[w] {
-			continue
-		}
-		out = append(out, stem(w))
-	}
-	return out
-}
-
-// stem folds plural and -ing/-ed forms: pods -> pod, releases -> release,
-// policies -> policy, running -> run.
-func stem(w string) string {
-	switch {
-	case len(w) > 4 && strings.HasSuffix(w, "ies"):
-		return w[:len(w)-3] + "y"
-	case len(w) > 4 && (strings.HasSuffix(w, "sses") || strings.HasSuffix(w, "xes") || strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes")):
-		return w[:len(w)-2]
-	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us"):
-		return w[:len(w)-1]
-	case len(w) > 5 && strings.HasSuffix(w, "ing"):
-		w = w[:len(w)-3]
-		if n := len(w); n > 2 && w[n-1] == w[n-2] {
-			w = w[:n-1] // running -> run
-		}
-		return w
-	}
-	return w
-}
-
-// exampleComments returns the comment lines of a command's Example, the
-// words that say what each example does ("# List all pods").
-func exampleComments(ex string) string {
-	var b strings.Builder
-	for _, l := range strings.Split(ex, "\n") {
-		if l = strings.TrimSpace(l); strings.HasPrefix(l, "#") {
-			b.WriteString(strings.TrimLeft(l, "# "))
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
-}
-
-// firstParagraph is the text up to the first blank line.
-func firstParagraph(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.Index(s, "\n\n"); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 // oneLine is s on one line.

@@ -38,7 +38,7 @@ func TestTypeScriptSearchClient(t *testing.T) {
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil {
 		t.Fatalf("summary %q: %v", lines[len(lines)-1], err)
 	}
-	if strings.Join(sum.Tools, ",") != "mycli_describe,mycli_run,mycli_search" || sum.Bytes > 4096 || sum.First != "mycli_get_pods" || sum.RanExit != 0 {
+	if strings.Join(sum.Tools, ",") != "mycli_describe_command,mycli_list_commands,mycli_run_command,mycli_search_commands" || sum.Bytes > 4096 || sum.First != "mycli_get_pods" || sum.RanExit != 0 {
 		t.Errorf("summary %+v", sum)
 	}
 }

@@ -25,32 +25,32 @@ func TestSearchMode(t *testing.T) {
 	for _, tool := range list.Tools {
 		names = append(names, tool.Name)
 	}
-	if strings.Join(names, ",") != "mycli_describe,mycli_run,mycli_search" || len(b) > 4096 {
+	if strings.Join(names, ",") != "mycli_describe_command,mycli_list_commands,mycli_run_command,mycli_search_commands" || len(b) > 4096 {
 		t.Fatalf("search-mode listing: %v, %d bytes", names, len(b))
 	}
 
-	res := s.call(t, ctx, "mycli_search", `{"query":"list pods in a namespace"}`)
+	res := s.call(t, ctx, "mycli_search_commands", `{"query":"list pods in a namespace"}`)
 	var found struct {
 		Results []struct{ Command, Usage string }
 	}
 	if err := json.Unmarshal([]byte(resultText(t, res)), &found); err != nil || res.IsError || len(found.Results) == 0 || found.Results[0].Command != "mycli_get_pods" {
 		t.Fatalf("search: %v %s", err, resultText(t, res))
 	}
-	if res := s.call(t, ctx, "mycli_search", `{"query":"delete a pod","limit":25}`); strings.Contains(resultText(t, res), "mycli_delete_pod") {
+	if res := s.call(t, ctx, "mycli_search_commands", `{"query":"delete a pod","limit":25}`); strings.Contains(resultText(t, res), "mycli_delete_pod") {
 		t.Errorf("search shows an excluded command: %s", resultText(t, res))
 	}
 
-	res = s.call(t, ctx, "mycli_describe", `{"command":"mycli_get_pods"}`)
-	if res.IsError || !strings.Contains(resultText(t, res), `"limit"`) || !strings.Contains(resultText(t, res), `"pinned":{"namespace":"kube-system"}`) {
+	res = s.call(t, ctx, "mycli_describe_command", `{"command":"mycli_get_pods"}`)
+	if res.IsError || !strings.Contains(resultText(t, res), `"limit"`) || !strings.Contains(resultText(t, res), `"pinned":["namespace"]`) || strings.Contains(resultText(t, res), "kube-system") {
 		t.Errorf("describe: %s", resultText(t, res))
 	}
 
-	res = s.call(t, ctx, "mycli_run", `{"command":"mycli_get_pods","flags":{"output":"name"}}`)
+	res = s.call(t, ctx, "mycli_run_command", `{"command":"mycli_get_pods","flags":{"output":"name"}}`)
 	out, _ := resultOutput(t, res)
 	if res.IsError || !strings.Contains(out.Stdout, "coredns") {
 		t.Errorf("run get pods in the pinned namespace kube-system: %+v", out)
 	}
-	res = s.call(t, ctx, "mycli_run", `{"command":"mycli_echo","args":["--namespace=x"]}`)
+	res = s.call(t, ctx, "mycli_run_command", `{"command":"mycli_echo","args":["--namespace=x"]}`)
 	if out, _ := resultOutput(t, res); !strings.Contains(out.Stdout, `"namespace":"kube-system"`) || !strings.Contains(out.Stdout, `"args":["--namespace=x"]`) {
 		t.Errorf("run echo: %+v", out)
 	}
@@ -59,7 +59,7 @@ func TestSearchMode(t *testing.T) {
 		`{"command":"mycli_get_pods","flags":{"limit":"x"}}`:           `flags.limit: "x" is a string, want integer`,
 		`{"command":"mycli_delete_pod","args":["p"]}`:                  "no served command",
 	} {
-		res := s.call(t, ctx, "mycli_run", args)
+		res := s.call(t, ctx, "mycli_run_command", args)
 		if !res.IsError || !strings.Contains(resultText(t, res), want) || !strings.Contains(resultText(t, res), "Nothing was run") {
 			t.Errorf("run %s: %s, want an error with %q", args, resultText(t, res), want)
 		}

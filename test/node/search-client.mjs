@@ -35,17 +35,17 @@ async function main() {
   const names = tools.map((t) => t.name).sort();
   const bytes = JSON.stringify(tools).length;
 
-  const found = await client.callTool({ name: 'mycli_search', arguments: { query: 'list pods in a namespace' } });
+  const found = await client.callTool({ name: 'mycli_search_commands', arguments: { query: 'list pods in a namespace' } });
   check(!found.isError, `search failed: ${JSON.stringify(found)}`);
   const results = JSON.parse(found.content[0].text).results;
-  const described = await client.callTool({ name: 'mycli_describe', arguments: { command: results[0].command } });
+  const described = await client.callTool({ name: 'mycli_describe_command', arguments: { command: results[0].command } });
   check(!described.isError, `describe failed: ${JSON.stringify(described)}`);
   const schema = JSON.parse(described.content[0].text).inputSchema;
   check(schema?.properties?.flags?.properties?.output, `describe: no --output in ${JSON.stringify(schema)}`);
 
-  const ran = await client.callTool({ name: 'mycli_run', arguments: { command: results[0].command, flags: { output: 'name' } } });
+  const ran = await client.callTool({ name: 'mycli_run_command', arguments: { command: results[0].command, flags: { output: 'name' } } });
   check(!ran.isError && ran.structuredContent.stdout.includes('pod/web-'), `run: ${JSON.stringify(ran)}`);
-  const bad = await client.callTool({ name: 'mycli_run', arguments: { command: results[0].command, flags: { output: 3 } } });
+  const bad = await client.callTool({ name: 'mycli_run_command', arguments: { command: results[0].command, flags: { output: 3 } } });
   check(bad.isError && bad.content[0].text.includes('Nothing was run'), `run with bad input: ${JSON.stringify(bad)}`);
 
   await client.close();

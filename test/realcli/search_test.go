@@ -54,7 +54,7 @@ func TestSearchRealKubectl(t *testing.T) {
 	}
 	for _, tt := range tests {
 		q, _ := json.Marshal(map[string]any{"query": tt.query, "limit": 5})
-		res, err := v.Call(context.Background(), "kubectl_search", q)
+		res, err := v.Call(context.Background(), "kubectl_search_commands", q)
 		if err != nil || res.IsError {
 			t.Fatalf("%q: %v %+v", tt.query, err, res)
 		}

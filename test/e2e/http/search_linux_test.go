@@ -24,7 +24,7 @@ func TestSearchModeOverHTTP(t *testing.T) {
 	}
 	got, _ := json.Marshal(res.Tools)
 	want := runMycli(t, append([]string{"mcp", "tools", "-o", "-"}, policy...)...)
-	if !jsonEqual(t, got, want) || len(res.Tools) != 3 || len(got) > 4096 {
+	if !jsonEqual(t, got, want) || len(res.Tools) != 4 || len(got) > 4096 {
 		t.Errorf("search-mode tools/list over HTTP (%d bytes):\n%s\nthe export:\n%s", len(got), got, want)
 	}
 	for _, tool := range res.Tools {
@@ -34,7 +34,7 @@ func TestSearchModeOverHTTP(t *testing.T) {
 	}
 
 	args := `{"command":"mycli_echo","args":["--x"],"flags":{"str":"s"}}`
-	call, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "mycli_run", Arguments: json.RawMessage(args)})
+	call, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "mycli_run_command", Arguments: json.RawMessage(args)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,12 +43,12 @@ func TestSearchModeOverHTTP(t *testing.T) {
 		StructuredContent any           `json:"structuredContent,omitempty"`
 		IsError           bool          `json:"isError,omitempty"`
 	}{call.Content, call.StructuredContent, call.IsError})
-	wantCall := runMycli(t, append(append([]string{"mcp", "call"}, policy...), "mycli_run", args)...)
+	wantCall := runMycli(t, append(append([]string{"mcp", "call"}, policy...), "mycli_run_command", args)...)
 	if !jsonEqual(t, gotCall, wantCall) || call.IsError {
 		t.Errorf("run over HTTP:\n%s\nmcp call:\n%s", gotCall, wantCall)
 	}
 
-	call, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "mycli_run", Arguments: json.RawMessage(`{"command":"mycli_delete_pod","args":["p"]}`)})
+	call, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "mycli_run_command", Arguments: json.RawMessage(`{"command":"mycli_delete_pod","args":["p"]}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
