@@ -50,6 +50,9 @@ const (
 	ipNetSliceNote    = "CIDR networks such as 10.0.0.0/8 or 2001:db8::/32"
 	hexNote           = "hex-encoded bytes"
 	base64Note        = "base64-encoded bytes"
+	// floatSliceNote: pflag's GetFloat64Slice and GetFloat32Slice read the
+	// elements back from six decimals, so the exec package refuses others.
+	floatSliceNote = "each with at most six decimal places, as pflag reads the list back"
 )
 
 // typeSchema returns a fresh schema for the pflag type kind and the note to
@@ -78,6 +81,8 @@ func typeSchema(kind string) (*jsonschema.Schema, string) {
 			return s, ipSliceNote
 		case "ipNetSlice":
 			return s, ipNetSliceNote
+		case "float32Slice", "float64Slice":
+			return s, floatSliceNote
 		}
 		return s, ""
 	}

@@ -198,9 +198,9 @@ func typeCases() []typeCase {
 		{"uintSlice", func(_ testing.TB, fs *pflag.FlagSet) { fs.UintSlice("x", []uint{0, 9}, "u") },
 			`{"type":"array","items":{` + uintWant() + `},"description":"u","default":[0,9],"minItems":1}`},
 		{"float32Slice", func(_ testing.TB, fs *pflag.FlagSet) { fs.Float32Slice("x", []float32{0.5, 1}, "u") },
-			`{"type":"array","items":{"type":"number"},"description":"u","default":[0.5,1],"minItems":1}`},
+			`{"type":"array","items":{"type":"number"},"description":"u (each with at most six decimal places, as pflag reads the list back)","default":[0.5,1],"minItems":1}`},
 		{"float64Slice", func(_ testing.TB, fs *pflag.FlagSet) { fs.Float64Slice("x", []float64{1e-3}, "u") },
-			`{"type":"array","items":{"type":"number"},"description":"u","default":[0.001],"minItems":1}`},
+			`{"type":"array","items":{"type":"number"},"description":"u (each with at most six decimal places, as pflag reads the list back)","default":[0.001],"minItems":1}`},
 		{"boolSlice", func(_ testing.TB, fs *pflag.FlagSet) { fs.BoolSlice("x", []bool{true, false}, "u") },
 			`{"type":"array","items":{"type":"boolean"},"description":"u","default":[true,false]}`},
 		{"durationSlice", func(_ testing.TB, fs *pflag.FlagSet) {

@@ -26,8 +26,19 @@ func TestInexactIDRefused(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":"9007199254740993","method":"ping"}`, ""},
 		{`{"jsonrpc":"2.0","id":true,"method":"ping"}`, ""},
 		{`{"jsonrpc":"2.0","method":"notifications/initialized"}`, ""},
-		{`[{"jsonrpc":"2.0","id":1.5,"method":"ping"}]`, ""},
+		{`[{"jsonrpc":"2.0","id":3,"method":"ping"},{"jsonrpc":"2.0","id":"x","method":"ping"}]`, ""},
 		{`not json`, ""},
+	}
+	// A batch holding an inexact id is refused whole, every request with
+	// its id as sent.
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("POST", "/mcp", strings.NewReader(
+		`[{"jsonrpc":"2.0","id":3,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":1.50,"method":"ping"}]`)))
+	if reached || rec.Code != http.StatusOK ||
+		!strings.HasPrefix(rec.Body.String(), `[{"jsonrpc":"2.0","id":3,"error":{"code":-32600,`) ||
+		!strings.Contains(rec.Body.String(), `},{"jsonrpc":"2.0","id":1.50,"error":{"code":-32600,`) ||
+		strings.Count(rec.Body.String(), `"error"`) != 2 {
+		t.Errorf("batch: reached %v, %d %s", reached, rec.Code, rec.Body.String())
 	}
 	for _, tt := range tests {
 		reached = false

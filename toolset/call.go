@@ -97,11 +97,9 @@ func (t *Tool) decodeInput(arguments json.RawMessage) (*input, error) {
 			}
 			if v != nil { // null: the flag is not set (OpenAI strict mode sends it)
 				v = dropNullMembers(v)
-				if isMapFlag(t.Flags.Lookup(k)) {
-					var err error
-					if v, err = mapFromPairs(k, v); err != nil {
-						return nil, err
-					}
+				var err error
+				if v, err = restatePairs(k, t.flagSchemaOf(t.Flags.Lookup(k).Name), v); err != nil {
+					return nil, err
 				}
 				in.flags[k] = v
 			}

@@ -69,7 +69,7 @@ func (w *walker) selectFlags(t *Tool, c *cobra.Command, sel Selector, flagsSchem
 		}
 		e := w.flagSchema(f)
 		if e.annotation != nil {
-			w.problem(c, name, f.Name, fmt.Errorf("jsonschema annotation rejected, using the generated schema: %w", e.annotation))
+			w.annotationProblem(c, name, fmt.Errorf("%w; the flag is served with the schema of its type", e.annotation))
 		}
 		if e.invalid != nil {
 			w.problem(c, name, f.Name, fmt.Errorf("flag left out: its schema is invalid: %w", e.invalid))

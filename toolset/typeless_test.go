@@ -71,3 +71,25 @@ func TestTypelessAnnotationKeepsTheTool(t *testing.T) {
 		})
 	}
 }
+
+// A jsonschema annotation that is refused leaves the flag its generated
+// schema and the tool listed; the log says the annotation was ignored,
+// not that anything was left out.
+func TestRefusedAnnotationKeepsTheTool(t *testing.T) {
+	root := &cobra.Command{Use: "app"}
+	run := &cobra.Command{Use: "run", Run: func(*cobra.Command, []string) {}}
+	run.Flags().Int("x", 0, "count")
+	if err := run.Flags().SetAnnotation("x", flagschema.Annotation, []string{`{"type":`}); err != nil {
+		t.Fatal(err)
+	}
+	root.AddCommand(run)
+	var log bytes.Buffer
+	ts := mustTools(t, root, &bridge.Config{Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	if _, ok := ts.Lookup("app_run"); !ok {
+		t.Fatalf("app_run left out; log:\n%s", log.String())
+	}
+	text := log.String()
+	if strings.Contains(text, "left out") || !strings.Contains(text, "annotation ignored") || !strings.Contains(text, "--x") || !strings.Contains(text, "served with the schema of its type") {
+		t.Errorf("log:\n%s", text)
+	}
+}

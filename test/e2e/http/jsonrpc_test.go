@@ -115,6 +115,27 @@ func TestIDsExactOverHTTP(t *testing.T) {
 					t.Errorf("ping with id %s: %d %s %s; want %s...", id, code, ctype, body, want)
 				}
 			}
+			if m.name != "stateless" {
+				return
+			}
+			// Before 2025-06-18 the go-sdk serves batches: one holding such
+			// an id is refused whole, each request with its id as sent.
+			req, err := http.NewRequest("POST", s.url, strings.NewReader(`[{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"ping"}]`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Mcp-Protocol-Version", "2025-03-26")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if !strings.HasPrefix(string(body), `[{"jsonrpc":"2.0","id":9007199254740993,"error":{"code":-32600,`) || !strings.Contains(string(body), `{"jsonrpc":"2.0","id":3,"error":{"code":-32600,`) {
+				t.Errorf("batch: %d %s; want both requests refused with their ids as sent", resp.StatusCode, body)
+			}
 		})
 	}
 }
