@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 NODEDIR := test/node
 
-.PHONY: all build demo test vet unit realcli node-deps bench kubectl external-timing fuzz clean
+.PHONY: all build demo test vet unit realcli node-deps bench bench-cost kubectl external-timing fuzz clean
 
 all: build
 
@@ -42,10 +42,16 @@ realcli:
 test: vet build node-deps unit realcli
 
 # The library's benchmarks, then tools/list sizes on real trees (test/realcli, its own
-# module: the first run downloads kubectl's dependencies, so it is not part of make test).
-bench:
+# module: the first run downloads kubectl's dependencies, so it is not part of make test),
+# then the cost table (test/bench: a kubectl-like CLI adopting cobramcp, driven by a go-sdk
+# client, each figure against running the command directly; BENCHFLAGS passes options,
+# e.g. BENCHFLAGS=-kubectl=$(CURDIR)/bin/kubectl after make kubectl).
+bench: bench-cost
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
 	cd test/realcli && $(GO) run ./listsize
+
+bench-cost:
+	cd test/bench && $(GO) vet ./... && $(GO) run . $(BENCHFLAGS)
 
 # kubectl with the mcp group added (test/realcli/kubectl), for serving a large real tree.
 $(BIN)/kubectl: FORCE
