@@ -119,8 +119,9 @@ func goBuild(out string, args ...string) error {
 
 // server is one `BIN mcp start` driven by a go-sdk client.
 type server struct {
-	cmd *exec.Cmd
-	cs  *mcp.ClientSession
+	cmd  *exec.Cmd
+	cs   *mcp.ClientSession
+	wait bool // close waits for cmd (CommandTransport's Close does it itself)
 }
 
 func startServer(bin string, env ...string) (*server, error) {
@@ -135,7 +136,41 @@ func startServer(bin string, env ...string) (*server, error) {
 	return &server{cmd: cmd, cs: cs}, nil
 }
 
-func (s *server) close() { _ = s.cs.Close() }
+// startServerBig is startServer with no cap on the size of one message
+// from the server, for the large-output figure: CommandTransport has no
+// such setting, so the process is started here and spoken to over an
+// IOTransport.
+func startServerBig(bin string, env ...string) (*server, error) {
+	cmd := exec.Command(bin, "mcp", "start", "--mcp-log-level=error")
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stderr = os.Stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.IOTransport{Reader: stdout, Writer: stdin, MaxLineLength: -1}, nil)
+	if err != nil {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		return nil, fmt.Errorf("connecting to %s mcp start: %w", bin, err)
+	}
+	return &server{cmd: cmd, cs: cs, wait: true}, nil
+}
+
+func (s *server) close() {
+	_ = s.cs.Close()
+	if s.wait {
+		_ = s.cmd.Wait()
+	}
+}
 
 func (s *server) call(name string, args map[string]any) (*mcp.CallToolResult, error) {
 	res, err := s.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
@@ -378,7 +413,7 @@ func bigOutput(t *table, bin string, cfg config) error {
 			return err
 		}
 		dirD = append(dirD, d.Seconds())
-		s, err := startServer(bin, "KUBELITE_UNCAPPED=1")
+		s, err := startServerBig(bin, "KUBELITE_UNCAPPED=1")
 		if err != nil {
 			return err
 		}
