@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -387,7 +388,7 @@ func (m *searchMode) Search(query string) []*Tool {
 			covered := 0
 			for _, w := range d.words {
 				for _, term := range q {
-					if term == w || slices.Contains(synonyms[term], w) {
+					if term == w || slices.Contains(synonyms()[term], w) {
 						covered++
 						break
 					}
@@ -419,7 +420,7 @@ func (m *searchMode) Search(query string) []*Tool {
 // synonym or a prefix, for less) and the document frequency to use.
 func (d *searchDoc) match(term string, df map[string]int) (float64, int) {
 	best, bdf := d.terms[term], df[term]
-	for _, s := range synonyms[term] {
+	for _, s := range synonyms()[term] {
 		if w := d.terms[s] * 0.7; w > best {
 			best, bdf = w, df[s]
 		}
@@ -438,7 +439,7 @@ func (d *searchDoc) match(term string, df map[string]int) (float64, int) {
 }
 
 // synonyms maps a (stemmed) word to words of the same meaning in CLIs.
-var synonyms = func() map[string][]string {
+var synonyms = sync.OnceValue(func() map[string][]string {
 	groups := [][]string{
 		{"list", "get", "ls", "show", "display", "view", "print"},
 		{"delete", "remove", "rm", "destroy", "erase", "uninstall", "del"},
@@ -472,17 +473,19 @@ var synonyms = func() map[string][]string {
 		}
 	}
 	return m
-}()
+})
 
 // stopWords are dropped from queries and documents.
-var stopWords = map[string]bool{
-	"a": true, "an": true, "the": true, "in": true, "on": true, "of": true, "for": true, "to": true,
-	"from": true, "with": true, "by": true, "and": true, "or": true, "all": true, "my": true, "me": true,
-	"i": true, "is": true, "are": true, "be": true, "it": true, "its": true, "this": true, "that": true,
-	"what": true, "how": true, "do": true, "does": true, "can": true, "please": true, "some": true,
-	"any": true, "each": true, "every": true, "into": true, "via": true, "using": true, "at": true,
-	"want": true, "need": true, "one": true, "or-more": true, "many": true, "given": true, "which": true,
-}
+var stopWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"a": true, "an": true, "the": true, "in": true, "on": true, "of": true, "for": true, "to": true,
+		"from": true, "with": true, "by": true, "and": true, "or": true, "all": true, "my": true, "me": true,
+		"i": true, "is": true, "are": true, "be": true, "it": true, "its": true, "this": true, "that": true,
+		"what": true, "how": true, "do": true, "does": true, "can": true, "please": true, "some": true,
+		"any": true, "each": true, "every": true, "into": true, "via": true, "using": true, "at": true,
+		"want": true, "need": true, "one": true, "or-more": true, "many": true, "given": true, "which": true,
+	}
+})
 
 // words splits text into lower-case words of letters and digits.
 func words(text string) []string {
@@ -493,7 +496,7 @@ func words(text string) []string {
 func terms(text string) []string {
 	var out []string
 	for _, w := range words(text) {
-		if stopWords[w] {
+		if stopWords()[w] {
 			continue
 		}
 		out = append(out, stem(w))

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sync"
 )
 
 // parseErrorMessage answers a line that is not JSON, as JSON-RPC 2.0 asks
@@ -197,7 +198,9 @@ func newParseErrorReader(r io.Reader, out io.Writer) *parseErrorReader {
 
 // tooLongMessage answers a line longer than the limit (read to its end and
 // dropped).
-var tooLongMessage = invalidRequest(nil, fmt.Sprintf("the message is longer than %d bytes", maxMessage))
+var tooLongMessage = sync.OnceValue(func() string {
+	return invalidRequest(nil, fmt.Sprintf("the message is longer than %d bytes", maxMessage))
+})
 
 // readLine returns the next line without its end, or tooLong (having read
 // past the line) when it exceeds p.max. err is io.EOF after the last line.
@@ -228,7 +231,7 @@ func (p *parseErrorReader) Read(b []byte) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		reply := tooLongMessage
+		reply := tooLongMessage()
 		line := bytes.TrimSpace(raw)
 		if !tooLong {
 			if len(line) == 0 {
