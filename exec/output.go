@@ -12,8 +12,14 @@ import (
 	"unicode/utf8"
 )
 
-// readChunk is the size of one read from a child's pipe.
-const readChunk = 32 << 10
+// readChunk is the largest size of one read from a child's pipe;
+// firstReadChunk the first. A stream's read buffer starts small (most
+// commands print little, and every call's buffers are garbage afterwards)
+// and doubles each time a read fills it, up to readChunk.
+const (
+	readChunk      = 32 << 10
+	firstReadChunk = 2 << 10
+)
 
 // maxLine bounds the partial line held back for Options.OnLine; a longer line is
 // handed over in pieces of at most this many bytes.
@@ -258,11 +264,14 @@ const drainMax = 1 << 20
 // sets c.unread when a writer is left that may write more.
 func (c *capture) readFrom(f *os.File) {
 	defer f.Close()
-	buf := make([]byte, readChunk)
+	buf := make([]byte, firstReadChunk)
 	for {
 		n, err := f.Read(buf)
 		if n > 0 {
 			c.Write(buf[:n])
+			if n == len(buf) && len(buf) < readChunk {
+				buf = make([]byte, 2*len(buf))
+			}
 		}
 		if err == nil {
 			continue

@@ -128,11 +128,10 @@ func Run(ctx context.Context, path string, argv []string, opts Options) (*Result
 	cmd.Dir = opts.Dir
 	setGroup(cmd)
 
-	// The thread that starts the child must outlive it (see dieWithParent
-	// on Linux): Run holds it until the child has been waited for.
-	defer lockThread()()
-	start := time.Now()
-	outR, errR, err := startPiped(cmd)
+	// The starter forks every child, from a thread that outlives them all
+	// (see starter).
+	began := time.Now()
+	outR, errR, err := start(cmd)
 	if err != nil {
 		return nil, fmt.Errorf("exec: starting %s: %w", path, err)
 	}
@@ -201,7 +200,7 @@ func Run(ctx context.Context, path string, argv []string, opts Options) (*Result
 	}
 	t.Stop()
 
-	res.Duration = time.Since(start)
+	res.Duration = time.Since(began)
 	res.Stdout, res.StdoutOmitted = stdout.result()
 	res.Stderr, res.StderrOmitted = stderr.result()
 	res.StdoutUnread, res.StderrUnread = stdout.unread, stderr.unread
@@ -257,46 +256,4 @@ func (g *group) endRest() {
 		}
 		time.Sleep(min(poll, left))
 	}
-}
-
-// startMu makes starting a child, from creating its output pipes to closing
-// this process's copies of their write ends, one step for every Run in the
-// process. Without it, a child forked by one Run in that window inherits the
-// write ends of another Run's pipes until it execs (they are close-on-exec);
-// on a loaded machine that can outlast outputDrain, and the other call's
-// output was then marked as not read to its end although every byte of it
-// had been read. It guards the process's descriptor table, which is shared
-// by nature, as syscall.ForkLock does for descriptors made without
-// close-on-exec.
-var startMu sync.Mutex
-
-// startPiped starts cmd with stdout and stderr on pipes of its own and returns
-// their read ends; this process keeps no write end. Pipes of our own rather
-// than cmd.StdoutPipe: the read ends stay ours to abandon when a process
-// outside the group keeps a write end open.
-func startPiped(cmd *osexec.Cmd) (outR, errR *os.File, err error) {
-	startMu.Lock()
-	defer startMu.Unlock()
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		return nil, nil, fmt.Errorf("stdout pipe: %w", err)
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		outR.Close()
-		outW.Close()
-		return nil, nil, fmt.Errorf("stderr pipe: %w", err)
-	}
-	cmd.Stdout, cmd.Stderr = outW, errW
-	err = cmd.Start()
-	// The child holds its own copies of the write ends; ours must go, or the
-	// readers would never see EOF.
-	outW.Close()
-	errW.Close()
-	if err != nil {
-		outR.Close()
-		errR.Close()
-		return nil, nil, err
-	}
-	return outR, errR, nil
 }

@@ -14,19 +14,18 @@ import (
 // rest of the group, outlive this process unless the child ends them.
 //
 // Linux sends the signal when the thread that started the child exits, not
-// the process; Go ends a thread when a goroutine locked to it returns. Run
-// therefore starts the child from a goroutine locked to its thread
-// (lockThread) and keeps it locked until the child has been waited for, so
-// that no other goroutine can end that thread under a running child.
+// the process; Go ends a thread when a goroutine locked to it returns. Every
+// child is therefore started by the starter, whose goroutine is locked to
+// its thread for good (lockThreadForever) and never returns, so no other
+// goroutine can end that thread under a running child.
 func dieWithParent(attr *syscall.SysProcAttr) {
 	attr.Pdeathsig = syscall.SIGKILL
 }
 
-// lockThread locks the calling goroutine to its thread, for the
-// parent-death signal (see dieWithParent), and returns the unlock.
-func lockThread() (unlock func()) {
+// lockThreadForever locks the calling goroutine to its thread, for the
+// parent-death signal (see dieWithParent); the caller never unlocks it.
+func lockThreadForever() {
 	runtime.LockOSThread()
-	return runtime.UnlockOSThread
 }
 
 // groupLive reports whether the process group pgid has a member that is not a

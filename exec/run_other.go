@@ -21,7 +21,7 @@ func signalGroup(_ int, p *os.Process, _ bool) error {
 
 func groupLive(int) bool { return false }
 
-func lockThread() (unlock func()) { return func() {} }
+func lockThreadForever() {}
 
 func exitSignal(*os.ProcessState) string { return "" }
 

@@ -14,5 +14,5 @@ func groupLive(pgid int) bool {
 // a call's process outlives a server killed by SIGKILL.
 func dieWithParent(*syscall.SysProcAttr) {}
 
-// lockThread does nothing: see dieWithParent.
-func lockThread() (unlock func()) { return func() {} }
+// lockThreadForever does nothing: see dieWithParent.
+func lockThreadForever() {}
