@@ -99,8 +99,9 @@ type Result struct {
 // Options.KillGrace, SIGKILL. When the process exits by itself, whatever it
 // left behind in its group (a background child) is ended the same way, so no
 // descendant outlives the call, unless it left the group (setsid). On Linux
-// the process is also killed if this process dies, even by SIGKILL (its own
-// children are not). Output is
+// the whole group is also killed if this process dies, even by SIGKILL: the
+// process by the parent-death signal, the rest by the guard, a small process
+// started with the first Run that outlives this one (see guard). Output is
 // read as it comes and capped per stream (Options.MaxOutput), so memory stays
 // bounded whatever the command prints.
 //
@@ -131,7 +132,7 @@ func Run(ctx context.Context, path string, argv []string, opts Options) (*Result
 	// The starter forks every child, from a thread that outlives them all
 	// (see starter).
 	began := time.Now()
-	outR, errR, err := start(cmd)
+	outR, errR, guard, err := start(cmd)
 	if err != nil {
 		return nil, fmt.Errorf("exec: starting %s: %w", path, err)
 	}
@@ -184,6 +185,7 @@ func Run(ctx context.Context, path string, argv []string, opts Options) (*Result
 		t.Stop()
 	}
 	g.endRest()
+	guard.forget(g.pgid)
 
 	drained := make(chan struct{})
 	go func() {

@@ -33,14 +33,16 @@ import (
 // The starter is made on the first Run: a program that never runs a
 // command pays nothing for it.
 type starter struct {
-	reqs chan *startReq
+	reqs  chan *startReq
+	guard *guard // nil: none (see guard)
 }
 
 // startReq is one start asked of the starter; done is closed when outR,
-// errR and err are set.
+// errR, guard and err are set.
 type startReq struct {
 	cmd        *osexec.Cmd
 	outR, errR *os.File
+	guard      *guard // to tell when the child's group has been ended
 	err        error
 	done       chan struct{}
 }
@@ -53,22 +55,29 @@ var theStarter = sync.OnceValue(func() *starter {
 })
 
 // loop serves the starts, forever, from a goroutine locked to its thread
-// where the parent-death signal needs it (lockThreadForever).
+// where the parent-death signal needs it (lockThreadForever). It starts the
+// guard first, which then hears of each child's group.
 func (s *starter) loop() {
 	lockThreadForever()
+	s.guard = startGuard()
 	for r := range s.reqs {
 		r.outR, r.errR, r.err = startPiped(r.cmd)
+		if r.err == nil {
+			s.guard.watch(r.cmd.Process.Pid) // the child leads its group
+			r.guard = s.guard
+		}
 		close(r.done)
 	}
 }
 
 // start starts cmd through the starter with stdout and stderr on pipes of
-// its own and returns their read ends (see startPiped).
-func start(cmd *osexec.Cmd) (outR, errR *os.File, err error) {
+// its own and returns their read ends (see startPiped), and the guard to
+// tell when the child's group has been ended.
+func start(cmd *osexec.Cmd) (outR, errR *os.File, g *guard, err error) {
 	r := &startReq{cmd: cmd, done: make(chan struct{})}
 	theStarter().reqs <- r
 	<-r.done
-	return r.outR, r.errR, r.err
+	return r.outR, r.errR, r.guard, r.err
 }
 
 // startPiped starts cmd with stdout and stderr on pipes of its own and returns

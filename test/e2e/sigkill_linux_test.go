@@ -9,8 +9,9 @@ import (
 
 // TestKillServerMidCall SIGKILLs a real `mycli mcp start` while a call runs
 // (`sleep --spawn`): the server cannot end anything then, but the call's
-// process must die with it (the parent-death signal, on Linux). Its
-// grandchild is not covered (see docs/design.md); the test ends it.
+// process must die with it (the parent-death signal) and so must its
+// grandchild, which the parent-death signal does not reach (the guard ends
+// the call's whole group, exec/guard_linux.go).
 func TestKillServerMidCall(t *testing.T) {
 	t.Parallel()
 	s := startServer(t, serverOptions{ownPipes: true})
@@ -26,18 +27,17 @@ func TestKillServerMidCall(t *testing.T) {
 	if err := <-done; err == nil {
 		t.Errorf("the call returned no error from a killed server")
 	}
-	deadline := time.Now().Add(groupEnd)
-	for {
-		p, ok := readProc(leader)
-		if !ok || !p.alive() {
-			break
+	for _, pid := range []int{leader, grandchild} {
+		deadline := time.Now().Add(groupEnd)
+		for {
+			p, ok := readProc(pid)
+			if !ok || !p.alive() {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("process %d of the call (group %d) outlived the SIGKILLed server by %s: %+v", pid, pgid, groupEnd, p)
+			}
+			time.Sleep(20 * time.Millisecond)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the call's process %d outlived the SIGKILLed server by %s: %+v", leader, groupEnd, p)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if p, ok := readProc(grandchild); ok && p.alive() {
-		t.Logf("grandchild %d outlived the server, as documented", grandchild)
 	}
 }
