@@ -36,6 +36,7 @@ type config struct {
 	bigRuns  int    // runs of the large-output figure
 	kubectl  string // a kubectl with the mcp group (test/realcli/kubectl), or ""
 	only     string // run only the figures whose key contains this
+	tags     string // build tags for kubelite
 }
 
 func run() error {
@@ -47,6 +48,7 @@ func run() error {
 	flag.IntVar(&cfg.bigMiB, "big", 50, "MiB of output for the large-output figure")
 	flag.IntVar(&cfg.bigRuns, "bigruns", 3, "runs of the large-output figure")
 	flag.StringVar(&cfg.kubectl, "kubectl", "", "path of a kubectl with the mcp group (make kubectl), for cold start on its real tree")
+	flag.StringVar(&cfg.tags, "tags", "", "build tags for kubelite (profile: with KUBELITE_CPUPROFILE=FILE in the environment, the server writes a CPU profile)")
 	flag.StringVar(&cfg.only, "only", "", "run only the figures whose key contains this (echo, cpu, inflight, sleep, cold, rss, size, big)")
 	flag.Parse()
 
@@ -57,10 +59,10 @@ func run() error {
 	defer os.RemoveAll(dir)
 	with := filepath.Join(dir, "kubelite")
 	without := filepath.Join(dir, "kubelite-nobridge")
-	if err := goBuild(with); err != nil {
+	if err := goBuild(with, "-tags", cfg.tags); err != nil {
 		return err
 	}
-	if err := goBuild(without, "-tags", "nobridge"); err != nil {
+	if err := goBuild(without, "-tags", strings.Trim(cfg.tags+",nobridge", ",")); err != nil {
 		return err
 	}
 

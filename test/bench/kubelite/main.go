@@ -17,12 +17,19 @@ import (
 // addMCP adds the mcp command group; nil when built with -tags nobridge.
 var addMCP func(root *cobra.Command)
 
+// stopProfile ends the CPU profile (profile.go); nil without one.
+var stopProfile func()
+
 func main() {
 	root := newRoot()
 	if addMCP != nil {
 		addMCP(root)
 	}
-	if err := root.Execute(); err != nil {
+	err := root.Execute()
+	if stopProfile != nil {
+		stopProfile()
+	}
+	if err != nil {
 		os.Exit(1)
 	}
 }
