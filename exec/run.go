@@ -137,9 +137,10 @@ func Run(ctx context.Context, path string, argv []string, opts Options) (*Result
 		return nil, fmt.Errorf("exec: starting %s: %w", path, err)
 	}
 
-	var readers sync.WaitGroup
-	readers.Go(func() { stdout.readFrom(outR) })
-	readers.Go(func() { stderr.readFrom(errR) })
+	// Each reader says when it is done; Run waits for both below.
+	read := make(chan struct{}, 2)
+	go func() { stdout.readFrom(outR); read <- struct{}{} }()
+	go func() { stderr.readFrom(errR); read <- struct{}{} }()
 
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
@@ -187,18 +188,17 @@ func Run(ctx context.Context, path string, argv []string, opts Options) (*Result
 	g.endRest()
 	guard.forget(g.pgid)
 
-	drained := make(chan struct{})
-	go func() {
-		readers.Wait()
-		close(drained)
-	}()
 	t := time.NewTimer(outputDrain)
-	select {
-	case <-drained:
-	case <-t.C:
-		stopReading(outR)
-		stopReading(errR)
-		<-drained
+	for left := 2; left > 0; left-- {
+		select {
+		case <-read:
+		case <-t.C:
+			stopReading(outR)
+			stopReading(errR)
+			for ; left > 0; left-- {
+				<-read
+			}
+		}
 	}
 	t.Stop()
 

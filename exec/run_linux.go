@@ -78,3 +78,21 @@ func parseStat(stat []byte) (state byte, pgrp int, ok bool) {
 	}
 	return fields[0][0], pgrp, true
 }
+
+// outputPipe makes a pipe for one output stream of a child: the read end is
+// non-blocking and pollable (Run reads it with deadlines); the write end,
+// which only the child uses, stays blocking and out of the poller (os.Pipe
+// would register it, only for the start to take it out again). Both ends
+// are close-on-exec.
+func outputPipe() (r, w *os.File, err error) {
+	var p [2]int
+	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
+		return nil, nil, os.NewSyscallError("pipe2", err)
+	}
+	if err := syscall.SetNonblock(p[0], true); err != nil {
+		syscall.Close(p[0])
+		syscall.Close(p[1])
+		return nil, nil, os.NewSyscallError("setnonblock", err)
+	}
+	return os.NewFile(uintptr(p[0]), "|0"), os.NewFile(uintptr(p[1]), "|1"), nil
+}

@@ -2,7 +2,10 @@
 
 package exec
 
-import "syscall"
+import (
+	"os"
+	"syscall"
+)
 
 // groupLive reports whether the process group pgid has a member. A zombie
 // member counts as alive here; the caller's grace period bounds the wait.
@@ -16,3 +19,7 @@ func dieWithParent(*syscall.SysProcAttr) {}
 
 // lockThreadForever does nothing: see dieWithParent.
 func lockThreadForever() {}
+
+// outputPipe makes a pipe for one output stream of a child (see the Linux
+// version).
+func outputPipe() (r, w *os.File, err error) { return os.Pipe() }

@@ -85,11 +85,11 @@ func start(cmd *osexec.Cmd) (outR, errR *os.File, g *guard, err error) {
 // than cmd.StdoutPipe: the read ends stay ours to abandon when a process
 // outside the group keeps a write end open. Only the starter calls it.
 func startPiped(cmd *osexec.Cmd) (outR, errR *os.File, err error) {
-	outR, outW, err := os.Pipe()
+	outR, outW, err := outputPipe()
 	if err != nil {
 		return nil, nil, fmt.Errorf("stdout pipe: %w", err)
 	}
-	errR, errW, err := os.Pipe()
+	errR, errW, err := outputPipe()
 	if err != nil {
 		outR.Close()
 		outW.Close()
