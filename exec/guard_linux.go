@@ -25,8 +25,11 @@ for p in $g; do kill -s KILL -- "-$p" 2>/dev/null; done
 `
 
 // guardShell is the shell that runs guardScript; without it there is no
-// guard.
-const guardShell = "/bin/sh"
+// guard. guardName is the guard's argv[0], which names it in ps.
+const (
+	guardShell = "/bin/sh"
+	guardName  = "cobramcp-guard"
+)
 
 // guard ends the calls' process groups when this process dies, even by
 // SIGKILL: the parent-death signal (dieWithParent) reaches only each call's
@@ -55,6 +58,7 @@ func startGuard() *guard {
 	}
 	defer r.Close()
 	cmd := osexec.Command(guardShell, "-c", guardScript)
+	cmd.Args[0] = guardName
 	cmd.Stdin = r
 	// Its own group, no parent-death signal: it must outlive this process.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
