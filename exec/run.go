@@ -128,6 +128,7 @@ func Run(ctx context.Context, path string, argv []string, opts Options) (*Result
 	cmd.Env = opts.Env
 	cmd.Dir = opts.Dir
 	setGroup(cmd)
+	wait := waiter(cmd)
 
 	// The starter forks every child, from a thread that outlives them all
 	// (see starter).
@@ -143,7 +144,7 @@ func Run(ctx context.Context, path string, argv []string, opts Options) (*Result
 	go func() { stderr.readFrom(errR); read <- struct{}{} }()
 
 	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
+	go func() { waited <- wait() }()
 
 	var timeout <-chan time.Time
 	if opts.Timeout > 0 {

@@ -3,9 +3,11 @@ package exec
 import (
 	"bytes"
 	"os"
+	osexec "os/exec"
 	"runtime"
 	"strconv"
 	"syscall"
+	"unsafe"
 )
 
 // dieWithParent has the child killed (SIGKILL) when this process dies, even
@@ -95,4 +97,57 @@ func outputPipe() (r, w *os.File, err error) {
 		return nil, nil, os.NewSyscallError("setnonblock", err)
 	}
 	return os.NewFile(uintptr(p[0]), "|0"), os.NewFile(uintptr(p[1]), "|1"), nil
+}
+
+// waiter returns the wait for cmd's process, to call once it has started:
+// cmd.Wait, after the process has exited. Go's own wait blocks a thread in
+// waitid until then, one per running call; here the goroutine waits in the
+// poller on a pidfd of the process (readable once it has exited) and Wait
+// then reaps at once. Without a pidfd (an old kernel) it is cmd.Wait
+// alone.
+func waiter(cmd *osexec.Cmd) func() error {
+	fd := -1
+	cmd.SysProcAttr.PidFD = &fd // os keeps a copy of its own; this one is ours
+	return func() error {
+		if fd >= 0 {
+			awaitExit(fd)
+		}
+		return cmd.Wait()
+	}
+}
+
+// awaitExit returns once the process of the pidfd fd has exited (or when
+// that cannot be told, leaving the wait to the caller), and closes fd.
+func awaitExit(fd int) {
+	if syscall.SetNonblock(fd, true) != nil {
+		syscall.Close(fd)
+		return
+	}
+	f := os.NewFile(uintptr(fd), "pidfd")
+	defer f.Close()
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return
+	}
+	_ = rc.Read(func(fd uintptr) bool {
+		const pPIDFD = 3 // P_PIDFD
+		// siginfo_t: 128 bytes; si_pid follows three int32s, at the start
+		// of a union aligned as a pointer.
+		var info [32]int32
+		pid := 3
+		if unsafe.Sizeof(uintptr(0)) == 8 {
+			pid = 4
+		}
+		for {
+			_, _, e := syscall.Syscall6(syscall.SYS_WAITID, pPIDFD, fd, uintptr(unsafe.Pointer(&info)),
+				syscall.WEXITED|syscall.WNOHANG|syscall.WNOWAIT, 0, 0)
+			switch {
+			case e == syscall.EINTR:
+				continue
+			case e != 0:
+				return true // cannot tell: Wait will
+			}
+			return info[pid] != 0 // 0: not exited yet; wait for the pidfd
+		}
+	})
 }

@@ -29,4 +29,6 @@ func exitSignal(*os.ProcessState) string { return "" }
 // deadlines here).
 func drain(*os.File, []byte, int, func([]byte)) bool { return false }
 
+func waiter(cmd *osexec.Cmd) func() error { return cmd.Wait }
+
 func outputPipe() (r, w *os.File, err error) { return os.Pipe() }

@@ -4,6 +4,7 @@ package exec
 
 import (
 	"os"
+	osexec "os/exec"
 	"syscall"
 )
 
@@ -19,6 +20,9 @@ func dieWithParent(*syscall.SysProcAttr) {}
 
 // lockThreadForever does nothing: see dieWithParent.
 func lockThreadForever() {}
+
+// waiter returns the wait for cmd's process: cmd.Wait.
+func waiter(cmd *osexec.Cmd) func() error { return cmd.Wait }
 
 // outputPipe makes a pipe for one output stream of a child (see the Linux
 // version).
