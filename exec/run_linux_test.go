@@ -2,6 +2,7 @@ package exec
 
 import (
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -65,4 +66,42 @@ func threadCount(t *testing.T) int {
 	}
 	t.Fatal("no Threads line in /proc/self/status")
 	return 0
+}
+
+// TestChildOutlivesEndedThreads ends many threads (goroutines that return
+// locked to theirs) while a child runs: the child must not get the
+// parent-death signal, which Linux sends when the thread that forked it
+// exits. Every child is forked by the starter, whose thread never ends.
+func TestChildOutlivesEndedThreads(t *testing.T) {
+	t.Parallel()
+	ready := make(chan int, 1)
+	opts := helperOpts()
+	opts.OnLine = func(_, line string) {
+		if f := strings.Fields(line); len(f) == 3 && f[2] == "ready" {
+			p, _ := strconv.Atoi(f[1])
+			ready <- p
+		}
+	}
+	type outcome struct {
+		res *Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := Run(t.Context(), self(t), []string{"waitusr1"}, opts)
+		done <- outcome{res, err}
+	}()
+	pid := <-ready
+	var wg sync.WaitGroup
+	for range 64 {
+		wg.Go(func() {
+			runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+		})
+	}
+	wg.Wait()
+	syscall.Kill(pid, syscall.SIGUSR1)
+	o := <-done
+	if o.err != nil || o.res.ExitCode != 0 || o.res.Signal != "" || !strings.HasSuffix(o.res.Stdout, "done\n") {
+		t.Fatalf("Run: %v, %+v; want a normal exit after SIGUSR1", o.err, o.res)
+	}
 }
