@@ -6,7 +6,8 @@
 //
 //   - echo call: wall time of one tools/call of `kubelite echo` over running
 //     `kubelite echo` directly;
-//   - server CPU per call (user+system of the server process alone);
+//   - server CPU per call (user+system of the server process and its guard,
+//     not of the commands it runs), one call at a time and 16 in flight;
 //   - 16 calls in flight: calls/s over MCP and directly;
 //   - 16 parallel 1 s calls: wall time of the batch;
 //   - cold start to tools/list (and, with -kubectl, on kubectl's real tree);

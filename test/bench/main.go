@@ -216,7 +216,7 @@ func echoCalls(t *table, bin string, cfg config) error {
 				return err
 			}
 		}
-		cpu0, err := procCPU(s.cmd.Process.Pid)
+		cpu0, err := serverCPU(s.cmd.Process.Pid)
 		if err != nil {
 			s.close()
 			return err
@@ -236,7 +236,7 @@ func echoCalls(t *table, bin string, cfg config) error {
 			}
 			mcpD = append(mcpD, ms(time.Since(start)))
 		}
-		cpu1, err := procCPU(s.cmd.Process.Pid)
+		cpu1, err := serverCPU(s.cmd.Process.Pid)
 		s.close()
 		if err != nil {
 			return err
@@ -254,7 +254,7 @@ func echoCalls(t *table, bin string, cfg config) error {
 // inflight: calls/s with cfg.inflight calls in flight, over one session and
 // directly.
 func inflight(t *table, bin string, cfg config) error {
-	var mcpR, dirR, ratio []float64
+	var mcpR, dirR, ratio, cpu []float64
 	n := cfg.inflight * 20
 	for range cfg.rounds {
 		s, err := startServer(bin)
@@ -262,11 +262,22 @@ func inflight(t *table, bin string, cfg config) error {
 			return err
 		}
 		args := map[string]any{"args": []string{"hello"}}
-		d, err := parallel(cfg.inflight, n, func() error { _, err := s.call("kubelite_echo", args); return err })
-		s.close()
-		if err != nil {
+		if _, err := s.call("kubelite_echo", args); err != nil { // the guard starts with the first call
+			s.close()
 			return err
 		}
+		cpu0, err := serverCPU(s.cmd.Process.Pid)
+		if err != nil {
+			s.close()
+			return err
+		}
+		d, err := parallel(cfg.inflight, n, func() error { _, err := s.call("kubelite_echo", args); return err })
+		cpu1, cerr := serverCPU(s.cmd.Process.Pid)
+		s.close()
+		if err = errors.Join(err, cerr); err != nil {
+			return err
+		}
+		cpu = append(cpu, ms(cpu1-cpu0)/float64(n))
 		dd, err := parallel(cfg.inflight, n, func() error { _, err := direct(bin, "echo", "hello"); return err })
 		if err != nil {
 			return err
@@ -275,6 +286,7 @@ func inflight(t *table, bin string, cfg config) error {
 		mcpR, dirR, ratio = append(mcpR, m), append(dirR, f), append(ratio, m/f)
 	}
 	t.add(row{fmt.Sprintf("%d calls in flight (calls/s)", cfg.inflight), dirR, mcpR, ratio, "× direct", "≥ 0.92× (Ophis 0.87–0.92×)"})
+	t.add(row{fmt.Sprintf("server CPU per call, %d in flight (ms)", cfg.inflight), nil, cpu, nil, "", "—"})
 	return nil
 }
 
@@ -448,6 +460,48 @@ func childCPU(bin string, args ...string) (time.Duration, error) {
 		return 0, fmt.Errorf("%s %v: %w", bin, args, err)
 	}
 	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), nil
+}
+
+// serverCPU is the user+system CPU of the server pid and of its guard (a
+// child it keeps to end its calls' groups should it be killed; see
+// exec/guard_linux.go), not of the commands it ran.
+func serverCPU(pid int) (time.Duration, error) {
+	cpu, err := procCPU(pid)
+	if err != nil {
+		return 0, err
+	}
+	names, err := filepath.Glob("/proc/[0-9]*/cmdline")
+	if err != nil {
+		return 0, err
+	}
+	for _, name := range names {
+		b, err := os.ReadFile(name)
+		if err != nil || !bytes.HasPrefix(b, []byte("cobramcp-guard\x00")) {
+			continue
+		}
+		p, err := strconv.Atoi(filepath.Base(filepath.Dir(name)))
+		if err != nil || ppid(p) != pid {
+			continue
+		}
+		if g, err := procCPU(p); err == nil {
+			cpu += g
+		}
+	}
+	return cpu, nil
+}
+
+// ppid is the parent of process pid, or -1.
+func ppid(pid int) int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return -1
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	p, err := strconv.Atoi(f[1])
+	if err != nil {
+		return -1
+	}
+	return p
 }
 
 // procCPU is the user+system CPU of process pid alone (not its children),
