@@ -36,6 +36,7 @@ type capture struct {
 	headMax int
 	tailMax int
 
+	all   strings.Builder // without a limit: everything, handed over uncopied
 	head  []byte
 	ring  []byte // the tail; a ring once len(ring) == tailMax
 	pos   int    // next write position in ring once it is full
@@ -67,7 +68,7 @@ func (c *capture) Write(p []byte) (int, error) {
 		c.lines(p)
 	}
 	if !c.limited {
-		c.head = append(c.head, p...)
+		c.all.Write(p)
 		return n, nil
 	}
 	if room := c.headMax - len(c.head); room > 0 {
@@ -134,6 +135,9 @@ func (c *capture) result() (string, int64) {
 // kept returns the kept output, with the marker of the bytes left out if
 // any, and their number.
 func (c *capture) kept() (string, int64) {
+	if !c.limited {
+		return c.all.String(), 0
+	}
 	head := c.head
 	t1, t2 := c.tail()
 	var b strings.Builder
