@@ -2,8 +2,10 @@ package exec
 
 import (
 	"bufio"
+	"bytes"
 	"os"
 	osexec "os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -50,4 +52,44 @@ func TestKilledServerEndsTheCallsGroup(t *testing.T) {
 	}
 	server.Wait()
 	assertGone(t, call...)
+}
+
+// TestRunWithoutItsGuard kills this process's guard: later Runs still run
+// (their messages to the guard fail with EPIPE, and are dropped), and this
+// process does not die of SIGPIPE.
+func TestRunWithoutItsGuard(t *testing.T) {
+	// Not parallel: the guard is the process's.
+	if _, err := Run(t.Context(), self(t), []string{"exit", "0"}, helperOpts()); err != nil {
+		t.Fatal(err) // the guard starts with the first Run
+	}
+	var guards []int
+	names, err := filepath.Glob("/proc/[0-9]*/cmdline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		cmdline, err := os.ReadFile(name)
+		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(name)))
+		stat, serr := os.ReadFile(filepath.Join(filepath.Dir(name), "stat"))
+		if err != nil || serr != nil || !bytes.HasPrefix(cmdline, []byte(guardName+"\x00")) {
+			continue
+		}
+		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(f) > 1 && f[1] == strconv.Itoa(os.Getpid()) {
+			guards = append(guards, pid)
+		}
+	}
+	if len(guards) != 1 {
+		t.Fatalf("guards of this process: %v, want one", guards)
+	}
+	if err := syscall.Kill(guards[0], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	assertGone(t, guards[0])
+	for range 3 {
+		res, err := Run(t.Context(), self(t), []string{"exit", "3"}, helperOpts())
+		if err != nil || res.ExitCode != 3 {
+			t.Fatalf("Run without a guard: %v, %+v", err, res)
+		}
+	}
 }
