@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 NODEDIR := test/node
 
-.PHONY: all build demo test vet unit realcli node-deps bench searchbench kubectl external-timing fuzz clean
+.PHONY: all build demo test vet unit realcli node-deps bench bench-cost searchbench kubectl external-timing fuzz clean
 
 all: build
 
@@ -42,10 +42,16 @@ realcli:
 test: vet build node-deps unit realcli
 
 # The library's benchmarks, then tools/list sizes on real trees (test/realcli, its own
-# module: the first run downloads kubectl's dependencies, so it is not part of make test).
-bench: searchbench
+# module: the first run downloads kubectl's dependencies, so it is not part of make test),
+# then the cost table (test/bench: a kubectl-like CLI adopting cobramcp, driven by a go-sdk
+# client, each figure against running the command directly; BENCHFLAGS passes options,
+# e.g. BENCHFLAGS=-kubectl=$(CURDIR)/bin/kubectl after make kubectl), then the search figures.
+bench: bench-cost searchbench
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
 	cd test/realcli && $(GO) run ./listsize
+
+bench-cost:
+	cd test/bench && $(GO) vet ./... && $(GO) run . $(BENCHFLAGS)
 
 # Search ranking figures (package rank against search mode's previous ranking) on the task set of
 # test/searchbench over snapshots of 8 real CLIs' trees, and query latency: see its README.md.

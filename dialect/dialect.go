@@ -322,7 +322,7 @@ func decodeTool(t *mcp.Tool) (*tool, error) {
 
 // translate builds the document of a translating format.
 func translate(format Format, tools []*mcp.Tool, env Envelope) (any, []Warning, error) {
-	rule := nameRules[format]
+	rule := nameRules()[format]
 	var all []Warning
 	taken := map[string]string{} // dialect name -> MCP name
 	var entries []any

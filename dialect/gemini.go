@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Gemini's Schema, "a select subset of an OpenAPI 3.0 schema object", from
@@ -19,16 +20,18 @@ var geminiKept = []string{"title", "description", "nullable", "default", "exampl
 	"minimum", "maximum", "minProperties", "maxProperties", "propertyOrdering"}
 
 // geminiFormats are the formats the Schema documents, by type.
-var geminiFormats = map[string][]string{
-	"number":  {"float", "double"},
-	"integer": {"int32", "int64"},
-	"string":  {"enum", "date-time"},
-}
+var geminiFormats = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"number":  {"float", "double"},
+		"integer": {"int32", "int64"},
+		"string":  {"enum", "date-time"},
+	}
+})
 
 // geminiParamName is the rule for parameter names: "must start with a
 // letter or an underscore and must only contain chars a-z, A-Z, 0-9, or
 // underscores with a maximum length of 64".
-var geminiParamName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
+var geminiParamName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`) })
 
 type geminiDecl struct {
 	Name        string  `json:"name"`
@@ -60,8 +63,8 @@ func geminiTool(name string, t *tool, r *report) any {
 		params = nil
 	} else {
 		for _, n := range props.keys {
-			if !geminiParamName.MatchString(n) {
-				r.add(ptr(ptr(base, "properties"), n), "parameter name %q breaks Gemini's rule %s; kept, since renaming it would break the call", n, geminiParamName)
+			if !geminiParamName().MatchString(n) {
+				r.add(ptr(ptr(base, "properties"), n), "parameter name %q breaks Gemini's rule %s; kept, since renaming it would break the call", n, geminiParamName())
 			}
 		}
 	}
@@ -138,7 +141,7 @@ func (g *geminizer) schema(v any, path string) *object {
 		case slices.Contains(geminiKept, k):
 			out.set(k, clone(val))
 		case k == "format":
-			if f, _ := val.(string); slices.Contains(geminiFormats[prim], f) {
+			if f, _ := val.(string); slices.Contains(geminiFormats()[prim], f) {
 				out.set(k, f)
 			} else {
 				g.r.add(at, "dropped keyword \"format\": Gemini supports %s for type %q", formatList(prim), prim)
@@ -391,7 +394,7 @@ func (g *geminizer) exclusive(out *object, k string, val any, prim string, at st
 }
 
 func formatList(prim string) string {
-	if f := geminiFormats[prim]; len(f) > 0 {
+	if f := geminiFormats()[prim]; len(f) > 0 {
 		return strings.Join(f, ", ")
 	}
 	return "no format"

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"strings"
+	"sync"
 )
 
 // maxName is the longest tool name every provider accepts.
@@ -41,13 +42,15 @@ func isLetterOrUnderscore(b byte) bool {
 // Canonical: "alphanumeric + underscore" (the canonical tool schema).
 // ToolVault names are free; they follow the common rule so that a
 // toolvault file can feed any provider.
-var nameRules = map[Format]nameRule{
-	Canonical: {pattern: `^[a-zA-Z0-9_]{1,64}$`, allowed: isWordByte},
-	OpenAI:    {pattern: `^[a-zA-Z0-9_-]{1,64}$`, allowed: isNameByte},
-	Anthropic: {pattern: `^[a-zA-Z0-9_-]{1,64}$`, allowed: isNameByte},
-	Gemini:    {pattern: `^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`, allowed: isNameByte, first: isLetterOrUnderscore},
-	ToolVault: {pattern: `^[a-zA-Z0-9_-]{1,64}$`, allowed: isNameByte},
-}
+var nameRules = sync.OnceValue(func() map[Format]nameRule {
+	return map[Format]nameRule{
+		Canonical: {pattern: `^[a-zA-Z0-9_]{1,64}$`, allowed: isWordByte},
+		OpenAI:    {pattern: `^[a-zA-Z0-9_-]{1,64}$`, allowed: isNameByte},
+		Anthropic: {pattern: `^[a-zA-Z0-9_-]{1,64}$`, allowed: isNameByte},
+		Gemini:    {pattern: `^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`, allowed: isNameByte, first: isLetterOrUnderscore},
+		ToolVault: {pattern: `^[a-zA-Z0-9_-]{1,64}$`, allowed: isNameByte},
+	}
+})
 
 // apply returns name made valid under the rule, reporting any change on r.
 // Every byte outside the rule becomes "_" (a multi-byte character becomes
@@ -87,7 +90,7 @@ func (r nameRule) apply(name string, rep *report) string {
 // caller that receives a call under a dialect name finds the MCP tool by
 // comparing NameFor of each tool's name.
 func NameFor(f Format, name string) string {
-	rule, ok := nameRules[f]
+	rule, ok := nameRules()[f]
 	if !ok {
 		return name
 	}

@@ -29,7 +29,7 @@ func TestNameRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		r := &report{format: tt.format, tool: tt.in}
-		got := nameRules[tt.format].apply(tt.in, r)
+		got := nameRules()[tt.format].apply(tt.in, r)
 		if got != tt.want {
 			t.Errorf("%s: apply(%q) = %q, want %q", tt.format, tt.in, got, tt.want)
 		}
@@ -71,7 +71,7 @@ func TestLongNamesStayApart(t *testing.T) {
 	a := strings.Repeat("x", 60) + "_alpha"
 	b := strings.Repeat("x", 60) + "_beta"
 	r := &report{}
-	na, nb := nameRules[OpenAI].apply(a, r), nameRules[OpenAI].apply(b, r)
+	na, nb := nameRules()[OpenAI].apply(a, r), nameRules()[OpenAI].apply(b, r)
 	if na == nb || len(na) != 64 || len(nb) != 64 {
 		t.Errorf("long names mapped to %q and %q", na, nb)
 	}

@@ -62,8 +62,12 @@
 // [Run] starts one child process, without a shell, with stdin from the
 // null device, in a process group of its own. A timeout
 // ([Options].Timeout) or a canceled context ends the whole group (SIGTERM,
-// then SIGKILL after a grace), so no descendant outlives the call. Output
-// is read as it arrives, can be reported line by line ([Options].OnLine),
+// then SIGKILL after a grace), so no descendant outlives the call. On
+// Linux the group also ends when this process dies, even by SIGKILL: every
+// child is started from one thread that lives as long as the process, with
+// the parent-death signal, and a small guard process (started with the first
+// Run, named cobramcp-guard) ends the rest of each running call's group when
+// this process is gone. Output is read as it arrives, can be reported line by line ([Options].OnLine),
 // and is capped per stream ([Options].MaxOutput), keeping its start and
 // its end, so memory stays bounded whatever the command prints. A non-zero
 // exit is a [Result], not an error: the error only says that the process

@@ -12,8 +12,14 @@ import (
 	"unicode/utf8"
 )
 
-// readChunk is the size of one read from a child's pipe.
-const readChunk = 32 << 10
+// readChunk is the largest size of one read from a child's pipe;
+// firstReadChunk the first. A stream's read buffer starts small (most
+// commands print little, and every call's buffers are garbage afterwards)
+// and doubles each time a read fills it, up to readChunk.
+const (
+	readChunk      = 32 << 10
+	firstReadChunk = 2 << 10
+)
 
 // maxLine bounds the partial line held back for Options.OnLine; a longer line is
 // handed over in pieces of at most this many bytes.
@@ -30,6 +36,7 @@ type capture struct {
 	headMax int
 	tailMax int
 
+	all   strings.Builder // without a limit: everything, handed over uncopied
 	head  []byte
 	ring  []byte // the tail; a ring once len(ring) == tailMax
 	pos   int    // next write position in ring once it is full
@@ -61,7 +68,7 @@ func (c *capture) Write(p []byte) (int, error) {
 		c.lines(p)
 	}
 	if !c.limited {
-		c.head = append(c.head, p...)
+		c.all.Write(p)
 		return n, nil
 	}
 	if room := c.headMax - len(c.head); room > 0 {
@@ -128,6 +135,9 @@ func (c *capture) result() (string, int64) {
 // kept returns the kept output, with the marker of the bytes left out if
 // any, and their number.
 func (c *capture) kept() (string, int64) {
+	if !c.limited {
+		return c.all.String(), 0
+	}
 	head := c.head
 	t1, t2 := c.tail()
 	var b strings.Builder
@@ -258,11 +268,14 @@ const drainMax = 1 << 20
 // sets c.unread when a writer is left that may write more.
 func (c *capture) readFrom(f *os.File) {
 	defer f.Close()
-	buf := make([]byte, readChunk)
+	buf := make([]byte, firstReadChunk)
 	for {
 		n, err := f.Read(buf)
 		if n > 0 {
 			c.Write(buf[:n])
+			if n == len(buf) && len(buf) < readChunk {
+				buf = make([]byte, 2*len(buf))
+			}
 		}
 		if err == nil {
 			continue

@@ -99,8 +99,9 @@ type Result struct {
 // Options.KillGrace, SIGKILL. When the process exits by itself, whatever it
 // left behind in its group (a background child) is ended the same way, so no
 // descendant outlives the call, unless it left the group (setsid). On Linux
-// the process is also killed if this process dies, even by SIGKILL (its own
-// children are not). Output is
+// the whole group is also killed if this process dies, even by SIGKILL: the
+// process by the parent-death signal, the rest by the guard, a small process
+// started with the first Run that outlives this one (see guard). Output is
 // read as it comes and capped per stream (Options.MaxOutput), so memory stays
 // bounded whatever the command prints.
 //
@@ -127,22 +128,23 @@ func Run(ctx context.Context, path string, argv []string, opts Options) (*Result
 	cmd.Env = opts.Env
 	cmd.Dir = opts.Dir
 	setGroup(cmd)
+	wait := waiter(cmd)
 
-	// The thread that starts the child must outlive it (see dieWithParent
-	// on Linux): Run holds it until the child has been waited for.
-	defer lockThread()()
-	start := time.Now()
-	outR, errR, err := startPiped(cmd)
+	// The starter forks every child, from a thread that outlives them all
+	// (see starter).
+	began := time.Now()
+	outR, errR, guard, err := start(cmd)
 	if err != nil {
 		return nil, fmt.Errorf("exec: starting %s: %w", path, err)
 	}
 
-	var readers sync.WaitGroup
-	readers.Go(func() { stdout.readFrom(outR) })
-	readers.Go(func() { stderr.readFrom(errR) })
+	// Each reader says when it is done; Run waits for both below.
+	read := make(chan struct{}, 2)
+	go func() { stdout.readFrom(outR); read <- struct{}{} }()
+	go func() { stderr.readFrom(errR); read <- struct{}{} }()
 
 	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
+	go func() { waited <- wait() }()
 
 	var timeout <-chan time.Time
 	if opts.Timeout > 0 {
@@ -185,23 +187,23 @@ func Run(ctx context.Context, path string, argv []string, opts Options) (*Result
 		t.Stop()
 	}
 	g.endRest()
+	guard.forget(g.pgid)
 
-	drained := make(chan struct{})
-	go func() {
-		readers.Wait()
-		close(drained)
-	}()
 	t := time.NewTimer(outputDrain)
-	select {
-	case <-drained:
-	case <-t.C:
-		stopReading(outR)
-		stopReading(errR)
-		<-drained
+	for left := 2; left > 0; left-- {
+		select {
+		case <-read:
+		case <-t.C:
+			stopReading(outR)
+			stopReading(errR)
+			for ; left > 0; left-- {
+				<-read
+			}
+		}
 	}
 	t.Stop()
 
-	res.Duration = time.Since(start)
+	res.Duration = time.Since(began)
 	res.Stdout, res.StdoutOmitted = stdout.result()
 	res.Stderr, res.StderrOmitted = stderr.result()
 	res.StdoutUnread, res.StderrUnread = stdout.unread, stderr.unread
@@ -257,46 +259,4 @@ func (g *group) endRest() {
 		}
 		time.Sleep(min(poll, left))
 	}
-}
-
-// startMu makes starting a child, from creating its output pipes to closing
-// this process's copies of their write ends, one step for every Run in the
-// process. Without it, a child forked by one Run in that window inherits the
-// write ends of another Run's pipes until it execs (they are close-on-exec);
-// on a loaded machine that can outlast outputDrain, and the other call's
-// output was then marked as not read to its end although every byte of it
-// had been read. It guards the process's descriptor table, which is shared
-// by nature, as syscall.ForkLock does for descriptors made without
-// close-on-exec.
-var startMu sync.Mutex
-
-// startPiped starts cmd with stdout and stderr on pipes of its own and returns
-// their read ends; this process keeps no write end. Pipes of our own rather
-// than cmd.StdoutPipe: the read ends stay ours to abandon when a process
-// outside the group keeps a write end open.
-func startPiped(cmd *osexec.Cmd) (outR, errR *os.File, err error) {
-	startMu.Lock()
-	defer startMu.Unlock()
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		return nil, nil, fmt.Errorf("stdout pipe: %w", err)
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		outR.Close()
-		outW.Close()
-		return nil, nil, fmt.Errorf("stderr pipe: %w", err)
-	}
-	cmd.Stdout, cmd.Stderr = outW, errW
-	err = cmd.Start()
-	// The child holds its own copies of the write ends; ours must go, or the
-	// readers would never see EOF.
-	outW.Close()
-	errW.Close()
-	if err != nil {
-		outR.Close()
-		errR.Close()
-		return nil, nil, err
-	}
-	return outR, errR, nil
 }

@@ -21,10 +21,14 @@ func signalGroup(_ int, p *os.Process, _ bool) error {
 
 func groupLive(int) bool { return false }
 
-func lockThread() (unlock func()) { return func() {} }
+func lockThreadForever() {}
 
 func exitSignal(*os.ProcessState) string { return "" }
 
 // drain reads nothing: reading stopped by closing f (pipes have no
 // deadlines here).
 func drain(*os.File, []byte, int, func([]byte)) bool { return false }
+
+func waiter(cmd *osexec.Cmd) func() error { return cmd.Wait }
+
+func outputPipe() (r, w *os.File, err error) { return os.Pipe() }

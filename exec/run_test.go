@@ -55,6 +55,7 @@ func TestMain(m *testing.M) {
 //	env K              print $K; envcount prints len(os.Environ())
 //	pwd                print the working directory
 //	stdin              print how many bytes stdin holds
+//	serve              run the call "grandchild", print its lines, wait to be killed
 func helper(args []string) {
 	if len(args) == 0 {
 		fmt.Fprintln(os.Stderr, "helper: no mode")
@@ -75,6 +76,8 @@ func helper(args []string) {
 		return n
 	}
 	switch args[0] {
+	case "serve":
+		serveHelper()
 	case "print":
 		out := os.Stdout
 		if arg(2) == "stderr" {
@@ -186,6 +189,18 @@ func startSelf(mode string) *osexec.Cmd {
 		panic(err)
 	}
 	return osexec.Command(self, mode)
+}
+
+// serveHelper is the helper mode "serve": a server in miniature that runs
+// one call (the helper "grandchild": a child that starts a grandchild in its
+// group), prints the call's output lines as they come, then waits to be
+// killed.
+func serveHelper() {
+	opts := helperOpts()
+	opts.OnLine = func(_, line string) { fmt.Println(line) }
+	_, err := Run(context.Background(), os.Args[0], []string{"grandchild"}, opts)
+	fmt.Fprintln(os.Stderr, "serve: the call returned:", err)
+	os.Exit(2)
 }
 
 // self is the path of the test binary.

@@ -2,7 +2,11 @@
 
 package exec
 
-import "syscall"
+import (
+	"os"
+	osexec "os/exec"
+	"syscall"
+)
 
 // groupLive reports whether the process group pgid has a member. A zombie
 // member counts as alive here; the caller's grace period bounds the wait.
@@ -14,5 +18,12 @@ func groupLive(pgid int) bool {
 // a call's process outlives a server killed by SIGKILL.
 func dieWithParent(*syscall.SysProcAttr) {}
 
-// lockThread does nothing: see dieWithParent.
-func lockThread() (unlock func()) { return func() {} }
+// lockThreadForever does nothing: see dieWithParent.
+func lockThreadForever() {}
+
+// waiter returns the wait for cmd's process: cmd.Wait.
+func waiter(cmd *osexec.Cmd) func() error { return cmd.Wait }
+
+// outputPipe makes a pipe for one output stream of a child (see the Linux
+// version).
+func outputPipe() (r, w *os.File, err error) { return os.Pipe() }

@@ -473,8 +473,12 @@ func (d *discoverer) dropServerGroup(ctx context.Context, children []*Command) [
 // value ("--image IMAGE", "-f FILE", "--tail=N"), and flagGroupInUse a
 // bracketed or parenthesized group holding one ("(--image IMAGE | --overrides JSON)").
 var (
-	flagInUse      = regexp.MustCompile(`(^|\s)-{1,2}[A-Za-z0-9][\w-]*(=\S*|\s+[A-Z][A-Z0-9_]*\b)?`)
-	flagGroupInUse = regexp.MustCompile(`[\[(][^\[\]()]*(^|[\s\[(|])-{1,2}[A-Za-z0-9][^\[\]()]*[\])]`)
+	flagInUse = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(^|\s)-{1,2}[A-Za-z0-9][\w-]*(=\S*|\s+[A-Z][A-Z0-9_]*\b)?`)
+	})
+	flagGroupInUse = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`[\[(][^\[\]()]*(^|[\s\[(|])-{1,2}[A-Za-z0-9][^\[\]()]*[\])]`)
+	})
 )
 
 // useArity reads the positional args from a use line (the command's name
@@ -483,10 +487,10 @@ var (
 // usage it cannot read allows any number (max -1, min 0); no words, none.
 func useArity(use string) (min, max int) {
 	for {
-		next := flagGroupInUse.ReplaceAllStringFunc(use, func(g string) string {
+		next := flagGroupInUse().ReplaceAllStringFunc(use, func(g string) string {
 			// A group of flags only goes; one with an arg among its
 			// alternatives ("[NAME | -l label]") leaves the count open.
-			rest := flagInUse.ReplaceAllString(g[1:len(g)-1], " ")
+			rest := flagInUse().ReplaceAllString(g[1:len(g)-1], " ")
 			if strings.Trim(rest, " |") != "" {
 				return " ... "
 			}
@@ -497,7 +501,7 @@ func useArity(use string) (min, max int) {
 		}
 		use = next
 	}
-	use = flagInUse.ReplaceAllString(use, " ")
+	use = flagInUse().ReplaceAllString(use, " ")
 	words := strings.Fields(use)
 	if len(words) > 0 {
 		words = words[1:]

@@ -212,7 +212,7 @@ func (d *discoverer) helpType(f *Flag, hf *helpFlag, page *helpPage) *probeItem 
 	hint := ""
 	if hf != nil && hf.style == "pflag" {
 		word := hf.word
-		typ, ok := helpWords[word]
+		typ, ok := helpWords()[word]
 		from := FromHelp
 		if hf.boolNoOpt {
 			typ, ok = "bool", true
@@ -364,7 +364,7 @@ func helpType(hf *helpFlag) string {
 	if hf.boolNoOpt {
 		return "bool"
 	}
-	if t, ok := helpWords[hf.word]; ok {
+	if t, ok := helpWords()[hf.word]; ok {
 		return t
 	}
 	return TypeTable[hf.word]

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // helpPage is what a command's help text says, as far as it can be read.
@@ -49,11 +50,15 @@ type helpFlag struct {
 
 var (
 	// pflag: "  -n, --name type[=x]   usage (default x)"
-	pflagLine = regexp.MustCompile(`^\s+(?:-([^-\s]), )?--([A-Za-z0-9][\w.:-]*)(\[=true\|false\])?(?: (\S+?))?(\[=.*?\])?(?:\s{2,}(.*))?$`)
+	pflagLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s+(?:-([^-\s]), )?--([A-Za-z0-9][\w.:-]*)(\[=true\|false\])?(?: (\S+?))?(\[=.*?\])?(?:\s{2,}(.*))?$`)
+	})
 	// kubectl: "  -n, --name='default':" (the usage follows on the next lines)
-	assignLine = regexp.MustCompile(`^\s+(?:-([^-\s]), )?--([A-Za-z0-9][\w.:-]*)=(.*):\s*$`)
+	assignLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s+(?:-([^-\s]), )?--([A-Za-z0-9][\w.:-]*)=(.*):\s*$`)
+	})
 	// a command line of a command section: "  name   short"
-	commandLine = regexp.MustCompile(`^  ([A-Za-z0-9][\w.:-]*)(?:\s{2,}(.*))?$`)
+	commandLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^  ([A-Za-z0-9][\w.:-]*)(?:\s{2,}(.*))?$`) })
 )
 
 // parseHelp reads a help text in cobra's default layout (and, for flags,
@@ -115,7 +120,7 @@ func parseHelp(text string) *helpPage {
 		case "examples":
 			example = append(example, line)
 		case "commands":
-			if m := commandLine.FindStringSubmatch(line); m != nil {
+			if m := commandLine().FindStringSubmatch(line); m != nil {
 				p.commands = append(p.commands, helpItem{m[1], strings.TrimSpace(m[2])})
 			}
 		case "flags", "global", "other":
@@ -148,10 +153,10 @@ func parseHelp(text string) *helpPage {
 }
 
 func matchFlag(line string) *helpFlag {
-	if m := assignLine.FindStringSubmatch(line); m != nil {
+	if m := assignLine().FindStringSubmatch(line); m != nil {
 		return &helpFlag{shorthand: m[1], name: m[2], style: "assign", assigned: m[3]}
 	}
-	m := pflagLine.FindStringSubmatch(line)
+	m := pflagLine().FindStringSubmatch(line)
 	if m == nil {
 		return nil
 	}
@@ -170,8 +175,8 @@ func matchFlag(line string) *helpFlag {
 }
 
 var (
-	quotedDefault = regexp.MustCompile(`(?:^| )\(default ("(?:[^"\\]|\\.)*")\)$`)
-	plainDefault  = regexp.MustCompile(`(?:^| )\(default ([^"].*)\)$`)
+	quotedDefault = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^| )\(default ("(?:[^"\\]|\\.)*")\)$`) })
+	plainDefault  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^| )\(default ([^"].*)\)$`) })
 )
 
 // split returns a pflag-style flag's usage and the default that pflag
@@ -192,7 +197,7 @@ func (f *helpFlag) split(typ string) (usage, def string, ok bool) {
 	}
 	last := lines[len(lines)-1]
 	if typ == "string" || typ == "" {
-		if m := quotedDefault.FindStringSubmatchIndex(last); m != nil {
+		if m := quotedDefault().FindStringSubmatchIndex(last); m != nil {
 			if u, err := strconv.Unquote(last[m[2]:m[3]]); err == nil {
 				lines[len(lines)-1] = last[:m[0]]
 				return strings.TrimSpace(strings.Join(lines, "\n")), u, true
@@ -200,7 +205,7 @@ func (f *helpFlag) split(typ string) (usage, def string, ok bool) {
 		}
 	}
 	if typ != "string" {
-		if m := plainDefault.FindStringSubmatchIndex(last); m != nil {
+		if m := plainDefault().FindStringSubmatchIndex(last); m != nil {
 			lines[len(lines)-1] = last[:m[0]]
 			return strings.TrimSpace(strings.Join(lines, "\n")), last[m[2]:m[3]], true
 		}

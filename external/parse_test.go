@@ -99,7 +99,7 @@ func TestRefusedFlag(t *testing.T) {
 		{`unknown flag: --cobramcp-no-such-flag`, ""},
 	} {
 		got := ""
-		if m := refusedFlag.FindStringSubmatch(tt.msg); m != nil {
+		if m := refusedFlag().FindStringSubmatch(tt.msg); m != nil {
 			got = m[1]
 		}
 		if got != tt.want {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Asking the flag parser for types, in batches.
@@ -49,9 +50,11 @@ type probeItem struct {
 // not. Taking it, the flag is concluded an array as asking it alone would
 // (which asks for probeValue first, assuming that a parser that takes
 // `"cobramcp-probe` takes `cobramcp-probe`).
-var guessValues = map[string]string{"bool": "true", "duration": "1s", "stringArray": `"` + probeValue}
+var guessValues = sync.OnceValue(func() map[string]string {
+	return map[string]string{"bool": "true", "duration": "1s", "stringArray": `"` + probeValue}
+})
 
-var durationDefault = regexp.MustCompile(`^-?([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`)
+var durationDefault = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-?([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`) })
 
 // guessType guesses the type of a flag from its default as kubectl-style
 // help prints it (unquoted, so not a string): "" for no guess. Integer and
@@ -62,7 +65,7 @@ func guessType(def string) string {
 	switch {
 	case def == "true" || def == "false":
 		return "bool"
-	case durationDefault.MatchString(def):
+	case durationDefault().MatchString(def):
 		return "duration"
 	}
 	return ""
@@ -75,7 +78,7 @@ func (it *probeItem) next() string {
 		return ""
 	}
 	if it.guess != "" {
-		return guessValues[it.guess]
+		return guessValues()[it.guess]
 	}
 	need := ""
 	accepts := func(v string) bool {
@@ -98,7 +101,7 @@ func (it *probeItem) next() string {
 // was complete, not cobra's list of the required flags only), or refused
 // for reason why.
 func (it *probeItem) record(v string, ok bool, why string, listed, helpListed bool) {
-	if it.guess != "" && v == guessValues[it.guess] {
+	if it.guess != "" && v == guessValues()[it.guess] {
 		switch {
 		case ok && it.guess == "stringArray":
 			it.typ, it.from = it.guess, FromProbe
@@ -148,7 +151,9 @@ func decideType(accepts func(string) bool, first func() string, again func() boo
 
 // refusedFlag matches pflag's reason for refusing a value, which names the
 // flag ("-n, --name" or "--name").
-var refusedFlag = regexp.MustCompile(`invalid argument "(?:[^"\\]|\\.)*" for "(?:-[^-"], )?--([^"]+)" flag: `)
+var refusedFlag = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`invalid argument "(?:[^"\\]|\\.)*" for "(?:-[^-"], )?--([^"]+)" flag: `)
+})
 
 // probe asks the parser the types of the command's flags in items, in
 // batches; the pass records whether the answers show that the command
@@ -230,7 +235,7 @@ func (d *discoverer) batch(ctx context.Context, path []string, items []*probeIte
 		}
 		if c.refused() {
 			pass.parses = true
-			m := refusedFlag.FindStringSubmatch(c.errText)
+			m := refusedFlag().FindStringSubmatch(c.errText)
 			i := -1
 			if m != nil {
 				i = slices.IndexFunc(pending, func(it *probeItem) bool { return it.f.Name == m[1] })
@@ -288,13 +293,13 @@ func marked(v string, i int) string {
 }
 
 // markRe matches a mark in what a process printed.
-var markRe = regexp.MustCompile(regexp.QuoteMeta(probeValue) + `-([0-9]+)`)
+var markRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(regexp.QuoteMeta(probeValue) + `-([0-9]+)`) })
 
 // markIn returns the index of the one batch value whose mark the output
 // names, -1 when it names none or several.
 func markIn(out string, n int) int {
 	found := -1
-	for _, m := range markRe.FindAllStringSubmatch(out, -1) {
+	for _, m := range markRe().FindAllStringSubmatch(out, -1) {
 		i, err := strconv.Atoi(m[1])
 		if err != nil || i >= n || found >= 0 && found != i {
 			return -1

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -105,8 +106,8 @@ func defaultValue(f *pflag.Flag) (any, error) {
 // not make (pflag's mask parser and Go's base64 accept a few texts the
 // patterns do not). They are never changed.
 var (
-	ipMaskRE = regexp.MustCompile(ipMaskPattern)
-	base64RE = regexp.MustCompile(base64Pattern)
+	ipMaskRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(ipMaskPattern) })
+	base64RE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(base64Pattern) })
 )
 
 // scalar converts the text of one value of a scalar pflag type to JSON. It
@@ -160,7 +161,7 @@ func scalar(kind, s string) (any, error) {
 			return nil, fmt.Errorf("%q is not an IP address", s)
 		}
 	case "ipMask":
-		if pflag.ParseIPv4Mask(s) == nil || !ipMaskRE.MatchString(s) {
+		if pflag.ParseIPv4Mask(s) == nil || !ipMaskRE().MatchString(s) {
 			return nil, fmt.Errorf("%q is not an IPv4 mask", s)
 		}
 	case "ipNet":
@@ -172,7 +173,7 @@ func scalar(kind, s string) (any, error) {
 			return nil, err
 		}
 	case "bytesBase64":
-		if _, err := base64.StdEncoding.DecodeString(s); err != nil || !base64RE.MatchString(s) {
+		if _, err := base64.StdEncoding.DecodeString(s); err != nil || !base64RE().MatchString(s) {
 			return nil, fmt.Errorf("%q is not padded base64", s)
 		}
 	}

@@ -2,6 +2,7 @@ package flagschema
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/pflag"
@@ -16,7 +17,7 @@ const AnnotationRepeatable = "cobramcp.repeatable"
 
 // repeatableTypes are the Type() names of custom values known to append on
 // each Set: docker's opts.ListOpts ("list") and its kin.
-var repeatableTypes = map[string]bool{"list": true}
+var repeatableTypes = sync.OnceValue(func() map[string]bool { return map[string]bool{"list": true} })
 
 // Repeatable reports whether f is a custom flag (its type is not one of
 // pflag's own) whose values accumulate, one per occurrence on the command
@@ -35,7 +36,7 @@ func Repeatable(f *pflag.Flag) bool {
 	if _, ok := f.Value.(pflag.SliceValue); ok {
 		return true
 	}
-	if repeatableTypes[f.Value.Type()] {
+	if repeatableTypes()[f.Value.Type()] {
 		return true
 	}
 	for _, v := range f.Annotations[AnnotationRepeatable] {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/cobramcp/cobramcp/internal/rpcid"
 )
@@ -199,7 +200,9 @@ func newParseErrorReader(r io.Reader, out io.Writer) *parseErrorReader {
 
 // tooLongMessage answers a line longer than the limit (read to its end and
 // dropped).
-var tooLongMessage = invalidRequest(nil, fmt.Sprintf("the message is longer than %d bytes", maxMessage))
+var tooLongMessage = sync.OnceValue(func() string {
+	return invalidRequest(nil, fmt.Sprintf("the message is longer than %d bytes", maxMessage))
+})
 
 // readLine returns the next line without its end, or tooLong (having read
 // past the line) when it exceeds p.max. err is io.EOF after the last line.
@@ -230,7 +233,7 @@ func (p *parseErrorReader) Read(b []byte) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		reply := tooLongMessage
+		reply := tooLongMessage()
 		line := bytes.TrimSpace(raw)
 		if !tooLong {
 			if len(line) == 0 {

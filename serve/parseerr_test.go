@@ -125,7 +125,7 @@ func TestParseErrorReaderTooLong(t *testing.T) {
 			if string(got) != tt.pass {
 				t.Errorf("passed %.80q, want %q", got, tt.pass)
 			}
-			if n := strings.Count(out.String(), `"code":-32600`); n != tt.errors || out.Len() != n*len(tooLongMessage) {
+			if n := strings.Count(out.String(), `"code":-32600`); n != tt.errors || out.Len() != n*len(tooLongMessage()) {
 				t.Errorf("wrote %q, want %d errors", out.String(), tt.errors)
 			}
 		})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -17,13 +18,15 @@ import (
 // reported as problems; the command is served all the same.
 
 // ophisAlias maps each Ophis annotation key to the key of ours it stands for.
-var ophisAlias = map[string]string{
-	"title":           AnnotationTitle,
-	"readOnlyHint":    AnnotationReadOnly,
-	"destructiveHint": AnnotationDestructive,
-	"idempotentHint":  AnnotationIdempotent,
-	"openWorldHint":   AnnotationOpenWorld,
-}
+var ophisAlias = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"title":           AnnotationTitle,
+		"readOnlyHint":    AnnotationReadOnly,
+		"destructiveHint": AnnotationDestructive,
+		"idempotentHint":  AnnotationIdempotent,
+		"openWorldHint":   AnnotationOpenWorld,
+	}
+})
 
 // knownKeys are the command annotation keys of our namespace, sorted.
 var knownKeys = []string{
@@ -79,7 +82,7 @@ func annotations(c *cobra.Command) (*mcp.ToolAnnotations, []error) {
 
 // aliasOf returns Ophis's key for our key, or "".
 func aliasOf(key string) string {
-	for alias, k := range ophisAlias {
+	for alias, k := range ophisAlias() {
 		if k == key {
 			return alias
 		}
@@ -154,7 +157,7 @@ func parseBool(v string) (value, ok bool) {
 func unknownKey(k string) error {
 	lower := strings.ToLower(k)
 	if !strings.HasPrefix(lower, "mcp.") {
-		for alias := range ophisAlias {
+		for alias := range ophisAlias() {
 			if lower == strings.ToLower(alias) && k != alias {
 				return fmt.Errorf("annotation key %s is not read; did you mean %s?", k, alias)
 			}

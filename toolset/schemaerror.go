@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -177,7 +178,9 @@ func step(s *jsonschema.Schema, v any, name string, parts []string, i int) (*jso
 }
 
 // numberMessage matches jsonschema-go's messages for the numeric keywords.
-var numberMessage = regexp.MustCompile(`^(minimum|maximum|exclusiveMinimum|exclusiveMaximum|multipleOf): (-?[0-9]+/[0-9]+) `)
+var numberMessage = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(minimum|maximum|exclusiveMinimum|exclusiveMaximum|multipleOf): (-?[0-9]+/[0-9]+) `)
+})
 
 // word rewrites msg, jsonschema-go's message for v failing s, in the
 // words of a value and what is wanted. name is the value's name, for the
@@ -185,7 +188,7 @@ var numberMessage = regexp.MustCompile(`^(minimum|maximum|exclusiveMinimum|exclu
 func word(msg string, s *jsonschema.Schema, name string, v any) string {
 	member := func(k string) string { return strings.TrimPrefix(name+"."+k, ".") }
 	keyword, _, _ := strings.Cut(msg, ":")
-	if m := numberMessage.FindStringSubmatch(msg); m != nil {
+	if m := numberMessage().FindStringSubmatch(msg); m != nil {
 		val := show(v)
 		if r, ok := new(big.Rat).SetString(m[2]); ok {
 			f, _ := r.Float64() // exact: the instance was a float64

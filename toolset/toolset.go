@@ -136,8 +136,8 @@ func (ts *Toolset) Wait() { ts.running.wait() }
 // Tool.validator), and the tests resolve every tool of mycli and of a large
 // generated tree.
 func validateTool(t *Tool) error {
-	if !validName.MatchString(t.MCP.Name) {
-		return fmt.Errorf("tool name %q does not match %s", t.MCP.Name, validName)
+	if !validName().MatchString(t.MCP.Name) {
+		return fmt.Errorf("tool name %q does not match %s", t.MCP.Name, validName())
 	}
 	in, ok := t.MCP.InputSchema.(*jsonschema.Schema)
 	if !ok || in.Type != "object" {

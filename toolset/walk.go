@@ -24,7 +24,7 @@ const AnnotationGroup = "cobramcp.group"
 // name than 64.
 const MaxNameLen = 64
 
-var validName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`) })
 
 // Tool is one served command: its MCP definition and how to run it.
 type Tool struct {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 )
 
 // Updating an entry that is already there changes only what cobramcp
@@ -34,12 +35,14 @@ type switchMember struct {
 }
 
 // switches holds each format's switch member.
-var switches = map[Format]switchMember{JSON: {"disabled", false}, TOML: {"enabled", true}}
+var switches = sync.OnceValue(func() map[Format]switchMember {
+	return map[Format]switchMember{JSON: {"disabled", false}, TOML: {"enabled", true}}
+})
 
 // switchedOff returns the member that switches old off in format f, or
 // false when old is on.
 func switchedOff(f Format, old map[string]any) (switchMember, bool) {
-	sw := switches[f]
+	sw := switches()[f]
 	b, ok := old[sw.name].(bool)
 	return sw, ok && b != sw.on
 }

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/pelletier/go-toml/v2"
 )
@@ -163,7 +164,7 @@ func closeML(s string, i int, d string) int {
 	return -1
 }
 
-var bareKey = regexp.MustCompile(`^[A-Za-z0-9_-]+`)
+var bareKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+`) })
 
 // parseHeader returns the keys of a [a.b."c"] or [[a.b]] header line, or
 // nil when the line is not one.
@@ -222,7 +223,7 @@ func parseKeys(s string) ([]string, string) {
 			}
 			k, s = s[1:end+1], s[end+2:]
 		default:
-			k = bareKey.FindString(s)
+			k = bareKey().FindString(s)
 			if k == "" {
 				return nil, s
 			}
@@ -239,7 +240,7 @@ func parseKeys(s string) ([]string, string) {
 
 // tomlKey writes k bare when it can be, quoted otherwise.
 func tomlKey(k string) string {
-	if k != "" && bareKey.FindString(k) == k {
+	if k != "" && bareKey().FindString(k) == k {
 		return k
 	}
 	return tomlString(k)

@@ -29,6 +29,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -398,10 +399,12 @@ func typedMap[T any](v any, kind string) (map[string]T, error) {
 	return out, nil
 }
 
-var bits = map[string]int{
-	"int": strconv.IntSize, "int8": 8, "int16": 16, "int32": 32, "int64": 64, "count": strconv.IntSize,
-	"uint": strconv.IntSize, "uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64,
-}
+var bits = sync.OnceValue(func() map[string]int {
+	return map[string]int{
+		"int": strconv.IntSize, "int8": 8, "int16": 16, "int32": 32, "int64": 64, "count": strconv.IntSize,
+		"uint": strconv.IntSize, "uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64,
+	}
+})
 
 func scalar(kind string, v any) (any, error) {
 	switch kind {
@@ -420,20 +423,20 @@ func scalar(kind string, v any) (any, error) {
 			return nil, fmt.Errorf("%s is not an integer", r)
 		}
 		n := r.Num()
-		b := bits[kind]
+		b := bits()[kind]
 		if strings.HasPrefix(kind, "uint") {
 			if n.Sign() < 0 || n.BitLen() > b {
 				return nil, fmt.Errorf("%s out of range", n)
 			}
 			u := n.Uint64()
-			return reflect.ValueOf(u).Convert(goType[kind]).Interface(), nil
+			return reflect.ValueOf(u).Convert(goType()[kind]).Interface(), nil
 		}
 		lo := new(big.Int).Lsh(big.NewInt(-1), uint(b-1))
 		hi := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(b-1)), big.NewInt(1))
 		if n.Cmp(lo) < 0 || n.Cmp(hi) > 0 {
 			return nil, fmt.Errorf("%s out of range", n)
 		}
-		return reflect.ValueOf(n.Int64()).Convert(goType[kind]).Interface(), nil
+		return reflect.ValueOf(n.Int64()).Convert(goType()[kind]).Interface(), nil
 	case "float32", "float64":
 		var f float64
 		switch x := v.(type) {
@@ -512,12 +515,14 @@ func scalar(kind string, v any) (any, error) {
 	return s, nil
 }
 
-var goType = map[string]reflect.Type{
-	"int": reflect.TypeFor[int](), "int8": reflect.TypeFor[int8](), "int16": reflect.TypeFor[int16](),
-	"int32": reflect.TypeFor[int32](), "int64": reflect.TypeFor[int64](), "count": reflect.TypeFor[int](),
-	"uint": reflect.TypeFor[uint](), "uint8": reflect.TypeFor[uint8](), "uint16": reflect.TypeFor[uint16](),
-	"uint32": reflect.TypeFor[uint32](), "uint64": reflect.TypeFor[uint64](),
-}
+var goType = sync.OnceValue(func() map[string]reflect.Type {
+	return map[string]reflect.Type{
+		"int": reflect.TypeFor[int](), "int8": reflect.TypeFor[int8](), "int16": reflect.TypeFor[int16](),
+		"int32": reflect.TypeFor[int32](), "int64": reflect.TypeFor[int64](), "count": reflect.TypeFor[int](),
+		"uint": reflect.TypeFor[uint](), "uint8": reflect.TypeFor[uint8](), "uint16": reflect.TypeFor[uint16](),
+		"uint32": reflect.TypeFor[uint32](), "uint64": reflect.TypeFor[uint64](),
+	}
+})
 
 // rat returns the exact value of a JSON or Go number.
 func rat(v any) (*big.Rat, error) {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -124,7 +125,7 @@ func Tool(in, out *mcp.Tool, annotated map[string]bool) []Difference {
 	}
 	if in.Description != out.Description {
 		kind := "description"
-		if groupSentences.ReplaceAllString(in.Description, "") == groupSentences.ReplaceAllString(out.Description, "") {
+		if groupSentences().ReplaceAllString(in.Description, "") == groupSentences().ReplaceAllString(out.Description, "") {
 			kind = "flag-groups"
 		} else if linesWithin(out.Description, in.Description) {
 			kind = "description-missing"
@@ -166,7 +167,7 @@ func flagKind(a, b *jsonschema.Schema, annotated bool) string {
 	switch {
 	case annotated:
 		return "flag-annotation"
-	case a.Type == "string" && customTypeNote.MatchString(a.Description):
+	case a.Type == "string" && customTypeNote().MatchString(a.Description):
 		return "flag-custom-type"
 	case a.Type != b.Type || js(a.Items) != js(b.Items) || js(a.AdditionalProperties) != js(b.AdditionalProperties):
 		return "flag-type"
@@ -200,7 +201,7 @@ func flagKind(a, b *jsonschema.Schema, annotated bool) string {
 	}
 	for _, m := range []map[string]any{ma, mb} {
 		if d, ok := m["description"].(string); ok {
-			m["description"] = noOptNote.ReplaceAllStringFunc(d, func(note string) string {
+			m["description"] = noOptNote().ReplaceAllStringFunc(d, func(note string) string {
 				if strings.HasPrefix(note, ";") {
 					return ")" // "(type: x; if given ...)" -> "(type: x)"
 				}
@@ -217,10 +218,12 @@ func flagKind(a, b *jsonschema.Schema, annotated bool) string {
 var (
 	// customTypeNote matches the note flagschema gives a custom type:
 	// "(type: NAME)" or "(type: NAME; ...)".
-	customTypeNote = regexp.MustCompile(`\(type: [^;)]+[;)]`)
+	customTypeNote = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(type: [^;)]+[;)]`) })
 	// noOptNote matches flagschema's note on a flag's NoOptDefVal, alone
 	// in its parentheses or after another note.
-	noOptNote = regexp.MustCompile(` \(if given without a value: [^)]*\)$|; if given without a value: [^)]*\)$`)
+	noOptNote = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(` \(if given without a value: [^)]*\)$|; if given without a value: [^)]*\)$`)
+	})
 )
 
 func schemaMap(s *jsonschema.Schema) map[string]any {
@@ -245,7 +248,9 @@ func linesWithin(part, whole string) bool {
 
 // groupSentences matches the paragraph in which the bridge states cobra's
 // flag groups.
-var groupSentences = regexp.MustCompile(`\n\n((At most one of|At least one of|Flags) --[^\n]*(may be set|must be set|must be set together)\.)+`)
+var groupSentences = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\n\n((At most one of|At least one of|Flags) --[^\n]*(may be set|must be set|must be set together)\.)+`)
+})
 
 func metaMap(m mcp.Meta) map[string]any {
 	out := map[string]any{}
@@ -269,7 +274,7 @@ func Annotated(sets ...*pflag.FlagSet) map[string]bool {
 }
 
 // knownRow matches a row of the known-limits table: "| `kind` | ...".
-var knownRow = regexp.MustCompile("(?m)^\\| `([a-z-]+)` \\|")
+var knownRow = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?m)^\\| `([a-z-]+)` \\|") })
 
 // KnownLimits reads the kinds of difference that the document at path
 // (docs/external.md) lists as known limits: the rows "| `kind` | ..." of
@@ -280,7 +285,7 @@ func KnownLimits(path string) (map[string]bool, error) {
 		return nil, fmt.Errorf("reading the known limits: %w", err)
 	}
 	kinds := map[string]bool{}
-	for _, m := range knownRow.FindAllStringSubmatch(string(b), -1) {
+	for _, m := range knownRow().FindAllStringSubmatch(string(b), -1) {
 		kinds[m[1]] = true
 	}
 	if len(kinds) == 0 {

@@ -371,15 +371,27 @@ func groupMembers(t testing.TB, pgid int) []proc {
 }
 
 // children returns the live processes whose parent is pid.
+//
+// The server's guard (exec/guard_linux.go: a shell whose argv[0] is
+// "cobramcp-guard", started with the first call, which ends the calls'
+// groups if the server is killed) is not counted: it lives as long as the
+// server.
 func children(t testing.TB, pid int) []proc {
 	t.Helper()
 	var out []proc
 	for _, p := range processes(t) {
-		if p.ppid == pid && p.alive() {
+		if p.ppid == pid && p.alive() && !isGuard(p.pid) {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// isGuard reports whether the process pid is a server's guard.
+func isGuard(pid int) bool {
+	cmdline, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	argv0, _, _ := bytes.Cut(cmdline, []byte{0})
+	return err == nil && string(argv0) == "cobramcp-guard"
 }
 
 // waitGroupGone waits up to d for the process group pgid to have no live

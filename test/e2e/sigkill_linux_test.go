@@ -9,8 +9,9 @@ import (
 
 // TestKillServerMidCall SIGKILLs a real `mycli mcp start` while a call runs
 // (`sleep --spawn`): the server cannot end anything then, but the call's
-// process must die with it (the parent-death signal, on Linux). Its
-// grandchild is not covered (see docs/design.md); the test ends it.
+// process must die with it (the parent-death signal) and so must its
+// grandchild, which the parent-death signal does not reach (the guard ends
+// the call's whole group, exec/guard_linux.go).
 func TestKillServerMidCall(t *testing.T) {
 	t.Parallel()
 	s := startServer(t, serverOptions{ownPipes: true})
@@ -26,18 +27,60 @@ func TestKillServerMidCall(t *testing.T) {
 	if err := <-done; err == nil {
 		t.Errorf("the call returned no error from a killed server")
 	}
+	for _, pid := range []int{leader, grandchild} {
+		deadline := time.Now().Add(groupEnd)
+		for {
+			p, ok := readProc(pid)
+			if !ok || !p.alive() {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("process %d of the call (group %d) outlived the SIGKILLed server by %s: %+v", pid, pgid, groupEnd, p)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
+
+// TestGuardEndsWithServer checks the server's guard (exec/guard_linux.go):
+// one, started with the first call, and gone once the server has exited
+// normally, having ended nothing.
+func TestGuardEndsWithServer(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, serverOptions{})
+	guards := func() []int {
+		var g []int
+		for _, p := range processes(t) {
+			if p.ppid == s.pid() && p.alive() && isGuard(p.pid) {
+				g = append(g, p.pid)
+			}
+		}
+		return g
+	}
+	if g := guards(); len(g) != 0 {
+		t.Errorf("guards before the first call: %v, want none", g)
+	}
+	for range 3 {
+		if out, _ := resultOutput(t, s.call(t, context.Background(), "mycli_sleep", `{"flags":{"for":"1ms"}}`)); out.ExitCode != 0 {
+			t.Fatalf("sleep: %+v", out)
+		}
+	}
+	g := guards()
+	if len(g) != 1 {
+		t.Fatalf("guards after three calls: %v, want one", g)
+	}
+	if code := s.close(); code != 0 {
+		t.Errorf("server exit code %d", code)
+	}
 	deadline := time.Now().Add(groupEnd)
 	for {
-		p, ok := readProc(leader)
+		p, ok := readProc(g[0])
 		if !ok || !p.alive() {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the call's process %d outlived the SIGKILLed server by %s: %+v", leader, groupEnd, p)
+			t.Fatalf("the guard %d outlived the server by %s: %+v", g[0], groupEnd, p)
 		}
 		time.Sleep(20 * time.Millisecond)
-	}
-	if p, ok := readProc(grandchild); ok && p.alive() {
-		t.Logf("grandchild %d outlived the server, as documented", grandchild)
 	}
 }

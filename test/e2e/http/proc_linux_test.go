@@ -1,6 +1,7 @@
 package httpe2e
 
 import (
+	"bytes"
 	"os"
 	"strconv"
 	"strings"
@@ -45,15 +46,25 @@ func processes() []procStat {
 	return out
 }
 
-// children returns the live children of pid.
+// children returns the live children of pid, leaving out the server's
+// guard (exec/guard_linux.go: a shell whose argv[0] is "cobramcp-guard",
+// started with the first call in a group of its own, which ends the calls'
+// groups if the server is killed): it lives as long as the server.
 func children(pid int) []procStat {
 	var out []procStat
 	for _, p := range processes() {
-		if p.ppid == pid {
+		if p.ppid == pid && !isGuard(p.pid) {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// isGuard reports whether the process pid is a server's guard.
+func isGuard(pid int) bool {
+	cmdline, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	argv0, _, _ := bytes.Cut(cmdline, []byte{0})
+	return err == nil && string(argv0) == "cobramcp-guard"
 }
 
 // inGroups returns the live processes whose process group is one of pgids.

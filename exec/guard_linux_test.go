@@ -1,0 +1,95 @@
+package exec
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestKilledServerEndsTheCallsGroup SIGKILLs a process while one of its Runs
+// runs a child that has a child of its own: both must die, the child by the
+// parent-death signal and the grandchild, which that signal does not reach,
+// by the guard.
+func TestKilledServerEndsTheCallsGroup(t *testing.T) {
+	t.Parallel()
+	server := osexec.Command(self(t), "serve")
+	server.Env = append(os.Environ(), helperEnv+"=1")
+	server.Stderr = os.Stderr
+	out, err := server.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := server.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var call []int // the call's process, then its child
+	sc := bufio.NewScanner(out)
+	for len(call) < 2 && sc.Scan() {
+		if f := strings.Fields(sc.Text()); len(f) == 2 && f[0] == "pid" {
+			p, err := strconv.Atoi(f[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			call = append(call, p)
+		}
+	}
+	if len(call) < 2 {
+		server.Process.Kill()
+		server.Wait()
+		t.Fatalf("the call's pids did not come: %v", sc.Err())
+	}
+	t.Cleanup(func() { syscall.Kill(-call[0], syscall.SIGKILL) })
+	// The guard heard of the call's group before Run returned from the
+	// start: what it has not read yet waits in its pipe.
+	if err := server.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	server.Wait()
+	assertGone(t, call...)
+}
+
+// TestRunWithoutItsGuard kills this process's guard: later Runs still run
+// (their messages to the guard fail with EPIPE, and are dropped), and this
+// process does not die of SIGPIPE.
+func TestRunWithoutItsGuard(t *testing.T) {
+	// Not parallel: the guard is the process's.
+	if _, err := Run(t.Context(), self(t), []string{"exit", "0"}, helperOpts()); err != nil {
+		t.Fatal(err) // the guard starts with the first Run
+	}
+	var guards []int
+	names, err := filepath.Glob("/proc/[0-9]*/cmdline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		cmdline, err := os.ReadFile(name)
+		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(name)))
+		stat, serr := os.ReadFile(filepath.Join(filepath.Dir(name), "stat"))
+		if err != nil || serr != nil || !bytes.HasPrefix(cmdline, []byte(guardName+"\x00")) {
+			continue
+		}
+		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(f) > 1 && f[1] == strconv.Itoa(os.Getpid()) {
+			guards = append(guards, pid)
+		}
+	}
+	if len(guards) != 1 {
+		t.Fatalf("guards of this process: %v, want one", guards)
+	}
+	if err := syscall.Kill(guards[0], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	assertGone(t, guards[0])
+	for range 3 {
+		res, err := Run(t.Context(), self(t), []string{"exit", "3"}, helperOpts())
+		if err != nil || res.ExitCode != 3 {
+			t.Fatalf("Run without a guard: %v, %+v", err, res)
+		}
+	}
+}

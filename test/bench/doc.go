@@ -1,0 +1,24 @@
+// Command bench measures what cobramcp costs, against the floor of running
+// the same commands directly: it builds kubelite (a small kubectl-like CLI,
+// ./kubelite) with and without cobramcp linked, drives `kubelite mcp start`
+// through a go-sdk client, and prints a table of figures, each with its
+// direct-exec floor and the min/median/max of its samples:
+//
+//   - echo call: wall time of one tools/call of `kubelite echo` over running
+//     `kubelite echo` directly;
+//   - server CPU per call (user+system of the server process and its guard,
+//     not of the commands it runs), one call at a time and 16 in flight;
+//   - 16 calls in flight: calls/s over MCP and directly;
+//   - 16 parallel 1 s calls: wall time of the batch;
+//   - cold start to tools/list (and, with -kubectl, on kubectl's real tree);
+//   - server RSS idle after tools/list;
+//   - the adopting CLI: binary size, and CPU to run `kubelite version`, with
+//     and without cobramcp linked;
+//   - 50 MiB of output, uncapped: time and the server's peak RSS.
+//
+// Run it with `make bench` from the repository root, or
+//
+//	cd test/bench && go run . [-calls 300] [-rounds 5] [-kubectl ../../bin/kubectl]
+//
+// It is a module of its own so that the library's go.mod gains nothing.
+package main

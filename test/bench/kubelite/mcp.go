@@ -1,0 +1,23 @@
+//go:build !nobridge
+
+package main
+
+import (
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cobramcp/cobramcp/bridge"
+)
+
+func init() {
+	addMCP = func(root *cobra.Command) {
+		// The one line of adoption. KUBELITE_UNCAPPED serves the output
+		// uncapped, for the benchmark's large-output figure.
+		var cfg *bridge.Config
+		if os.Getenv("KUBELITE_UNCAPPED") != "" {
+			cfg = &bridge.Config{MaxOutput: -1}
+		}
+		root.AddCommand(bridge.Command(cfg))
+	}
+}

@@ -1,0 +1,587 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+type config struct {
+	calls    int    // echo calls per round
+	rounds   int    // rounds of each figure
+	inflight int    // calls in flight for the throughput figure
+	cold     int    // cold starts per round
+	bigMiB   int    // MiB of output for the large-output figure
+	bigRuns  int    // runs of the large-output figure
+	kubectl  string // a kubectl with the mcp group (test/realcli/kubectl), or ""
+	only     string // run only the figures whose key contains this
+	tags     string // build tags for kubelite
+}
+
+func run() error {
+	var cfg config
+	flag.IntVar(&cfg.calls, "calls", 300, "echo calls per round")
+	flag.IntVar(&cfg.rounds, "rounds", 5, "rounds of each figure")
+	flag.IntVar(&cfg.inflight, "inflight", 16, "calls in flight for the throughput figure")
+	flag.IntVar(&cfg.cold, "cold", 10, "cold starts per round")
+	flag.IntVar(&cfg.bigMiB, "big", 50, "MiB of output for the large-output figure")
+	flag.IntVar(&cfg.bigRuns, "bigruns", 3, "runs of the large-output figure")
+	flag.StringVar(&cfg.kubectl, "kubectl", "", "path of a kubectl with the mcp group (make kubectl), for cold start on its real tree")
+	flag.StringVar(&cfg.tags, "tags", "", "build tags for kubelite (profile: with KUBELITE_CPUPROFILE=FILE in the environment, the server writes a CPU profile)")
+	flag.StringVar(&cfg.only, "only", "", "run only the figures whose key contains this (echo, cpu, inflight, sleep, cold, rss, size, big)")
+	flag.Parse()
+
+	dir, err := os.MkdirTemp("", "cobramcp-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	with := filepath.Join(dir, "kubelite")
+	without := filepath.Join(dir, "kubelite-nobridge")
+	if err := goBuild(with, "-tags", cfg.tags); err != nil {
+		return err
+	}
+	if err := goBuild(without, "-tags", strings.Trim(cfg.tags+",nobridge", ",")); err != nil {
+		return err
+	}
+
+	fmt.Printf("machine: %s, %d cores, %s/%s, %s\n", cpuModel(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+	fmt.Printf("command: go run . %s\n\n", strings.Join(os.Args[1:], " "))
+	t := &table{}
+	want := func(key string) bool { return strings.Contains(key, cfg.only) }
+	if want("echo") || want("cpu") {
+		if err := echoCalls(t, with, cfg); err != nil {
+			return err
+		}
+	}
+	if want("inflight") {
+		if err := inflight(t, with, cfg); err != nil {
+			return err
+		}
+	}
+	if want("sleep") {
+		if err := parallelSleeps(t, with, cfg); err != nil {
+			return err
+		}
+	}
+	if want("cold") || want("rss") {
+		if err := coldStart(t, "kubelite", with, []string{"version"}, cfg); err != nil {
+			return err
+		}
+		if cfg.kubectl != "" {
+			if err := coldStart(t, "kubectl", cfg.kubectl, []string{"version", "--client"}, cfg); err != nil {
+				return err
+			}
+		}
+	}
+	if want("size") {
+		if err := adopterCost(t, with, without, cfg); err != nil {
+			return err
+		}
+	}
+	if want("big") {
+		if err := bigOutput(t, with, cfg); err != nil {
+			return err
+		}
+	}
+	t.print(os.Stdout)
+	return nil
+}
+
+// goBuild builds ./kubelite into out.
+func goBuild(out string, args ...string) error {
+	cmd := exec.Command("go", append(append([]string{"build", "-o", out}, args...), "./kubelite")...)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("building kubelite %v: %w", args, err)
+	}
+	return nil
+}
+
+// server is one `BIN mcp start` driven by a go-sdk client.
+type server struct {
+	cmd  *exec.Cmd
+	cs   *mcp.ClientSession
+	wait bool // close waits for cmd (CommandTransport's Close does it itself)
+}
+
+func startServer(bin string, env ...string) (*server, error) {
+	cmd := exec.Command(bin, "mcp", "start", "--mcp-log-level=error")
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stderr = os.Stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		return nil, fmt.Errorf("connecting to %s mcp start: %w", bin, err)
+	}
+	return &server{cmd: cmd, cs: cs}, nil
+}
+
+// startServerBig is startServer with no cap on the size of one message
+// from the server, for the large-output figure: CommandTransport has no
+// such setting, so the process is started here and spoken to over an
+// IOTransport.
+func startServerBig(bin string, env ...string) (*server, error) {
+	cmd := exec.Command(bin, "mcp", "start", "--mcp-log-level=error")
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stderr = os.Stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.IOTransport{Reader: stdout, Writer: stdin, MaxLineLength: -1}, nil)
+	if err != nil {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		return nil, fmt.Errorf("connecting to %s mcp start: %w", bin, err)
+	}
+	return &server{cmd: cmd, cs: cs, wait: true}, nil
+}
+
+func (s *server) close() {
+	_ = s.cs.Close()
+	if s.wait {
+		_ = s.cmd.Wait()
+	}
+}
+
+func (s *server) call(name string, args map[string]any) (*mcp.CallToolResult, error) {
+	res, err := s.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		return nil, fmt.Errorf("calling %s: %w", name, err)
+	}
+	if res.IsError {
+		return nil, fmt.Errorf("calling %s: the result is an error: %+v", name, res.Content[0])
+	}
+	return res, nil
+}
+
+// direct runs bin with args, as the server's child would run, and returns
+// its wall time.
+func direct(bin string, args ...string) (time.Duration, error) {
+	cmd := exec.Command(bin, args...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	err := cmd.Run()
+	d := time.Since(start)
+	if err != nil {
+		return 0, fmt.Errorf("%s %v: %w: %s", bin, args, err, out.Bytes())
+	}
+	return d, nil
+}
+
+// echoCalls: latency of one call over direct exec, alternated so that both
+// see the same machine, and the server's CPU per call.
+func echoCalls(t *table, bin string, cfg config) error {
+	var lat, floor, over, cpu []float64
+	for range cfg.rounds {
+		s, err := startServer(bin)
+		if err != nil {
+			return err
+		}
+		args := map[string]any{"args": []string{"hello", "world"}}
+		for range 20 { // warm up: page cache, the server's heap
+			if _, err := s.call("kubelite_echo", args); err != nil {
+				s.close()
+				return err
+			}
+		}
+		cpu0, err := serverCPU(s.cmd.Process.Pid)
+		if err != nil {
+			s.close()
+			return err
+		}
+		var mcpD, dirD []float64
+		for range cfg.calls {
+			d, err := direct(bin, "echo", "hello", "world")
+			if err != nil {
+				s.close()
+				return err
+			}
+			dirD = append(dirD, ms(d))
+			start := time.Now()
+			if _, err := s.call("kubelite_echo", args); err != nil {
+				s.close()
+				return err
+			}
+			mcpD = append(mcpD, ms(time.Since(start)))
+		}
+		cpu1, err := serverCPU(s.cmd.Process.Pid)
+		s.close()
+		if err != nil {
+			return err
+		}
+		lat = append(lat, median(mcpD))
+		floor = append(floor, median(dirD))
+		over = append(over, median(mcpD)-median(dirD))
+		cpu = append(cpu, ms(cpu1-cpu0)/float64(cfg.calls))
+	}
+	t.add(row{"echo call latency (ms)", floor, lat, over, "+ms over direct", "≤ +1.0 (Ophis +1.18)"})
+	t.add(row{"server CPU per call (ms)", nil, cpu, nil, "", "≤ 0.7 (Ophis 0.81)"})
+	return nil
+}
+
+// inflight: calls/s with cfg.inflight calls in flight, over one session and
+// directly.
+func inflight(t *table, bin string, cfg config) error {
+	var mcpR, dirR, ratio, cpu []float64
+	n := cfg.inflight * 20
+	for range cfg.rounds {
+		s, err := startServer(bin)
+		if err != nil {
+			return err
+		}
+		args := map[string]any{"args": []string{"hello"}}
+		if _, err := s.call("kubelite_echo", args); err != nil { // the guard starts with the first call
+			s.close()
+			return err
+		}
+		cpu0, err := serverCPU(s.cmd.Process.Pid)
+		if err != nil {
+			s.close()
+			return err
+		}
+		d, err := parallel(cfg.inflight, n, func() error { _, err := s.call("kubelite_echo", args); return err })
+		cpu1, cerr := serverCPU(s.cmd.Process.Pid)
+		s.close()
+		if err = errors.Join(err, cerr); err != nil {
+			return err
+		}
+		cpu = append(cpu, ms(cpu1-cpu0)/float64(n))
+		dd, err := parallel(cfg.inflight, n, func() error { _, err := direct(bin, "echo", "hello"); return err })
+		if err != nil {
+			return err
+		}
+		m, f := float64(n)/d.Seconds(), float64(n)/dd.Seconds()
+		mcpR, dirR, ratio = append(mcpR, m), append(dirR, f), append(ratio, m/f)
+	}
+	t.add(row{fmt.Sprintf("%d calls in flight (calls/s)", cfg.inflight), dirR, mcpR, ratio, "× direct", "≥ 0.92× (Ophis 0.87–0.92×)"})
+	t.add(row{fmt.Sprintf("server CPU per call, %d in flight (ms)", cfg.inflight), nil, cpu, nil, "", "—"})
+	return nil
+}
+
+// parallel runs f n times, workers at a time, and returns the wall time.
+func parallel(workers, n int, f func() error) (time.Duration, error) {
+	jobs := make(chan struct{}, n)
+	for range n {
+		jobs <- struct{}{}
+	}
+	close(jobs)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var first error
+	start := time.Now()
+	for range workers {
+		wg.Go(func() {
+			for range jobs {
+				if err := f(); err != nil {
+					mu.Lock()
+					first = cmp(first, err)
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return time.Since(start), first
+}
+
+func cmp(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// parallelSleeps: a batch of 16 calls of `sleep --for 1s` at once.
+func parallelSleeps(t *table, bin string, cfg config) error {
+	var mcpD, dirD []float64
+	for range cfg.rounds {
+		s, err := startServer(bin)
+		if err != nil {
+			return err
+		}
+		args := map[string]any{"flags": map[string]any{"for": "1s"}}
+		d, err := parallel(16, 16, func() error { _, err := s.call("kubelite_sleep", args); return err })
+		s.close()
+		if err != nil {
+			return err
+		}
+		dd, err := parallel(16, 16, func() error { _, err := direct(bin, "sleep", "--for", "1s"); return err })
+		if err != nil {
+			return err
+		}
+		mcpD, dirD = append(mcpD, d.Seconds()), append(dirD, dd.Seconds())
+	}
+	t.add(row{"16 parallel 1 s calls (s)", dirD, mcpD, diff(mcpD, dirD), "+s over direct", "≤ 1.042 (Ophis)"})
+	return nil
+}
+
+// coldStart: from starting `BIN mcp start` to the tools/list answer, and the
+// server's RSS then, against the CLI's own start (BIN floorArgs).
+func coldStart(t *table, name, bin string, floorArgs []string, cfg config) error {
+	var mcpD, dirD, rss []float64
+	tools := 0
+	for range cfg.rounds {
+		for range cfg.cold {
+			d, err := direct(bin, floorArgs...)
+			if err != nil {
+				return err
+			}
+			dirD = append(dirD, ms(d))
+			start := time.Now()
+			s, err := startServer(bin)
+			if err != nil {
+				return err
+			}
+			res, err := s.cs.ListTools(context.Background(), nil)
+			if err != nil {
+				s.close()
+				return err
+			}
+			mcpD = append(mcpD, ms(time.Since(start)))
+			tools = len(res.Tools)
+			time.Sleep(100 * time.Millisecond) // idle
+			kib, err := procStatusKiB(s.cmd.Process.Pid, "VmRSS")
+			s.close()
+			if err != nil {
+				return err
+			}
+			rss = append(rss, kib/1024)
+		}
+	}
+	t.add(row{fmt.Sprintf("cold start to tools/list, %s, %d tools (ms)", name, tools), dirD, mcpD, []float64{median(mcpD) - median(dirD)}, "+ms over its own start", "≤ +8 over own start (Ophis +8, 11.5 ms total on its CLI)"})
+	t.add(row{fmt.Sprintf("server RSS idle after tools/list, %s (MiB)", name), nil, rss, nil, "", "≤ 11.3 (Ophis)"})
+	return nil
+}
+
+// adopterCost: the adopting CLI's size and the CPU of running one of its
+// own commands, with and without cobramcp linked.
+func adopterCost(t *table, with, without string, cfg config) error {
+	sw, err := fileMB(with)
+	if err != nil {
+		return err
+	}
+	so, err := fileMB(without)
+	if err != nil {
+		return err
+	}
+	t.add(row{"adopting CLI binary (MB)", []float64{so}, []float64{sw}, []float64{sw - so}, "+MB", "≤ +7.7 (Ophis)"})
+	var cw, co []float64
+	for range cfg.rounds {
+		var rw, ro []float64
+		for range 40 {
+			a, err := childCPU(without, "version")
+			if err != nil {
+				return err
+			}
+			b, err := childCPU(with, "version")
+			if err != nil {
+				return err
+			}
+			ro, rw = append(ro, ms(a)), append(rw, ms(b))
+		}
+		co, cw = append(co, median(ro)), append(cw, median(rw))
+	}
+	t.add(row{"CPU of `kubelite version` (ms)", co, cw, ratioPct(cw, co), "% over without", "≤ +10 % (Ophis +49 %)"})
+	return nil
+}
+
+// bigOutput: one call printing cfg.bigMiB MiB, served uncapped.
+func bigOutput(t *table, bin string, cfg config) error {
+	bytes := strconv.Itoa(cfg.bigMiB << 20)
+	var mcpD, dirD, peak []float64
+	for range cfg.bigRuns {
+		d, err := direct(bin, "dump", "--bytes", bytes)
+		if err != nil {
+			return err
+		}
+		dirD = append(dirD, d.Seconds())
+		s, err := startServerBig(bin, "KUBELITE_UNCAPPED=1")
+		if err != nil {
+			return err
+		}
+		start := time.Now()
+		res, err := s.call("kubelite_dump", map[string]any{"flags": map[string]any{"bytes": cfg.bigMiB << 20}})
+		el := time.Since(start)
+		if err == nil && len(res.Content) == 0 {
+			err = errors.New("dump: no content")
+		}
+		var kib float64
+		if err == nil {
+			kib, err = procStatusKiB(s.cmd.Process.Pid, "VmHWM")
+		}
+		s.close()
+		if err != nil {
+			return err
+		}
+		mcpD, peak = append(mcpD, el.Seconds()), append(peak, kib/1024)
+	}
+	t.add(row{fmt.Sprintf("%d MiB of output, uncapped (s)", cfg.bigMiB), dirD, mcpD, nil, "", "≤ 7.9 (Ophis)"})
+	t.add(row{fmt.Sprintf("%d MiB of output, server peak RSS (MiB)", cfg.bigMiB), nil, peak, nil, "", "≤ 894 (Ophis)"})
+	return nil
+}
+
+// childCPU runs bin args and returns its user+system CPU.
+func childCPU(bin string, args ...string) (time.Duration, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Stdout = io.Discard
+	if err := cmd.Run(); err != nil {
+		return 0, fmt.Errorf("%s %v: %w", bin, args, err)
+	}
+	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), nil
+}
+
+// serverCPU is the user+system CPU of the server pid and of its guard (a
+// child it keeps to end its calls' groups should it be killed; see
+// exec/guard_linux.go), not of the commands it ran.
+func serverCPU(pid int) (time.Duration, error) {
+	cpu, err := procCPU(pid)
+	if err != nil {
+		return 0, err
+	}
+	names, err := filepath.Glob("/proc/[0-9]*/cmdline")
+	if err != nil {
+		return 0, err
+	}
+	for _, name := range names {
+		b, err := os.ReadFile(name)
+		if err != nil || !bytes.HasPrefix(b, []byte("cobramcp-guard\x00")) {
+			continue
+		}
+		p, err := strconv.Atoi(filepath.Base(filepath.Dir(name)))
+		if err != nil || ppid(p) != pid {
+			continue
+		}
+		if g, err := procCPU(p); err == nil {
+			cpu += g
+		}
+	}
+	return cpu, nil
+}
+
+// ppid is the parent of process pid, or -1.
+func ppid(pid int) int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return -1
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	p, err := strconv.Atoi(f[1])
+	if err != nil {
+		return -1
+	}
+	return p
+}
+
+// procCPU is the user+system CPU of process pid alone (not its children),
+// from /proc/PID/stat.
+func procCPU(pid int) (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	i := bytes.LastIndexByte(b, ')')
+	f := strings.Fields(string(b[i+1:]))
+	// After ")": state(0) ... utime is field 14 of the line, index 11 here.
+	ut, err1 := strconv.ParseInt(f[11], 10, 64)
+	st, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err := errors.Join(err1, err2); err != nil {
+		return 0, err
+	}
+	const hz = 100 // USER_HZ on Linux
+	return time.Duration(ut+st) * time.Second / hz, nil
+}
+
+// procStatusKiB reads a "KEY: N kB" line of /proc/PID/status.
+func procStatusKiB(pid int, key string) (float64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, key+":"); ok {
+			f := strings.Fields(v)
+			return strconv.ParseFloat(f[0], 64)
+		}
+	}
+	return 0, fmt.Errorf("no %s in /proc/%d/status", key, pid)
+}
+
+func fileMB(path string) (float64, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0, err
+	}
+	return float64(fi.Size()) / 1e6, nil
+}
+
+func cpuModel() string {
+	b, _ := os.ReadFile("/proc/cpuinfo")
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "model name"); ok {
+			return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(v), ":"))
+		}
+	}
+	return "unknown CPU"
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func diff(a, b []float64) []float64 {
+	out := make([]float64, len(a))
+	for i := range a {
+		out[i] = a[i] - b[i]
+	}
+	return out
+}
+
+func ratioPct(a, b []float64) []float64 {
+	out := make([]float64, len(a))
+	for i := range a {
+		out[i] = 100 * (a[i]/b[i] - 1)
+	}
+	return out
+}
