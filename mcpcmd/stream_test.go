@@ -242,10 +242,10 @@ func TestStreamServes(t *testing.T) {
 			for _, tool := range list.Tools {
 				names = append(names, tool.Name)
 			}
-			if want := []string{"fake_describe", "fake_run", "fake_search"}; !slices.Equal(names, want) {
+			if want := []string{"fake_describe_command", "fake_list_commands", "fake_run_command", "fake_search_commands"}; !slices.Equal(names, want) {
 				t.Errorf("tools/list: %v, want the search tools %v (the tool mode auto, above %d tools)", names, want, toolset.AutoSearchTools)
 			}
-			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "fake_run", Arguments: map[string]any{"command": "fake_echo", "flags": map[string]any{"text": "hi"}}})
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "fake_run_command", Arguments: map[string]any{"command": "fake_echo", "flags": map[string]any{"text": "hi"}}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -253,7 +253,7 @@ func TestStreamServes(t *testing.T) {
 				t.Errorf("fake_echo: %+v", res.Content)
 			}
 			// fake_zap is not in --tools: not served.
-			res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "fake_run", Arguments: map[string]any{"command": "fake_zap"}})
+			res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "fake_run_command", Arguments: map[string]any{"command": "fake_zap"}})
 			if err != nil {
 				t.Fatal(err)
 			}

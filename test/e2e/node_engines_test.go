@@ -20,7 +20,7 @@ func TestNodeEnginesAdmitTheReadmeNode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`For .make test. only: Node\.js ([0-9.]+) or later`).FindSubmatch(readme)
+	m := regexp.MustCompile(`For .make test. only: Node\.js ([0-9.]+) or\s+later`).FindSubmatch(readme)
 	if m == nil {
 		t.Fatal("the README names no least Node.js version for make test")
 	}
