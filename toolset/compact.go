@@ -43,8 +43,9 @@ const cutMark = " …(cut)"
 // of its own of that name, except the required ones and those in a flag
 // group (they stay in each tool, where their rules are stated). A tool's
 // own flag of a shared name stays in its schema. There are none unless at
-// least two tools parse flags.
-func sharedFlags(tools []*Tool) []*pflag.Flag {
+// least two tools parse flags. served maps a flag of the tree to the one
+// the tools serve in its place (see walker.servedFlag), when they differ.
+func sharedFlags(tools []*Tool, served map[*pflag.Flag]*pflag.Flag) []*pflag.Flag {
 	var withFlags []*Tool
 	for _, t := range tools {
 		if !t.noParse {
@@ -57,6 +58,9 @@ func sharedFlags(tools []*Tool) []*pflag.Flag {
 	candidates := map[*pflag.Flag]bool{}
 	for _, t := range withFlags {
 		t.Command.InheritedFlags().VisitAll(func(f *pflag.Flag) {
+			if s, ok := served[f]; ok {
+				f = s
+			}
 			if t.Flags.Lookup(f.Name) == f && !isRequired(f) && !inGroup(f) {
 				candidates[f] = true
 			}
@@ -274,9 +278,10 @@ func cut(s string, max int) string {
 	return strings.TrimRight(s[:n], " \n") + cutMark
 }
 
-// compact replaces each tool's listed definition by its compact form.
-func (ts *Toolset) compact() {
-	ts.shared = sharedFlags(ts.tools)
+// compact replaces each tool's listed definition by its compact form;
+// served is the walk's map of flags served in place of the tree's.
+func (ts *Toolset) compact(served map[*pflag.Flag]*pflag.Flag) {
+	ts.shared = sharedFlags(ts.tools, served)
 	set := make(map[*pflag.Flag]bool, len(ts.shared))
 	for _, f := range ts.shared {
 		set[f] = true

@@ -2,6 +2,7 @@ package toolset
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 
@@ -42,6 +43,34 @@ func (w *walker) flagSchema(f *pflag.Flag) flagEntry {
 	return e
 }
 
+// servedFlag returns the flag the tools serve in place of the adopter's f:
+// f itself, or, when its value's type is one of Config.RepeatableTypes,
+// one copy of it (the same for every tool, so identity comparisons such as
+// the shared flags' still hold) carrying flagschema.AnnotationRepeatable.
+// The copy shares f's Value; f is not changed.
+func (w *walker) servedFlag(f *pflag.Flag) *pflag.Flag {
+	if s, ok := w.served[f]; ok {
+		return s
+	}
+	s := f
+	if f.Value != nil && slices.Contains(w.cfg.RepeatableTypes, f.Value.Type()) && !flagschema.Repeatable(f) {
+		cp := *f
+		cp.Annotations = maps.Clone(f.Annotations)
+		if cp.Annotations == nil {
+			cp.Annotations = map[string][]string{}
+		}
+		cp.Annotations[flagschema.AnnotationRepeatable] = []string{"true"}
+		if flagschema.Repeatable(&cp) {
+			s = &cp
+		}
+	}
+	if w.served == nil {
+		w.served = map[*pflag.Flag]*pflag.Flag{}
+	}
+	w.served[f] = s
+	return s
+}
+
 // newFlagsSchema is the empty "flags" object schema.
 func newFlagsSchema() *jsonschema.Schema {
 	return &jsonschema.Schema{
@@ -67,6 +96,7 @@ func (w *walker) selectFlags(t *Tool, c *cobra.Command, sel Selector, flagsSchem
 		if t.Flags.Lookup(f.Name) != nil || (keep != nil && !keep(f)) {
 			return false
 		}
+		f = w.servedFlag(f)
 		e := w.flagSchema(f)
 		if e.annotation != nil {
 			w.problem(c, name, f.Name, fmt.Errorf("jsonschema annotation rejected, using the generated schema: %w", e.annotation))
@@ -75,7 +105,7 @@ func (w *walker) selectFlags(t *Tool, c *cobra.Command, sel Selector, flagsSchem
 			w.problem(c, name, f.Name, fmt.Errorf("flag left out: its schema is invalid: %w", e.invalid))
 			return false
 		}
-		t.Flags.AddFlag(f)
+		t.Flags.AddFlag(withFreeShorthand(t.Flags, f))
 		flagsSchema.Properties[f.Name] = e.schema
 		return true
 	}
@@ -138,6 +168,22 @@ func (w *walker) traversedFlags(t *Tool, c *cobra.Command, sel Selector, add fun
 			}
 		})
 	}
+}
+
+// withFreeShorthand returns f, or a copy of it without its shorthand when
+// fs already has a flag with that shorthand: under TraverseChildren an
+// ancestor's flag (docker's -c/--context) and the command's own (run's
+// -c/--cpu-shares) are parsed by different flag sets, so both exist, but
+// one FlagSet cannot hold both shorthands (pflag panics). The argv writes
+// every flag by its long name, so the tool never needs the shorthand; the
+// copy shares f's Value, and so its type and default.
+func withFreeShorthand(fs *pflag.FlagSet, f *pflag.Flag) *pflag.Flag {
+	if f.Shorthand == "" || fs.ShorthandLookup(f.Shorthand) == nil {
+		return f
+	}
+	cp := *f
+	cp.Shorthand = ""
+	return &cp
 }
 
 // servable reports whether a flag may be served at all: deprecated flags,

@@ -112,7 +112,8 @@ type walker struct {
 	root     *cobra.Command
 	tools    []*Tool
 	problems []Problem
-	flags    map[*pflag.Flag]flagEntry // one schema per flag, shared by every tool that serves it
+	flags    map[*pflag.Flag]flagEntry   // one schema per flag, shared by every tool that serves it
+	served   map[*pflag.Flag]*pflag.Flag // the flag served in place of each of the tree's (see servedFlag)
 }
 
 func (w *walker) problem(c *cobra.Command, tool, flag string, err error) {
