@@ -41,12 +41,13 @@ type Tool struct {
 	// Timeout bounds a call; negative means no bound.
 	Timeout time.Duration
 
-	noParse    bool             // the command has DisableFlagParsing
-	stopsAtArg bool             // the command's flags stop at its first positional arg (SetInterspersed(false))
-	line       exec.CommandLine // how its argv is written
-	arity      arity            // the count of args (and argsAfterDash) cmd.Args accepts
-	expanded   *mcp.Tool        // the expanded definition; its input schema validates every call
-	groupText  []string         // the sentences stating the flag groups
+	noParse    bool              // the command has DisableFlagParsing
+	stopsAtArg bool              // the command's flags stop at its first positional arg (SetInterspersed(false))
+	line       exec.CommandLine  // how its argv is written
+	arity      arity             // the count of args (and argsAfterDash) cmd.Args accepts
+	expanded   *mcp.Tool         // the expanded definition; its input schema validates every call
+	groupText  []string          // the sentences stating the flag groups
+	unlisted   map[string]string // the shared flags the compact listing leaves out of its schema, name to JSON type
 
 	// traversed maps the name of each served flag that belongs to an
 	// ancestor, read by cobra before the sub-command's name under
