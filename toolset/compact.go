@@ -17,8 +17,10 @@ import (
 // each byte a model needs once:
 //
 //   - the shared flags (see sharedFlags) leave every tool's listed schema;
-//     the server instructions state them once, and the listed "flags"
-//     object does not forbid other names, so a client that validates
+//     the server instructions state them once with their meanings, the
+//     listed "flags" object names them with their JSON types in its
+//     description (see sharedFlagsNote), and it does not forbid other
+//     names, so a client that validates
 //     arguments against the listed schema lets them through. The server
 //     validates every call against the tool's expanded schema, exactly as
 //     in the expanded listing.
