@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -106,19 +107,38 @@ func TestDockerLikeTraversedFlagsAndLists(t *testing.T) {
 	if env.Type != "array" {
 		t.Errorf("--env schema type %q, want array", env.Type)
 	}
-	// inspect has its own --debug: the global one is reported, not merged.
+	// inspect has its own --debug: the global one is served as
+	// "docker.debug", written --debug before the sub-command, not merged.
+	if len(ts.Problems()) != 0 {
+		t.Errorf("problems: %v", ts.Problems())
+	}
+	res, _ = ts.Call(context.Background(), "docker_container_inspect", json.RawMessage(`{"flags":{"debug":false,"docker.debug":true,"context":"c"},"args":["web"]}`))
+	if want := []string{"--context=c", "--debug=true", "container", "inspect", "--debug=false", "web"}; res.IsError || !slices.Equal(argv, want) {
+		t.Fatalf("inspect argv %q, want %q %s", argv, want, resultText(res))
+	}
+	got, err := roundtrip.Execute(dockerTree(&dockerSeen{}), argv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := roundtrip.Values(got.Command.Root().Flags()); !reflect.DeepEqual(g, map[string]any{"context": "c", "debug": true}) {
+		t.Errorf("argv %q: the root read %v", argv, g)
+	}
+	if !reflect.DeepEqual(got.Flags, map[string]any{"debug": false}) {
+		t.Errorf("argv %q: inspect read %v", argv, got.Flags)
+	}
+	// When the alias is taken as well, the global flag is left out and
+	// reported.
+	taken := dockerTree(&dockerSeen{})
+	in2, _, _ := taken.Find([]string{"container", "inspect"})
+	in2.Flags().Bool("docker.debug", false, "a flag named like the alias")
 	found := false
-	for _, p := range ts.Problems() {
+	for _, p := range mustTools(t, taken, nil).Problems() {
 		if p.Tool == "docker_container_inspect" && p.Flag == "debug" && strings.Contains(p.Err.Error(), "TraverseChildren") {
 			found = true
 		}
 	}
 	if !found {
-		t.Errorf("no problem reported for the --debug clash: %v", ts.Problems())
-	}
-	res, _ = ts.Call(context.Background(), "docker_container_inspect", json.RawMessage(`{"flags":{"debug":true,"context":"c"},"args":["web"]}`))
-	if res.IsError || !slices.Equal(argv, []string{"--context=c", "container", "inspect", "--debug=true", "web"}) {
-		t.Fatalf("inspect argv %q %s", argv, resultText(res))
+		t.Error("no problem reported for the --debug clash with the alias taken")
 	}
 	// A command that parses its own flags still has the root's flags read
 	// by cobra's Traverse before its name: they are served and written

@@ -53,6 +53,9 @@ type Tool struct {
 	// ancestor, read by cobra before the sub-command's name under
 	// TraverseChildren, to the number of Path elements it goes after.
 	traversed map[string]int
+	// writtenAs maps a served name to the flag's own long name where they
+	// differ (an ancestor's flag served under an alias; see addAlias).
+	writtenAs map[string]string
 
 	resolveOnce sync.Once
 	resolved    *jsonschema.Resolved // a private copy of the input schema, resolved at the first call
@@ -224,6 +227,7 @@ func (w *walker) tool(c *cobra.Command, sel Selector) (*Tool, error) {
 		Path:               t.Path,
 		Flags:              t.Flags,
 		Traversed:          t.traversed,
+		FlagNames:          t.writtenAs,
 		NoParse:            t.noParse,
 		SubCommand:         subCommandOf(c),
 		TraverseSubCommand: traverseSubCommand(c),
