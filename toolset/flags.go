@@ -203,7 +203,7 @@ func (w *walker) addAlias(t *Tool, f *pflag.Flag, alias string, a *cobra.Command
 	cp.Name, cp.Shorthand = alias, ""
 	t.Flags.AddFlag(&cp)
 	s := *e.schema
-	s.Description = fmt.Sprintf("%q's own --%s, written before %q (the command has a --%s of its own). %s", a.CommandPath(), f.Name, t.Command.CommandPath(), f.Name, e.schema.Description)
+	s.Description = fmt.Sprintf("The --%s of %q, given before the sub-command (this command has a --%s of its own): %s", f.Name, a.CommandPath(), f.Name, e.schema.Description)
 	flagsSchema.Properties[alias] = &s
 	return true
 }
