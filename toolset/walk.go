@@ -35,8 +35,11 @@ type Tool struct {
 	Command *cobra.Command
 	// Path is the command path below the root ("get", "pods").
 	Path []string
-	// Flags holds the served flags, local and inherited; a flag not in it
-	// cannot be set by a call.
+	// Flags holds the served flags, local and inherited, by the names a
+	// call gives them; a flag not in it cannot be set by a call. An
+	// ancestor's flag read under TraverseChildren may be a copy: without
+	// its shorthand when the command uses that shorthand, named
+	// "ANCESTOR.NAME" when the command has a flag of its name.
 	Flags *pflag.FlagSet
 	// Timeout bounds a call; negative means no bound.
 	Timeout time.Duration
