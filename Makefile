@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 NODEDIR := test/node
 
-.PHONY: all build demo test vet unit realcli node-deps bench bench-cost searchbench kubectl external-timing fuzz clean
+.PHONY: all build demo test vet unit realcli docker node-deps bench bench-cost searchbench kubectl external-timing fuzz clean
 
 all: build
 
@@ -39,7 +39,12 @@ unit:
 realcli:
 	cd test/realcli && $(GO) vet ./... && $(GO) test -count=1 ./...
 
-test: vet build node-deps unit realcli
+# The tests on docker's real command tree (test/docker, its own module: github.com/docker/cli
+# pinned): every command served with docker's global options, argv parsed back by docker's tree.
+docker:
+	cd test/docker && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+test: vet build node-deps unit realcli docker
 
 # The library's benchmarks, then tools/list sizes on real trees (test/realcli, its own
 # module: the first run downloads kubectl's dependencies, so it is not part of make test),

@@ -26,6 +26,12 @@ type CommandLine struct {
 	// it is written: cobra's Traverse reads an ancestor's flags before the
 	// next sub-command's name.
 	Traversed map[string]int
+	// FlagNames maps a flag's name in Flags to the long name its parser
+	// knows it by, where the two differ: an ancestor's flag served under
+	// another name because the command has a flag of that name (docker's
+	// --host before "service create", which has a --host of its own).
+	// It is written by its own name before the sub-command's name.
+	FlagNames map[string]string
 	// NoParse is set for a command that parses its own arguments
 	// (DisableFlagParsing): its args are passed verbatim, and only the
 	// Traversed flags are written as flags.
@@ -76,7 +82,7 @@ func (l *CommandLine) Argv(flags map[string]any, args, afterDash []string) ([]st
 		out = out[:0]
 		for d := 0; d <= len(l.Path); d++ {
 			if len(at[d]) > 0 {
-				fl, err := flagArgv(l.Flags, at[d])
+				fl, err := l.ancestorArgv(at[d])
 				if err != nil {
 					return nil, err
 				}
@@ -109,6 +115,39 @@ func (l *CommandLine) Argv(flags map[string]any, args, afterDash []string) ([]st
 		return nil, err
 	}
 	return append(out, rest...), nil
+}
+
+// ancestorArgv writes the flags that one ancestor parses, each by the
+// name its parser knows it by (see FlagNames).
+func (l *CommandLine) ancestorArgv(flags map[string]any) ([]string, error) {
+	renamed := false
+	for name := range flags {
+		if _, ok := l.FlagNames[name]; ok {
+			renamed = true
+		}
+	}
+	if !renamed {
+		return flagArgv(l.Flags, flags)
+	}
+	fs := pflag.NewFlagSet(l.Name, pflag.ContinueOnError)
+	named := make(map[string]any, len(flags))
+	for name, v := range flags {
+		f := l.Flags.Lookup(name)
+		if f == nil {
+			return nil, fmt.Errorf("flag --%s: %w", name, ErrUnknownFlag)
+		}
+		cp := *f
+		cp.Shorthand = ""
+		if real, ok := l.FlagNames[name]; ok {
+			cp.Name = real
+		}
+		if fs.Lookup(cp.Name) != nil {
+			return nil, fmt.Errorf("flag --%s: given twice, as %q and under another name: %w", cp.Name, name, ErrInvalidValue)
+		}
+		fs.AddFlag(&cp)
+		named[cp.Name] = v
+	}
+	return flagArgv(fs, named)
 }
 
 // noParseSubCommand returns the index of the arg that cobra's Find would

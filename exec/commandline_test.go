@@ -15,6 +15,8 @@ func TestCommandLineArgv(t *testing.T) {
 	fs.String("context", "", "a root flag read before the sub-command (TraverseChildren)")
 	fs.Int("cpu-shares", 0, "the command's own")
 	fs.BoolP("detach", "d", false, "")
+	fs.String("host", "", "the command's own --host")
+	fs.String("d.host", "", "the root's --host, served under another name")
 	isSub := func(w string) bool { return w == "inspect" }
 	tests := []struct {
 		name            string
@@ -35,6 +37,13 @@ func TestCommandLineArgv(t *testing.T) {
 			line:  exec.CommandLine{Name: "d container run", Path: []string{"container", "run"}, Flags: fs, Traversed: map[string]int{"context": 0}},
 			flags: map[string]any{"context": "ctx", "cpu-shares": 512}, args: []string{"nginx"},
 			want: []string{"--context=ctx", "container", "run", "--cpu-shares=512", "nginx"},
+		},
+		{
+			name: "an ancestor's flag served under another name is written by its own",
+			line: exec.CommandLine{Name: "d service create", Path: []string{"service", "create"}, Flags: fs,
+				Traversed: map[string]int{"context": 0, "d.host": 0}, FlagNames: map[string]string{"d.host": "host"}},
+			flags: map[string]any{"d.host": "tcp://h", "context": "c", "host": "a:1.2.3.4"}, args: []string{"nginx"},
+			want: []string{"--context=c", "--host=tcp://h", "service", "create", "--host=a:1.2.3.4", "nginx"},
 		},
 		{
 			name: "an arg naming a sub-command follows --",

@@ -2,7 +2,6 @@ package flagschema
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/pflag"
@@ -15,9 +14,10 @@ import (
 //	_ = fs.SetAnnotation("volume", flagschema.AnnotationRepeatable, []string{"true"})
 const AnnotationRepeatable = "cobramcp.repeatable"
 
-// repeatableTypes are the Type() names of custom values known to append on
-// each Set: docker's opts.ListOpts ("list") and its kin.
-var repeatableTypes = sync.OnceValue(func() map[string]bool { return map[string]bool{"list": true} })
+// repeatableType reports whether typ is the Type() name of custom values
+// known to append on each Set: docker's opts.ListOpts ("list"). Other
+// names an adopter gives in toolset.Config.RepeatableTypes.
+func repeatableType(typ string) bool { return typ == "list" }
 
 // Repeatable reports whether f is a custom flag (its type is not one of
 // pflag's own) whose values accumulate, one per occurrence on the command
@@ -36,7 +36,7 @@ func Repeatable(f *pflag.Flag) bool {
 	if _, ok := f.Value.(pflag.SliceValue); ok {
 		return true
 	}
-	if repeatableTypes()[f.Value.Type()] {
+	if repeatableType(f.Value.Type()) {
 		return true
 	}
 	for _, v := range f.Annotations[AnnotationRepeatable] {

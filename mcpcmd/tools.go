@@ -59,8 +59,9 @@ func newToolsCmd(o *Options) *cobra.Command {
 			"printed on stderr, one warning per line, as \"tool: /json/pointer: format: message\".\n" +
 			"With --strict any such change is an error and nothing is written.\n\n" +
 			"The mcp format is the compact listing that tools/list returns, in which the flags every\n" +
-			"tool shares are stated once, in the server instructions; --expanded lists every flag in\n" +
-			"every tool. The other formats have no instructions to carry them: they are expanded.\n\n" +
+			"tool shares leave each schema: each tool names them with their types in the description\n" +
+			"of its flags, the server instructions state their meanings once; --expanded lists every\n" +
+			"flag in every tool. The other formats have no instructions: they are expanded.\n\n" +
 			"--format external writes each script atomically. A file in --dir that was not written\n" +
 			"by this command (its second line does not start with '" + ExternalMarker + "') is\n" +
 			"not replaced unless --force is given; nothing is written when one is in the way. The\n" +

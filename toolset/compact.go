@@ -17,8 +17,10 @@ import (
 // each byte a model needs once:
 //
 //   - the shared flags (see sharedFlags) leave every tool's listed schema;
-//     the server instructions state them once, and the listed "flags"
-//     object does not forbid other names, so a client that validates
+//     the server instructions state them once with their meanings, the
+//     listed "flags" object names them with their JSON types in its
+//     description (see sharedFlagsNote), and it does not forbid other
+//     names, so a client that validates
 //     arguments against the listed schema lets them through. The server
 //     validates every call against the tool's expanded schema, exactly as
 //     in the expanded listing.
@@ -43,8 +45,9 @@ const cutMark = " …(cut)"
 // of its own of that name, except the required ones and those in a flag
 // group (they stay in each tool, where their rules are stated). A tool's
 // own flag of a shared name stays in its schema. There are none unless at
-// least two tools parse flags.
-func sharedFlags(tools []*Tool) []*pflag.Flag {
+// least two tools parse flags. served maps a flag of the tree to the one
+// the tools serve in its place (see walker.servedFlag), when they differ.
+func sharedFlags(tools []*Tool, served map[*pflag.Flag]*pflag.Flag) []*pflag.Flag {
 	var withFlags []*Tool
 	for _, t := range tools {
 		if !t.noParse {
@@ -57,6 +60,9 @@ func sharedFlags(tools []*Tool) []*pflag.Flag {
 	candidates := map[*pflag.Flag]bool{}
 	for _, t := range withFlags {
 		t.Command.InheritedFlags().VisitAll(func(f *pflag.Flag) {
+			if s, ok := served[f]; ok {
+				f = s
+			}
 			if t.Flags.Lookup(f.Name) == f && !isRequired(f) && !inGroup(f) {
 				candidates[f] = true
 			}
@@ -125,14 +131,60 @@ func inGroup(f *pflag.Flag) bool {
 }
 
 // sharedFlagsNote is the description of a compact "flags" object when
-// shared flags were left out of it.
-// The server instructions say the rest once: flags go by long name, a flag
-// left out keeps its default.
-const sharedFlagsNote = "The command's flags; the shared flags too."
+// shared flags were left out of it: it names them with their JSON types
+// (name to type in unlisted, less those in skip), so that a model whose
+// client drops the server instructions, and an exported listing, which
+// has none, can still set them. The instructions state their meanings
+// once. With nothing to name it says only what the object is.
+func sharedFlagsNote(unlisted map[string]string, skip func(string) bool) string {
+	byType := map[string][]string{}
+	for name, typ := range unlisted {
+		if skip == nil || !skip(name) {
+			byType[typ] = append(byType[typ], name)
+		}
+	}
+	if len(byType) == 0 {
+		return "The command's flags."
+	}
+	types := slices.SortedFunc(maps.Keys(byType), func(a, b string) int {
+		if c := typeRank(a) - typeRank(b); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, len(types))
+	for i, typ := range types {
+		slices.Sort(byType[typ])
+		parts[i] = typ + ": " + strings.Join(byType[typ], ", ")
+	}
+	return "The command's flags; also, not listed, the shared flags (" + strings.Join(parts, "; ") + ")."
+}
+
+// typeRank orders the types of sharedFlagsNote: the common ones first.
+func typeRank(typ string) int {
+	if i := slices.Index([]string{"string", "boolean", "integer", "number", "array", "object"}, typ); i >= 0 {
+		return i
+	}
+	return 6
+}
+
+// jsonType names the JSON type of a flag's schema for sharedFlagsNote:
+// its type, its types joined with "|", or "any".
+func jsonType(s *jsonschema.Schema) string {
+	switch {
+	case s.Type != "":
+		return s.Type
+	case len(s.Types) > 0:
+		return strings.Join(s.Types, "|")
+	}
+	return "any"
+}
 
 // compactTool returns the compact definition of t: its expanded
 // definition without the shared flags, with a short description and a
 // small output schema. The expanded definition is not changed.
+//
+// It also sets t.unlisted, the shared flags left out of the schema.
 func compactTool(t *Tool, shared map[*pflag.Flag]bool, brief func(*jsonschema.Schema) *jsonschema.Schema) *mcp.Tool {
 	full := t.expanded
 	cp := *full
@@ -143,14 +195,17 @@ func compactTool(t *Tool, shared map[*pflag.Flag]bool, brief func(*jsonschema.Sc
 	if flags := in.Properties["flags"]; flags != nil {
 		f := *flags
 		f.Properties = map[string]*jsonschema.Schema{}
+		t.unlisted = map[string]string{}
 		for name, p := range flags.Properties {
-			if !shared[t.Flags.Lookup(name)] {
+			if shared[t.Flags.Lookup(name)] {
+				t.unlisted[name] = jsonType(p)
+			} else {
 				f.Properties[name] = brief(p)
 			}
 		}
-		if len(f.Properties) < len(flags.Properties) {
+		if len(t.unlisted) > 0 {
 			f.AdditionalProperties = nil
-			f.Description = sharedFlagsNote
+			f.Description = sharedFlagsNote(t.unlisted, nil)
 		}
 		in.Properties["flags"] = &f
 	}
@@ -274,9 +329,10 @@ func cut(s string, max int) string {
 	return strings.TrimRight(s[:n], " \n") + cutMark
 }
 
-// compact replaces each tool's listed definition by its compact form.
-func (ts *Toolset) compact() {
-	ts.shared = sharedFlags(ts.tools)
+// compact replaces each tool's listed definition by its compact form;
+// served is the walk's map of flags served in place of the tree's.
+func (ts *Toolset) compact(served map[*pflag.Flag]*pflag.Flag) {
+	ts.shared = sharedFlags(ts.tools, served)
 	set := make(map[*pflag.Flag]bool, len(ts.shared))
 	for _, f := range ts.shared {
 		set[f] = true

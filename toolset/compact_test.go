@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -443,5 +444,62 @@ func TestPolicyAndCompact(t *testing.T) {
 	}
 	if in := e.Instructions(); strings.Contains(in, "Shared flags") {
 		t.Errorf("expanded policy: instructions state shared flags:\n%s", in)
+	}
+}
+
+// namedShared reads the shared flags a compact "flags" description names,
+// name to type, from its "(TYPE: a, b; TYPE: c)" part.
+func namedShared(d string) map[string]string {
+	out := map[string]string{}
+	open, end := strings.Index(d, "("), strings.LastIndex(d, ")")
+	if open < 0 || end < open {
+		return out
+	}
+	for _, group := range strings.Split(d[open+1:end], "; ") {
+		typ, names, ok := strings.Cut(group, ": ")
+		if !ok {
+			continue
+		}
+		for _, n := range strings.Split(names, ", ") {
+			out[n] = typ
+		}
+	}
+	return out
+}
+
+// TestListedToolsNameSharedFlags: a client may drop the server
+// instructions, and an export has none, so each compact tool names in its
+// "flags" description every shared flag it accepts but does not list,
+// with its JSON type, and none that a pin fixes.
+func TestListedToolsNameSharedFlags(t *testing.T) {
+	ts := myTree()
+	for _, pins := range [][]toolset.Pin{nil, {{Flag: "namespace", Value: "prod", From: "--set"}}} {
+		v, err := ts.View(toolset.Policy{Pins: pins}, toolset.Listing{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tool := range v.Tools() {
+			listed := tool.InputSchema.(*jsonschema.Schema).Properties["flags"]
+			orig, _ := ts.Lookup(tool.Name)
+			expanded := orig.Expanded().InputSchema.(*jsonschema.Schema).Properties["flags"]
+			if listed == nil {
+				continue
+			}
+			want := map[string]string{}
+			for _, f := range v.SharedFlags() {
+				if _, own := listed.Properties[f.Name]; own || slices.ContainsFunc(pins, func(p toolset.Pin) bool { return p.Flag == f.Name }) {
+					continue
+				}
+				if s := expanded.Properties[f.Name]; s != nil {
+					want[f.Name] = s.Type
+				}
+			}
+			if len(want) == 0 {
+				t.Fatalf("%s: no shared flag to name", tool.Name)
+			}
+			if got := namedShared(listed.Description); !maps.Equal(got, want) {
+				t.Errorf("pins %v: %s names %v in %q, want %v", pins, tool.Name, got, listed.Description, want)
+			}
+		}
 	}
 }

@@ -95,6 +95,17 @@ type Config struct {
 	// at MaxInstructions bytes.
 	Instructions string
 
+	// RepeatableTypes names the Type() of custom pflag values whose Set
+	// accumulates, one value per occurrence on the command line (docker's
+	// "filter", "mount", "network"...): every flag of such a type is
+	// served as an array and written as one --name=ELEMENT per element,
+	// as flagschema.AnnotationRepeatable does for one flag. The walk
+	// applies it to its own copy of each flag; the tree is not changed.
+	// pflag's own types (a "string", a "stringSlice") are not affected,
+	// nor a flag with a jsonschema annotation. Values that implement
+	// pflag.SliceValue, and the type "list", are repeatable without it.
+	RepeatableTypes []string
+
 	// Logger receives the reflector's and server's logs; when nil, the mcp
 	// commands log to stderr and library calls log nowhere.
 	Logger *slog.Logger

@@ -72,3 +72,34 @@ func ExampleMiddleware() {
 	// mycli_greet ["greet" "--loud=false" "--" "--loud"]
 	// isError: false
 }
+
+// filters is a custom flag value whose Set adds one filter per
+// occurrence, like docker's opts.FilterOpt.
+type filters []string
+
+func (f *filters) String() string     { return fmt.Sprint(*f) }
+func (f *filters) Set(v string) error { *f = append(*f, v); return nil }
+func (f *filters) Type() string       { return "filter" }
+
+// Config.RepeatableTypes names, once for the whole tree, the custom value
+// types that accumulate: each of their flags takes an array, written as
+// one --name=ELEMENT per element.
+func ExampleConfig_repeatableTypes() {
+	root := &cobra.Command{Use: "dk"}
+	ps := &cobra.Command{Use: "ps", RunE: func(*cobra.Command, []string) error { return nil }}
+	ps.Flags().Var(&filters{}, "filter", "filter the output")
+	root.AddCommand(ps)
+	audit := func(toolset.RunFunc) toolset.RunFunc {
+		return func(_ context.Context, c *toolset.Call) (*execResult, error) {
+			fmt.Printf("%q\n", c.Argv)
+			return &execResult{}, nil
+		}
+	}
+	ts, _ := toolset.New(root, &toolset.Config{
+		RepeatableTypes: []string{"filter"},
+		Middleware:      []toolset.Middleware{audit},
+	})
+	_, _ = ts.Call(context.Background(), "dk_ps", json.RawMessage(`{"flags":{"filter":["status=running","name=web"]}}`))
+	// Output:
+	// ["ps" "--filter=status=running" "--filter=name=web"]
+}

@@ -48,7 +48,7 @@ func TestGoldenMycliExport(t *testing.T) {
 		t.Fatalf("%v (run with -update to create it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("export differs from %s; run `go test ./bridge -run Golden -update` and review the diff", golden)
+		t.Errorf("export differs from %s; run `go test ./toolset -run Golden -update` and review the diff", golden)
 	}
 	again, _ := mcpcmd.MarshalJSON(myTree().Tools())
 	if !bytes.Equal(got, again) {
@@ -69,7 +69,7 @@ func TestGoldenMycliExport(t *testing.T) {
 		}
 	}
 	if want, err := os.ReadFile(goldenExpanded); err != nil || !bytes.Equal(expanded, want) {
-		t.Errorf("expanded export differs from %s (%v); run `go test ./bridge -run Golden -update` and review the diff", goldenExpanded, err)
+		t.Errorf("expanded export differs from %s (%v); run `go test ./toolset -run Golden -update` and review the diff", goldenExpanded, err)
 	}
 }
 

@@ -2,6 +2,7 @@ package toolset
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 
@@ -42,6 +43,34 @@ func (w *walker) flagSchema(f *pflag.Flag) flagEntry {
 	return e
 }
 
+// servedFlag returns the flag the tools serve in place of the adopter's f:
+// f itself, or, when its value's type is one of Config.RepeatableTypes,
+// one copy of it (the same for every tool, so identity comparisons such as
+// the shared flags' still hold) carrying flagschema.AnnotationRepeatable.
+// The copy shares f's Value; f is not changed.
+func (w *walker) servedFlag(f *pflag.Flag) *pflag.Flag {
+	if s, ok := w.served[f]; ok {
+		return s
+	}
+	s := f
+	if f.Value != nil && slices.Contains(w.cfg.RepeatableTypes, f.Value.Type()) && !flagschema.Repeatable(f) {
+		cp := *f
+		cp.Annotations = maps.Clone(f.Annotations)
+		if cp.Annotations == nil {
+			cp.Annotations = map[string][]string{}
+		}
+		cp.Annotations[flagschema.AnnotationRepeatable] = []string{"true"}
+		if flagschema.Repeatable(&cp) {
+			s = &cp
+		}
+	}
+	if w.served == nil {
+		w.served = map[*pflag.Flag]*pflag.Flag{}
+	}
+	w.served[f] = s
+	return s
+}
+
 // newFlagsSchema is the empty "flags" object schema.
 func newFlagsSchema() *jsonschema.Schema {
 	return &jsonschema.Schema{
@@ -67,6 +96,7 @@ func (w *walker) selectFlags(t *Tool, c *cobra.Command, sel Selector, flagsSchem
 		if t.Flags.Lookup(f.Name) != nil || (keep != nil && !keep(f)) {
 			return false
 		}
+		f = w.servedFlag(f)
 		e := w.flagSchema(f)
 		if e.annotation != nil {
 			w.annotationProblem(c, name, fmt.Errorf("%w; the flag is served with the schema of its type", e.annotation))
@@ -75,7 +105,7 @@ func (w *walker) selectFlags(t *Tool, c *cobra.Command, sel Selector, flagsSchem
 			w.problem(c, name, f.Name, fmt.Errorf("flag left out: its schema is invalid: %w", e.invalid))
 			return false
 		}
-		t.Flags.AddFlag(f)
+		t.Flags.AddFlag(withFreeShorthand(t.Flags, f))
 		flagsSchema.Properties[f.Name] = e.schema
 		return true
 	}
@@ -85,7 +115,7 @@ func (w *walker) selectFlags(t *Tool, c *cobra.Command, sel Selector, flagsSchem
 		}
 	}
 	if t.noParse {
-		w.traversedFlags(t, c, sel, add)
+		w.traversedFlags(t, c, sel, add, flagsSchema)
 		if len(flagsSchema.Properties) > 0 {
 			flagsSchema.Description = "Flags of the command's ancestors, by long name, which cobra reads before the command's name (TraverseChildren). A flag left out keeps its default. The command parses its own flags: those go in args."
 		}
@@ -101,7 +131,7 @@ func (w *walker) selectFlags(t *Tool, c *cobra.Command, sel Selector, flagsSchem
 			required(f)
 		}
 	})
-	w.traversedFlags(t, c, sel, add)
+	w.traversedFlags(t, c, sel, add, flagsSchema)
 	sort.Strings(flagsSchema.Required)
 	return requiredFlagsServed(t, c)
 }
@@ -111,9 +141,11 @@ func (w *walker) selectFlags(t *Tool, c *cobra.Command, sel Selector, flagsSchem
 // ancestor's flags from the words before the next sub-command's name
 // (docker's global options are local flags of its root), so the call
 // path writes them there. cobra checks neither their required mark nor
-// their groups on c, and neither does the tool. A name that the tool
-// already serves is reported and left out, never merged.
-func (w *walker) traversedFlags(t *Tool, c *cobra.Command, sel Selector, add func(*pflag.Flag, func(*pflag.Flag) bool) bool) {
+// their groups on c, and neither does the tool. An ancestor's flag whose
+// name the command has too is served under another name (see addAlias),
+// never merged; when that name is taken as well it is reported and left
+// out.
+func (w *walker) traversedFlags(t *Tool, c *cobra.Command, sel Selector, add func(*pflag.Flag, func(*pflag.Flag) bool) bool, flagsSchema *jsonschema.Schema) {
 	if !c.Root().TraverseChildren {
 		return
 	}
@@ -121,23 +153,75 @@ func (w *walker) traversedFlags(t *Tool, c *cobra.Command, sel Selector, add fun
 	for p := c.Parent(); p != nil; p = p.Parent() {
 		ancestors = append([]*cobra.Command{p}, ancestors...)
 	}
+	taken := func(name string) bool {
+		return t.Flags.Lookup(name) != nil || c.LocalFlags().Lookup(name) != nil || c.InheritedFlags().Lookup(name) != nil
+	}
 	for depth, a := range ancestors {
 		a.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
 			if !servable(f, sel) || sel.InheritedFlag != nil && !sel.InheritedFlag(f) {
 				return
 			}
-			if t.Flags.Lookup(f.Name) != nil || c.LocalFlags().Lookup(f.Name) != nil || c.InheritedFlags().Lookup(f.Name) != nil {
-				w.problem(c, t.Flags.Name(), f.Name, fmt.Errorf("flag of %q (TraverseChildren) left out: the command or a served flag already has that name", a.CommandPath()))
+			if t.traversed == nil {
+				t.traversed = map[string]int{}
+			}
+			if !taken(f.Name) {
+				if add(f, sel.InheritedFlag) {
+					t.traversed[f.Name] = depth
+				}
 				return
 			}
-			if add(f, sel.InheritedFlag) {
-				if t.traversed == nil {
-					t.traversed = map[string]int{}
+			alias := a.Name() + "." + f.Name
+			if taken(alias) {
+				w.problem(c, t.Flags.Name(), f.Name, fmt.Errorf("flag of %q (TraverseChildren) left out: the command or a served flag already has that name, and %q too", a.CommandPath(), alias))
+				return
+			}
+			if w.addAlias(t, f, alias, a, flagsSchema) {
+				t.traversed[alias] = depth
+				if t.writtenAs == nil {
+					t.writtenAs = map[string]string{}
 				}
-				t.traversed[f.Name] = depth
+				t.writtenAs[alias] = f.Name
 			}
 		})
 	}
+}
+
+// addAlias serves the ancestor a's flag f, whose name the command has for
+// a flag of its own, as alias (a's name, ".", f's name): docker's
+// "service create" has its own --host, and docker's --host, read by
+// cobra's Traverse before "service", is served as "docker.host" and
+// written --host=VALUE before the sub-command's name. Its schema is f's,
+// its description saying whose flag it is.
+func (w *walker) addAlias(t *Tool, f *pflag.Flag, alias string, a *cobra.Command, flagsSchema *jsonschema.Schema) bool {
+	f = w.servedFlag(f)
+	e := w.flagSchema(f)
+	if e.invalid != nil {
+		w.problem(t.Command, t.Flags.Name(), f.Name, fmt.Errorf("flag of %q (TraverseChildren) left out: its schema is invalid: %w", a.CommandPath(), e.invalid))
+		return false
+	}
+	cp := *f
+	cp.Name, cp.Shorthand = alias, ""
+	t.Flags.AddFlag(&cp)
+	s := *e.schema
+	s.Description = fmt.Sprintf("The --%s of %q, given before the sub-command (this command has a --%s of its own): %s", f.Name, a.CommandPath(), f.Name, e.schema.Description)
+	flagsSchema.Properties[alias] = &s
+	return true
+}
+
+// withFreeShorthand returns f, or a copy of it without its shorthand when
+// fs already has a flag with that shorthand: under TraverseChildren an
+// ancestor's flag (docker's -c/--context) and the command's own (run's
+// -c/--cpu-shares) are parsed by different flag sets, so both exist, but
+// one FlagSet cannot hold both shorthands (pflag panics). The argv writes
+// every flag by its long name, so the tool never needs the shorthand; the
+// copy shares f's Value, and so its type and default.
+func withFreeShorthand(fs *pflag.FlagSet, f *pflag.Flag) *pflag.Flag {
+	if f.Shorthand == "" || fs.ShorthandLookup(f.Shorthand) == nil {
+		return f
+	}
+	cp := *f
+	cp.Shorthand = ""
+	return &cp
 }
 
 // servable reports whether a flag may be served at all: deprecated flags,

@@ -208,6 +208,10 @@ func (ts *Toolset) listedTool(t *Tool, expanded bool) *mcp.Tool {
 	}
 	pinned := slices.Sorted(maps.Keys(ts.pins[t.MCP.Name]))
 	listed := withoutFlags(def, pinned)
+	if !expanded && slices.ContainsFunc(pinned, func(n string) bool { _, ok := t.unlisted[n]; return ok }) {
+		// The shared flags the "flags" object names, less the pinned.
+		listed = withFlagsDescription(listed, sharedFlagsNote(t.unlisted, func(n string) bool { return slices.Contains(pinned, n) }))
+	}
 	if text := groupText(t.Flags, pinned); !slices.Equal(text, t.groupText) {
 		// The flag groups' sentences, for what a call can still set.
 		cp := *listed
@@ -219,6 +223,23 @@ func (ts *Toolset) listedTool(t *Tool, expanded bool) *mcp.Tool {
 		listed = &cp
 	}
 	return listed
+}
+
+// withFlagsDescription returns a copy of t whose "flags" object has the
+// description d; t itself when it has no "flags" object.
+func withFlagsDescription(t *mcp.Tool, d string) *mcp.Tool {
+	in, ok := t.InputSchema.(*jsonschema.Schema)
+	if !ok || in.Properties["flags"] == nil {
+		return t
+	}
+	top := *in
+	top.Properties = maps.Clone(in.Properties)
+	flags := *in.Properties["flags"]
+	flags.Description = d
+	top.Properties["flags"] = &flags
+	cp := *t
+	cp.InputSchema = &top
+	return &cp
 }
 
 // ReadOnly reports whether the tool's command is annotated

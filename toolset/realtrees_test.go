@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -106,19 +107,38 @@ func TestDockerLikeTraversedFlagsAndLists(t *testing.T) {
 	if env.Type != "array" {
 		t.Errorf("--env schema type %q, want array", env.Type)
 	}
-	// inspect has its own --debug: the global one is reported, not merged.
+	// inspect has its own --debug: the global one is served as
+	// "docker.debug", written --debug before the sub-command, not merged.
+	if len(ts.Problems()) != 0 {
+		t.Errorf("problems: %v", ts.Problems())
+	}
+	res, _ = ts.Call(context.Background(), "docker_container_inspect", json.RawMessage(`{"flags":{"debug":false,"docker.debug":true,"context":"c"},"args":["web"]}`))
+	if want := []string{"--context=c", "--debug=true", "container", "inspect", "--debug=false", "web"}; res.IsError || !slices.Equal(argv, want) {
+		t.Fatalf("inspect argv %q, want %q %s", argv, want, resultText(res))
+	}
+	got, err := roundtrip.Execute(dockerTree(&dockerSeen{}), argv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := roundtrip.Values(got.Command.Root().Flags()); !reflect.DeepEqual(g, map[string]any{"context": "c", "debug": true}) {
+		t.Errorf("argv %q: the root read %v", argv, g)
+	}
+	if !reflect.DeepEqual(got.Flags, map[string]any{"debug": false}) {
+		t.Errorf("argv %q: inspect read %v", argv, got.Flags)
+	}
+	// When the alias is taken as well, the global flag is left out and
+	// reported.
+	taken := dockerTree(&dockerSeen{})
+	in2, _, _ := taken.Find([]string{"container", "inspect"})
+	in2.Flags().Bool("docker.debug", false, "a flag named like the alias")
 	found := false
-	for _, p := range ts.Problems() {
+	for _, p := range mustTools(t, taken, nil).Problems() {
 		if p.Tool == "docker_container_inspect" && p.Flag == "debug" && strings.Contains(p.Err.Error(), "TraverseChildren") {
 			found = true
 		}
 	}
 	if !found {
-		t.Errorf("no problem reported for the --debug clash: %v", ts.Problems())
-	}
-	res, _ = ts.Call(context.Background(), "docker_container_inspect", json.RawMessage(`{"flags":{"debug":true,"context":"c"},"args":["web"]}`))
-	if res.IsError || !slices.Equal(argv, []string{"--context=c", "container", "inspect", "--debug=true", "web"}) {
-		t.Fatalf("inspect argv %q %s", argv, resultText(res))
+		t.Error("no problem reported for the --debug clash with the alias taken")
 	}
 	// A command that parses its own flags still has the root's flags read
 	// by cobra's Traverse before its name: they are served and written
@@ -227,5 +247,84 @@ func TestPinTraversedFlagOnSelfParsingCommand(t *testing.T) {
 	res, _ = v.Call(context.Background(), "docker_compose", json.RawMessage(`{"flags":{"context":"dev"},"args":["ps"]}`))
 	if !res.IsError || argv != nil || !strings.Contains(resultText(res), "is pinned by whoever started this server") {
 		t.Fatalf("a call overriding the pin: argv %q %s", argv, resultText(res))
+	}
+}
+
+// filterOpt is a custom value like docker's opts.FilterOpt: each Set adds
+// one "key=value" filter; its type name is not "list".
+type filterOpt struct{ values *[]string }
+
+func (o filterOpt) String() string { return strings.Join(*o.values, " ") }
+func (o filterOpt) Set(v string) error {
+	if !strings.Contains(v, "=") {
+		return fmt.Errorf("bad format of filter (expected name=value)")
+	}
+	*o.values = append(*o.values, v)
+	return nil
+}
+func (o filterOpt) Type() string { return "filter" }
+
+// filterTree has a persistent and a local flag of the custom type
+// "filter", on two commands, so the persistent one is shared.
+func filterTree(global, local *[]string) *cobra.Command {
+	root := &cobra.Command{Use: "ft"}
+	root.PersistentFlags().Var(filterOpt{global}, "where", "a filter for every command")
+	noop := func(*cobra.Command, []string) error { return nil }
+	ps := &cobra.Command{Use: "ps", Args: cobra.NoArgs, RunE: noop}
+	ps.Flags().VarP(filterOpt{local}, "filter", "f", "filter the output")
+	images := &cobra.Command{Use: "images", Args: cobra.NoArgs, RunE: noop}
+	root.AddCommand(ps, images)
+	return root
+}
+
+// TestRepeatableTypes: Config.RepeatableTypes names, once, the custom
+// value types whose Set accumulates; their flags, local or inherited,
+// become arrays written one --name=element each, the inherited one is
+// still a shared flag of the compact listing, and the values round-trip.
+func TestRepeatableTypes(t *testing.T) {
+	var plainG, plainL []string
+	plain, _ := mustTools(t, filterTree(&plainG, &plainL), nil).Lookup("ft_ps")
+	if s := plain.Expanded().InputSchema.(*jsonschema.Schema).Properties["flags"].Properties["filter"]; s.Type != "string" {
+		t.Fatalf("without RepeatableTypes --filter is %q, want string", s.Type)
+	}
+
+	var argv []string
+	cfg := captureArgv(&argv)
+	cfg.RepeatableTypes = []string{"filter"}
+	var g, l []string
+	tree := filterTree(&g, &l)
+	ts := mustTools(t, tree, cfg)
+	tool, _ := ts.Lookup("ft_ps")
+	props := tool.Expanded().InputSchema.(*jsonschema.Schema).Properties["flags"].Properties
+	for _, name := range []string{"filter", "where"} {
+		if props[name].Type != "array" {
+			t.Errorf("--%s schema %q, want array", name, props[name].Type)
+		}
+	}
+	if shared := ts.SharedFlags(); len(shared) != 1 || shared[0].Name != "where" {
+		t.Errorf("shared flags %v, want [where]", shared)
+	}
+	if _, listed := tool.MCP.InputSchema.(*jsonschema.Schema).Properties["flags"].Properties["where"]; listed {
+		t.Error("the shared --where is in ft_ps's compact schema")
+	}
+	res, err := ts.Call(context.Background(), "ft_ps", json.RawMessage(`{"flags":{"filter":["status=up","name=a b"],"where":["x=1","y=2"]}}`))
+	if err != nil || res.IsError {
+		t.Fatalf("%v %s", err, resultText(res))
+	}
+	if want := []string{"ps", "--filter=status=up", "--filter=name=a b", "--where=x=1", "--where=y=2"}; !slices.Equal(argv, want) {
+		t.Fatalf("argv %q, want %q", argv, want)
+	}
+	var gotG, gotL []string
+	root := filterTree(&gotG, &gotL)
+	root.SetArgs(argv)
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(gotL, []string{"status=up", "name=a b"}) || !slices.Equal(gotG, []string{"x=1", "y=2"}) {
+		t.Errorf("argv %q: the command saw --filter %q --where %q", argv, gotL, gotG)
+	}
+	// The adopter's flags are not changed.
+	if f := tree.PersistentFlags().Lookup("where"); len(f.Annotations) != 0 {
+		t.Errorf("the adopter's flag was annotated: %v", f.Annotations)
 	}
 }

@@ -74,7 +74,7 @@ func New(root *cobra.Command, cfg *Config) (*Toolset, error) {
 	sort.Slice(ts.tools, func(i, j int) bool { return ts.tools[i].MCP.Name < ts.tools[j].MCP.Name })
 	ts.problems = w.problems
 	ts.all = ts.byName
-	ts.compact()
+	ts.compact(w.served)
 	defs := make([]*mcp.Tool, len(ts.tools))
 	for i, t := range ts.tools {
 		defs[i] = t.MCP

@@ -35,23 +35,30 @@ type Tool struct {
 	Command *cobra.Command
 	// Path is the command path below the root ("get", "pods").
 	Path []string
-	// Flags holds the served flags, local and inherited; a flag not in it
-	// cannot be set by a call.
+	// Flags holds the served flags, local and inherited, by the names a
+	// call gives them; a flag not in it cannot be set by a call. An
+	// ancestor's flag read under TraverseChildren may be a copy: without
+	// its shorthand when the command uses that shorthand, named
+	// "ANCESTOR.NAME" when the command has a flag of its name.
 	Flags *pflag.FlagSet
 	// Timeout bounds a call; negative means no bound.
 	Timeout time.Duration
 
-	noParse    bool             // the command has DisableFlagParsing
-	stopsAtArg bool             // the command's flags stop at its first positional arg (SetInterspersed(false))
-	line       exec.CommandLine // how its argv is written
-	arity      arity            // the count of args (and argsAfterDash) cmd.Args accepts
-	expanded   *mcp.Tool        // the expanded definition; its input schema validates every call
-	groupText  []string         // the sentences stating the flag groups
+	noParse    bool              // the command has DisableFlagParsing
+	stopsAtArg bool              // the command's flags stop at its first positional arg (SetInterspersed(false))
+	line       exec.CommandLine  // how its argv is written
+	arity      arity             // the count of args (and argsAfterDash) cmd.Args accepts
+	expanded   *mcp.Tool         // the expanded definition; its input schema validates every call
+	groupText  []string          // the sentences stating the flag groups
+	unlisted   map[string]string // the shared flags the compact listing leaves out of its schema, name to JSON type
 
 	// traversed maps the name of each served flag that belongs to an
 	// ancestor, read by cobra before the sub-command's name under
 	// TraverseChildren, to the number of Path elements it goes after.
 	traversed map[string]int
+	// writtenAs maps a served name to the flag's own long name where they
+	// differ (an ancestor's flag served under an alias; see addAlias).
+	writtenAs map[string]string
 
 	resolveOnce sync.Once
 	resolved    *jsonschema.Resolved // a private copy of the input schema, resolved at the first call
@@ -112,7 +119,8 @@ type walker struct {
 	root     *cobra.Command
 	tools    []*Tool
 	problems []Problem
-	flags    map[*pflag.Flag]flagEntry // one schema per flag, shared by every tool that serves it
+	flags    map[*pflag.Flag]flagEntry   // one schema per flag, shared by every tool that serves it
+	served   map[*pflag.Flag]*pflag.Flag // the flag served in place of each of the tree's (see servedFlag)
 }
 
 func (w *walker) problem(c *cobra.Command, tool, flag string, err error) {
@@ -222,6 +230,7 @@ func (w *walker) tool(c *cobra.Command, sel Selector) (*Tool, error) {
 		Path:               t.Path,
 		Flags:              t.Flags,
 		Traversed:          t.traversed,
+		FlagNames:          t.writtenAs,
 		NoParse:            t.noParse,
 		SubCommand:         subCommandOf(c),
 		TraverseSubCommand: traverseSubCommand(c),
