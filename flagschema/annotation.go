@@ -100,7 +100,7 @@ func annotationSchema(f *pflag.Flag) (*jsonschema.Schema, string, error) {
 		return nil, "", err
 	}
 	var note string
-	if !typed(s) {
+	if !Typed(s) {
 		doc, n, err := complete(f, inlined.(map[string]any))
 		if err != nil {
 			return nil, "", err

@@ -17,23 +17,24 @@ import (
 // that has one: the annotation is completed from the flag's own type
 // rather than refused.
 
-// typed reports whether a schema says what type its value has: a type, a
+// Typed reports whether a schema says what type its value has: a type, a
 // const or enum, a reference, alternatives that are all typed, or one typed
-// part of an allOf.
-func typed(s *jsonschema.Schema) bool {
+// part of an allOf. A flag's schema that is not typed is completed from the
+// flag's own type (see For).
+func Typed(s *jsonschema.Schema) bool {
 	if s.Type != "" || len(s.Types) > 0 || s.Const != nil || len(s.Enum) > 0 || s.Ref != "" {
 		return true
 	}
 	if alts := slices.Concat(s.AnyOf, s.OneOf); len(alts) > 0 {
 		for _, a := range alts {
-			if !typed(a) {
+			if !Typed(a) {
 				return false
 			}
 		}
 		return true
 	}
 	for _, a := range s.AllOf {
-		if typed(a) {
+		if Typed(a) {
 			return true
 		}
 	}

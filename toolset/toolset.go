@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cobramcp/cobramcp/flagschema"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -151,7 +152,7 @@ func validateTool(t *Tool) error {
 			return err
 		}
 		for name, p := range flags.Properties {
-			if !typed(p) {
+			if !flagschema.Typed(p) {
 				return fmt.Errorf("flag %q has a schema without a type", name)
 			}
 		}
@@ -166,28 +167,6 @@ func checkProperties(at string, s *jsonschema.Schema) error {
 		}
 	}
 	return nil
-}
-
-// typed reports whether a property schema says what type its value has.
-func typed(s *jsonschema.Schema) bool {
-	if s.Type != "" || len(s.Types) > 0 || s.Const != nil || len(s.Enum) > 0 || s.Ref != "" {
-		return true
-	}
-	alts := slices.Concat(s.AnyOf, s.OneOf)
-	if len(alts) > 0 {
-		for _, a := range alts {
-			if !typed(a) {
-				return false
-			}
-		}
-		return true
-	}
-	for _, a := range s.AllOf {
-		if typed(a) {
-			return true
-		}
-	}
-	return false
 }
 
 // selectTools returns the tools whose names match one of the patterns
