@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -326,7 +325,11 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 	if flagsErr != nil {
 		return nil, nil, fmt.Errorf("listing the flags of %s: %w", full, flagsErr)
 	}
-	page := parseHelp(helpText)
+	hc := helpContext{path: full, flags: map[string]bool{"help": true}}
+	for _, f := range flagsOf(flagsC) {
+		hc.flags[f.name] = true
+	}
+	page := parseHelp(helpText, hc)
 	if page.quotes {
 		d.quotes.Store(true)
 	}
@@ -381,23 +384,28 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 		switch {
 		case ok:
 			// kubectl's help template appends " [options]" to the usage
-			// line of a command with flags; cobra's own adds "[flags]"
-			// unless the command sets DisableFlagsInUseLine (as kubectl's
-			// do), which a line without it shows.
+			// line of a command with flags; cobra's own adds " [flags]"
+			// to a command with flags unless it sets
+			// DisableFlagsInUseLine (as kubectl's do), which a line
+			// without it shows. Both are taken out: the built command
+			// adds " [flags]" where it has flags, as in-process.
 			use = strings.TrimSuffix(use, " [options]")
-			c.Use = c.Name + strings.TrimPrefix(use, full)
 			c.NoFlagsInUse = !c.NoParse && !strings.Contains(use, "[flags]")
-		case len(page.useLines) > 0:
+			use = strings.TrimSuffix(use, " [flags]")
+			c.Use = c.Name + strings.TrimPrefix(use, full)
+		case len(page.useLines) > 0 || !page.leaf() && len(c.Commands) > 0:
+			// A group: its usage names a sub-command only.
 			c.Runnable = false
 		default:
 			c.Use = c.Name
 		}
-		if c.NoParse {
-			// The help adds "[flags]" for cobra's own --help; the command
-			// takes no flags of cobra's.
-			c.Use = strings.TrimSuffix(c.Use, " [flags]")
-		}
-		c.MinArgs, c.MaxArgs = useArity(c.Use)
+		// The usage line documents the args; the command's Args
+		// validator, which cannot be asked without running it, decides
+		// (crane's "digest IMAGE" takes none with --tarball, "pull IMAGE
+		// TARBALL" takes several images). Any number is accepted, as
+		// cobra does without a validator: the CLI's own message reaches
+		// the model when it refuses.
+		c.MinArgs, c.MaxArgs = 0, -1
 		return nil
 	}
 
@@ -467,70 +475,6 @@ func (d *discoverer) dropServerGroup(ctx context.Context, children []*Command) [
 		d.note("%s %s: left out: cobramcp's own command group (the CLI serves MCP itself)", d.name, c.Name)
 		return true
 	})
-}
-
-// flagInUse matches a flag in a use line with the placeholder of its
-// value ("--image IMAGE", "-f FILE", "--tail=N"), and flagGroupInUse a
-// bracketed or parenthesized group holding one ("(--image IMAGE | --overrides JSON)").
-var (
-	flagInUse      = regexp.MustCompile(`(^|\s)-{1,2}[A-Za-z0-9][\w-]*(=\S*|\s+[A-Z][A-Z0-9_]*\b)?`)
-	flagGroupInUse = regexp.MustCompile(`[\[(][^\[\]()]*(^|[\s\[(|])-{1,2}[A-Za-z0-9][^\[\]()]*[\])]`)
-)
-
-// useArity reads the positional args from a use line (the command's name
-// first), once flags and their placeholders are taken out: NAME (one),
-// [NAME] (optional), NAME... (one or more), [NAME...] (any number). A
-// usage it cannot read allows any number (max -1, min 0); no words, none.
-func useArity(use string) (min, max int) {
-	for {
-		next := flagGroupInUse.ReplaceAllStringFunc(use, func(g string) string {
-			// A group of flags only goes; one with an arg among its
-			// alternatives ("[NAME | -l label]") leaves the count open.
-			rest := flagInUse.ReplaceAllString(g[1:len(g)-1], " ")
-			if strings.Trim(rest, " |") != "" {
-				return " ... "
-			}
-			return " "
-		})
-		if next == use {
-			break
-		}
-		use = next
-	}
-	use = flagInUse.ReplaceAllString(use, " ")
-	words := strings.Fields(use)
-	if len(words) > 0 {
-		words = words[1:]
-	}
-	for _, w := range words {
-		bare := strings.Trim(w, "[]")
-		switch {
-		case strings.EqualFold(bare, "flags") || strings.EqualFold(bare, "options") || w == "--":
-			continue // cobra counts the args after "--" with the others
-		case bare == "..." || bare == "…" || strings.ContainsAny(w, "|(){}=<>:"):
-			return min, -1 // the args named so far are required; the rest cannot be read
-		}
-		variadic := strings.HasSuffix(bare, "...") || strings.HasSuffix(w, "]...")
-		optional := strings.HasPrefix(w, "[")
-		if bare != strings.ToUpper(bare) || strings.Count(w, "[") > 1 {
-			return min, -1 // a literal word or prose: cannot tell
-		}
-		switch {
-		case variadic && optional:
-			return min, -1
-		case variadic:
-			return min + 1, -1
-		case optional:
-			max++
-		default:
-			if max > min {
-				return 0, -1 // required after optional: cannot tell
-			}
-			min++
-			max++
-		}
-	}
-	return min, max
 }
 
 // binaryName is the root command's name for a binary path.

@@ -91,7 +91,7 @@ func TestOldPflagHelp(t *testing.T) {
 		{cmd: "echo", name: "verbose", typ: "count", shorthand: "v"},
 		{cmd: "remote add", name: "fetch", typ: "bool"},
 	})
-	if c := findCommand(spec.Root, "remote add"); c == nil || c.MinArgs != 2 || c.MaxArgs != 2 || !c.Runnable {
+	if c := findCommand(spec.Root, "remote add"); c == nil || c.MinArgs != 0 || c.MaxArgs != -1 || !c.Runnable {
 		t.Errorf("remote add: %+v", c)
 	}
 	if c := findCommand(spec.Root, "remote"); c == nil || c.Runnable {
@@ -142,7 +142,7 @@ func TestKubectlStyleHelp(t *testing.T) {
 	if c := findCommand(spec.Root, "raw"); c == nil || !c.NoParse {
 		t.Errorf("raw parses its own flags: %+v", c)
 	}
-	if c := findCommand(spec.Root, "config set"); c == nil || c.MinArgs != 2 || c.MaxArgs != 2 {
+	if c := findCommand(spec.Root, "config set"); c == nil || c.MinArgs != 0 || c.MaxArgs != -1 {
 		t.Errorf("config set: %+v", c)
 	}
 	// The help appends " [options]" to a usage line as kubectl's does, and

@@ -2,34 +2,6 @@ package external
 
 import "testing"
 
-func TestUseArity(t *testing.T) {
-	tests := []struct {
-		use      string
-		min, max int
-	}{
-		{"get", 0, 0},
-		{"get [flags]", 0, 0},
-		{"get NAME [flags]", 1, 1},
-		{"get [NAME] [flags]", 0, 1},
-		{"get [NAME...] [flags]", 0, -1},
-		{"get NAME... [flags]", 1, -1},
-		{"set NAME VALUE", 2, 2},
-		{"run NAME (--image IMAGE | --overrides JSON) [flags]", 1, 1},
-		{"apply -f FILE [flags]", 0, 0},
-		{"deployment NAME --replicas N", 1, 1},
-		{"debug POD -- COMMAND [ARGS...]", 2, -1},
-		{"label POD [KEY=VALUE KEY-]", 1, -1},
-		{"port-forward POD [[LOCAL:]REMOTE ...]", 1, -1},
-		{"get TYPE[.VERSION] [NAME | -l label]", 1, -1},
-		{"cp <file-spec-src> <file-spec-dest>", 0, -1},
-	}
-	for _, tt := range tests {
-		if min, max := useArity(tt.use); min != tt.min || max != tt.max {
-			t.Errorf("useArity(%q) = %d, %d; want %d, %d", tt.use, min, max, tt.min, tt.max)
-		}
-	}
-}
-
 func TestParseCompletion(t *testing.T) {
 	// kubectl's options command writes cobra's stderr to stdout: the note
 	// after the directive and the error before it are not completions.
@@ -80,14 +52,14 @@ func TestFromMessage(t *testing.T) {
 // after "Examples:"; the list is the command's sub-commands, not part of
 // its examples.
 func TestHelpCommandsAfterExamples(t *testing.T) {
-	p := parseHelp("Apply a configuration.\n\nExamples:\n  # Apply\n  kubectl apply -f x.yaml\n\nAvailable Commands:\n  edit-last-applied   Edit it\n  view-last-applied   View it\n\nOptions:\n    --all=false:\n\tSelect all.\n\nUsage:\n  kubectl apply (-f FILENAME | -k DIRECTORY) [options]\n")
+	p := parseHelp("Apply a configuration.\n\nExamples:\n  # Apply\n  kubectl apply -f x.yaml\n\nAvailable Commands:\n  edit-last-applied   Edit it\n  view-last-applied   View it\n\nOptions:\n    --all=false:\n\tSelect all.\n\nUsage:\n  kubectl apply (-f FILENAME | -k DIRECTORY) [options]\n", helpContext{path: "kubectl apply"})
 	if p.example != "  # Apply\n  kubectl apply -f x.yaml" {
 		t.Errorf("example = %q", p.example)
 	}
 	if len(p.commands) != 2 || p.commands[0].name != "edit-last-applied" || p.leaf() {
 		t.Errorf("commands = %+v, leaf %v", p.commands, p.leaf())
 	}
-	if leaf := parseHelp("Get it.\n\nUsage:\n  kubectl get [NAME] [options]\n"); !leaf.leaf() {
+	if leaf := parseHelp("Get it.\n\nUsage:\n  kubectl get [NAME] [options]\n", helpContext{path: "kubectl get"}); !leaf.leaf() {
 		t.Error("a help without sub-commands is a leaf")
 	}
 }
@@ -112,7 +84,7 @@ func TestRefusedFlag(t *testing.T) {
 // default after "="; a "(default ...)" ending its usage is the usage's own
 // text (kubectl get --show-labels), not a default to take out of it.
 func TestAssignStyleUsageKeepsDefaultWords(t *testing.T) {
-	p := parseHelp("Get it.\n\nOptions:\n    --show-labels=false:\n\tWhen printing, show all labels as the last column (default hide labels column)\n\n    --output='':\n\tOutput format (default table)\n\nUsage:\n  kubectl get [NAME] [options]\n")
+	p := parseHelp("Get it.\n\nOptions:\n    --show-labels=false:\n\tWhen printing, show all labels as the last column (default hide labels column)\n\n    --output='':\n\tOutput format (default table)\n\nUsage:\n  kubectl get [NAME] [options]\n", helpContext{path: "kubectl get"})
 	for name, want := range map[string]string{
 		"show-labels": "When printing, show all labels as the last column (default hide labels column)",
 		"output":      "Output format (default table)",

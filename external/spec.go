@@ -49,8 +49,10 @@ type Command struct {
 	// NoParse reports that the command parses its own flags
 	// (cobra's DisableFlagParsing), as far as could be told.
 	NoParse bool `json:"noParse,omitempty"`
-	// MinArgs and MaxArgs bound the positional args, read from the usage
-	// line; MaxArgs -1 means no upper bound.
+	// MinArgs and MaxArgs bound the positional args; MaxArgs -1 means no
+	// upper bound. Discovery accepts any number (0, -1): a usage line does
+	// not bound what the command's Args validator accepts. An overlay may
+	// set them.
 	MinArgs int `json:"minArgs"`
 	MaxArgs int `json:"maxArgs"`
 	// Flags are the flags defined on this command (persistent ones are

@@ -1,0 +1,68 @@
+package corpus
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	_ "unsafe" // go:linkname, for the roots that mains keep unexported
+
+	crane "github.com/google/go-containerregistry/cmd/crane/cmd"
+	"github.com/spf13/cobra"
+	_ "github.com/spf13/cobra-cli/cmd"
+	_ "go.etcd.io/etcd/etcdctl/v3/ctlv3"
+	kindcmd "sigs.k8s.io/kind/pkg/cmd"
+	"sigs.k8s.io/kind/pkg/cmd/kind"
+	"sigs.k8s.io/kind/pkg/log"
+)
+
+// CLI is one real CLI of the corpus.
+type CLI struct {
+	Name    string // the binary's name, and so its root command's
+	Version string // the pinned version
+	// Main is the main package built, from this module (its pins merged
+	// with cobramcp's) or, when Module is set, from that directory, a
+	// module of its own that keeps the CLI's own pins (what `go install
+	// Main@Version` gives a user, which the proxy here cannot list).
+	Main   string
+	Module string
+	// Root returns the command tree as the CLI's main builds it.
+	Root func() *cobra.Command
+	// Fast marks the CLIs that `go test -short` (make test) runs.
+	Fast bool
+}
+
+//go:linkname etcdctlRoot go.etcd.io/etcd/etcdctl/v3/ctlv3.rootCmd
+var etcdctlRoot *cobra.Command
+
+//go:linkname cobraCLIRoot github.com/spf13/cobra-cli/cmd.rootCmd
+var cobraCLIRoot *cobra.Command
+
+// CLIs are the CLIs of the corpus, cheapest to build first.
+var CLIs = []CLI{
+	{Name: "cobra-cli", Version: "v1.3.0", Main: "github.com/spf13/cobra-cli", Module: "cobracli", Fast: true,
+		Root: func() *cobra.Command { return cobraCLIRoot }},
+	{Name: "crane", Version: "v0.22.1", Main: "github.com/google/go-containerregistry/cmd/crane", Fast: true,
+		Root: func() *cobra.Command { return crane.Root }},
+	{Name: "etcdctl", Version: "v3.7.3", Main: "go.etcd.io/etcd/etcdctl/v3", Fast: true,
+		Root: func() *cobra.Command { return etcdctlRoot }},
+	{Name: "kind", Version: "v0.33.0", Main: "sigs.k8s.io/kind",
+		Root: func() *cobra.Command {
+			return kind.NewCommand(log.NoopLogger{}, kindcmd.IOStreams{In: os.Stdin, Out: io.Discard, ErrOut: io.Discard})
+		}},
+}
+
+// Build builds the CLI's binary into dir (named after the CLI) and returns
+// its path.
+func (c *CLI) Build(ctx context.Context, dir string) (string, error) {
+	out := filepath.Join(dir, c.Name)
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", out, c.Main)
+	cmd.Dir = c.Module
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building %s %s: %v\n%s", c.Name, c.Version, err, strings.TrimSpace(string(b)))
+	}
+	return out, nil
+}

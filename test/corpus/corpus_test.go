@@ -1,0 +1,125 @@
+package corpus
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"maps"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/cobramcp/cobramcp/bridge"
+	"github.com/cobramcp/cobramcp/external"
+	"github.com/cobramcp/cobramcp/internal/toolcompare"
+)
+
+var only = flag.String("cli", "", "run only the CLIs of this comma-separated list")
+
+// processCounter is a slog handler that keeps the process count of the
+// "reflected" log line.
+type processCounter struct {
+	slog.Handler
+	n *atomic.Int64
+}
+
+func (h processCounter) Handle(ctx context.Context, r slog.Record) error {
+	if r.Message == "reflected" {
+		r.Attrs(func(a slog.Attr) bool {
+			if a.Key == "processes" {
+				h.n.Store(a.Value.Int64())
+			}
+			return true
+		})
+	}
+	return nil
+}
+func (h processCounter) Enabled(context.Context, slog.Level) bool { return true }
+func (h processCounter) WithAttrs([]slog.Attr) slog.Handler       { return h }
+func (h processCounter) WithGroup(string) slog.Handler            { return h }
+
+// TestCorpus builds each CLI, reflects the binary from outside (cold,
+// then warm from the cache) and compares every tool, in the expanded
+// listing, with the in-process reflection of the tree its main builds.
+// A difference of a kind docs/external.md does not list fails the test;
+// the figures of the table in docs/external.md are logged.
+func TestCorpus(t *testing.T) {
+	known, err := toolcompare.KnownLimits("../../docs/external.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var rows []string
+	for _, c := range CLIs {
+		if *only != "" && !slices.Contains(strings.Split(*only, ","), c.Name) || testing.Short() && !c.Fast {
+			continue
+		}
+		t.Run(c.Name, func(t *testing.T) {
+			bin, err := c.Build(context.Background(), dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var n atomic.Int64
+			opts := &external.Options{CacheDir: t.TempDir(), ProbeTimeout: time.Minute, Logger: slog.New(processCounter{n: &n})}
+			start := time.Now()
+			r, err := external.Load(context.Background(), bin, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cold := time.Since(start)
+			if r.Spec.Partial {
+				t.Fatalf("partial reflection (a process did not answer in time): %s", strings.Join(r.Notes, "\n"))
+			}
+			start = time.Now()
+			if w, err := external.Load(context.Background(), bin, opts); err != nil || !w.Cached {
+				t.Fatalf("warm load: cached %v, %v", w != nil && w.Cached, err)
+			}
+			warm := time.Since(start)
+			for _, note := range r.Notes {
+				t.Logf("note: %s", note)
+			}
+			cfg := bridge.Config{Expanded: true}
+			outCfg := cfg
+			outCfg.Executable = r.Path
+			out, err := bridge.Tools(r.Root, &outCfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in, err := bridge.Tools(c.Root(), &cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sets []*pflag.FlagSet
+			flags := 0
+			for _, tl := range in.List() {
+				sets = append(sets, tl.Flags)
+				tl.Flags.VisitAll(func(*pflag.Flag) { flags++ })
+			}
+			diffs := toolcompare.Tools(in.Tools(), out.Tools(), toolcompare.Annotated(sets...))
+			for _, d := range diffs {
+				if known[d.Kind] {
+					t.Logf("known limit %s", d)
+				} else {
+					t.Errorf("difference not listed in docs/external.md: %s", d)
+				}
+			}
+			counts := toolcompare.Count(diffs)
+			var summary []string
+			for _, k := range slices.Sorted(maps.Keys(counts)) {
+				summary = append(summary, fmt.Sprintf("%s %d", k, counts[k]))
+			}
+			typeDiffs := counts["flag-type"] + counts["flag-custom-type"] + counts["flag-annotation"]
+			row := fmt.Sprintf("| %s | %s | %d / %d | %d | %d / %d | %.1f | %.2f | %d | %s |", c.Name, c.Version,
+				len(out.Tools()), len(in.Tools()), flags, flags-typeDiffs-counts["flag-missing"], flags,
+				cold.Seconds(), warm.Seconds(), n.Load(), strings.Join(summary, ", "))
+			t.Log(row)
+			rows = append(rows, row)
+		})
+	}
+	t.Logf("| CLI | version | tools outside / in-process | flags | types equal | cold s | warm s | processes | differences |\n%s", strings.Join(rows, "\n"))
+}

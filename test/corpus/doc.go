@@ -1,0 +1,9 @@
+// Package corpus compares, on real Cobra CLIs built from the Go module
+// proxy at pinned versions, the reflection of each built binary from
+// outside (package external) with the in-process reflection of the same
+// command tree, built as the CLI's own main builds it.
+//
+// It is a module of its own, so that the library's go.mod gains none of
+// these CLIs' dependencies. `make corpus` runs the whole corpus; `go test
+// -short` (part of `make test`) runs the CLIs marked Fast.
+package corpus
