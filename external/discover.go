@@ -45,6 +45,11 @@ type discoverer struct {
 	newComp     bool // completion parses flags (cobra 1.2+): probes work
 	versionFlag bool // the root has cobra's --version flag
 	helpCmp     bool // `__complete help PATH ""` lists sub-commands (cobra 1.4+)
+	build       *BuildInfo
+	// listsHelp: flag-name completion lists --help when it lists every
+	// flag (cobra 1.4+; before, it never does); helpKnown says that the
+	// build info told which.
+	listsHelp, helpKnown bool
 
 	quotes    atomic.Bool  // a help page quotes the defaults of strings (kubectl's style)
 	processes atomic.Int64 // processes started, for the log
@@ -191,6 +196,8 @@ func discoveryEnv(base []string, name string) []string {
 
 // discover reflects the binary into a Spec.
 func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
+	d.build = readBuildInfo(d.bin)
+	d.listsHelp, d.helpKnown = d.build.cobraAtLeast(1, 4)
 	// The root's sub-commands through cobra's help command: safe (it runs
 	// no completion function of the CLI) and exact.
 	rootSubs, err := d.complete(ctx, "help", "")
@@ -269,7 +276,7 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 	}
 	prune(root, left)
 	sortTree(root)
-	spec := &Spec{Format: specFormat, Root: root}
+	spec := &Spec{Format: specFormat, Root: root, Build: d.build}
 	if d.versionFlag {
 		if res, err := d.run(ctx, "--version"); err == nil && res.ExitCode == 0 {
 			v := strings.TrimSpace(firstLine(res.Stdout))
@@ -336,7 +343,7 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 	page.quotes = page.quotes || d.quotes.Load()
 	// The sub-commands through cobra's help command, unless the help shows
 	// that there are none.
-	if subs == nil && d.helpCmp && !page.leaf() {
+	if subs == nil && d.helpCmp && !page.leaf(full) {
 		var err error
 		if subs, err = d.complete(ctx, append(append([]string{"help"}, path...), "")...); err != nil {
 			return nil, nil, fmt.Errorf("listing the sub-commands of %s: %w", full, err)
@@ -393,7 +400,13 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 			c.NoFlagsInUse = !c.NoParse && !strings.Contains(use, "[flags]")
 			use = strings.TrimSuffix(use, " [flags]")
 			c.Use = c.Name + strings.TrimPrefix(use, full)
-		case len(page.useLines) > 0 || !page.leaf() && len(c.Commands) > 0:
+			if len(c.Commands) > 0 && strings.TrimSpace(strings.TrimPrefix(use, full)) == "" && !page.groupLine(full) {
+				// A layout that prints the use line of a group that does
+				// not run (gh's "gh codespace [flags]"): cobra's prints
+				// "PATH [command]" too for a group that runs.
+				c.Runnable = false
+			}
+		case len(page.useLines) > 0 || !page.leaf(full) && len(c.Commands) > 0:
 			// A group: its usage names a sub-command only.
 			c.Runnable = false
 		default:

@@ -3,8 +3,10 @@ package external
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // flagPass is what one pass over a command's flags found besides the
@@ -14,8 +16,9 @@ import (
 type flagPass struct {
 	notes      []string
 	persistent []*Flag
-	parses     bool // the flag parser refused a value or took a flag: the command parses flags
-	timedOut   bool // a flag's type is unknown because the parser did not answer in time
+	parses     bool    // the flag parser refused a value or took a flag: the command parses flags
+	timedOut   bool    // a flag's type is unknown because the parser did not answer in time
+	flags      []*Flag // the command's flags, while their types are asked
 }
 
 func (p *flagPass) note(format string, a ...any) {
@@ -42,15 +45,13 @@ func (d *discoverer) flags(c *Command, path []string, page *helpPage, comp *comp
 	pass := &flagPass{}
 	full := strings.Join(append([]string{d.name}, path...), " ")
 	listed := flagsOf(comp)
-	hasHelp := false
+	names := map[string]bool{}
 	for _, f := range listed {
-		if f.name == "help" {
-			hasHelp = true
-		}
+		names[f.name] = true
 	}
 	// Cobra 1.3+ lists only the required flags while one is unset.
 	required := map[string]bool{}
-	if !hasHelp && len(listed) > 0 && d.newComp && !c.NoParse {
+	if len(listed) > 0 && d.newComp && !c.NoParse && !d.fullListing(names, page) {
 		for _, f := range listed {
 			required[f.name] = true
 		}
@@ -100,6 +101,27 @@ func (d *discoverer) flags(c *Command, path []string, page *helpPage, comp *comp
 	return pass, probes
 }
 
+// fullListing reports whether a flag-name completion that listed names
+// lists every flag of the command, not only the required ones (which cobra
+// 1.3 and later list alone while one is unset). Cobra 1.4 and later list
+// --help in a full listing; before 1.4 it never does (the build info
+// tells which), and a listing is taken as full unless the help shows a
+// flag it left out.
+func (d *discoverer) fullListing(names map[string]bool, page *helpPage) bool {
+	if names["help"] {
+		return true
+	}
+	if d.listsHelp || !page.sections && !d.helpKnown {
+		return false
+	}
+	for name := range page.flags {
+		if name != "help" && !names[name] {
+			return false
+		}
+	}
+	return true
+}
+
 // types asks the parser the types of the flags in probes, and sets them.
 func (d *discoverer) types(ctx context.Context, c *Command, path []string, pass *flagPass, probes []*probeItem) error {
 	if len(probes) == 0 {
@@ -143,11 +165,10 @@ func (d *discoverer) requiredGroups(ctx context.Context, c *Command, path []stri
 			continue
 		}
 		still := map[string]bool{}
-		helpListed := false
 		for _, lf := range flagsOf(comp) {
 			still[lf.name] = true
-			helpListed = helpListed || lf.name == "help"
 		}
+		helpListed := d.listedFully(still, c.Flags)
 		for name := range required {
 			if name != f.Name && (helpListed || !still[name]) {
 				grouped[name], grouped[f.Name] = true, true
@@ -243,6 +264,18 @@ func (d *discoverer) helpType(f *Flag, hf *helpFlag, page *helpPage) *probeItem 
 			hint = def
 		}
 	}
+	custom, placeholder := "", false
+	if hf != nil && hf.style == "pflag" && hf.word != "" {
+		// A word pflag does not print for a type of its own: the
+		// type name of a custom pflag.Value, unless it is a placeholder
+		// that the usage names in back quotes (pflag prints the usage
+		// without them: "--json fields   Output JSON with the
+		// specified fields").
+		custom = hf.word
+		placeholder = slices.Contains(strings.FieldsFunc(strings.Join(hf.text, " "), func(r rune) bool {
+			return !(r == '_' || r == '-' || r == '/' || r == '[' || r == ']' || r == '.' || unicode.IsLetter(r) || unicode.IsDigit(r))
+		}), hf.word)
+	}
 	guess := ""
 	if hf != nil && hf.style == "assign" {
 		def, quoted := hf.assignDefault()
@@ -261,7 +294,7 @@ func (d *discoverer) helpType(f *Flag, hf *helpFlag, page *helpPage) *probeItem 
 		}
 	}
 	it := &probeItem{f: f, hint: hint, list: strings.HasPrefix(hint, "[") && strings.HasSuffix(hint, "]"), guess: guess,
-		answers: map[string]bool{}}
+		answers: map[string]bool{}, hf: hf, custom: custom, placeholder: placeholder}
 	if it.list {
 		it.guess = "stringArray"
 	}
@@ -276,6 +309,24 @@ func (d *discoverer) helpType(f *Flag, hf *helpFlag, page *helpPage) *probeItem 
 func (it *probeItem) finish(pass *flagPass, full string) {
 	f := it.f
 	f.Type, f.TypeFrom = it.typ, it.from
+	if it.custom != "" && !it.placeholder {
+		switch {
+		case strings.HasPrefix(f.Type, "stringTo"):
+			// A custom type whose Set speaks pflag's words for a map
+			// (crane's keyToValue: "must be formatted as key=value"),
+			// which takes one KEY=VALUE an occurrence: joined with
+			// commas as a map's are, the values would become one.
+			f.Type = "stringArray"
+		case strings.HasSuffix(f.Type, "Slice") || strings.HasSuffix(f.Type, "Array"):
+			// Offered again once set: it takes many values.
+		default:
+			// The word is the type's name (helm's WaitStrategy, which
+			// takes "true" too, is no bool; a type that refused every
+			// probe value, an enum): served by that name as a string,
+			// as in-process.
+			f.Type, f.TypeFrom = it.custom, FromHelp
+		}
+	}
 	if f.TypeFrom == FromUnknown {
 		switch {
 		case it.timedOut != "":
@@ -288,6 +339,28 @@ func (it *probeItem) finish(pass *flagPass, full string) {
 		default:
 			pass.note("%s --%s: type unknown (the parser refused every probe value): served as a string", full, f.Name)
 		}
+	}
+	if it.hf != nil && it.hf.style == "pflag" {
+		// The usage and default, read again for the type found: a
+		// string's default is quoted, so "(default [main branch])" on
+		// a string is its usage's own words.
+		u, def, ok := it.hf.split(f.Type)
+		if u != "" {
+			f.Usage = u
+		}
+		f.Default = ""
+		if ok && !zeroDefault(f.Type, def) {
+			f.Default = def
+		}
+		if it.hf.noOpt != "" && it.hf.noOpt != "true|false" && f.Type != "bool" {
+			f.NoOptDefVal = it.hf.noOpt
+			if f.Type == "string" {
+				if u, err := strconv.Unquote(f.NoOptDefVal); err == nil {
+					f.NoOptDefVal = u
+				}
+			}
+		}
+		return
 	}
 	if f.Default == "" && it.hint != "" {
 		f.Default = it.hint

@@ -21,20 +21,14 @@ type helpPage struct {
 }
 
 // leaf reports that the help shows a command without sub-commands: no
-// command section, and no usage line that names a sub-command
-// ("PATH [command]", gh's "PATH <command>", docker's "PATH COMMAND").
-func (p *helpPage) leaf() bool {
+// command section, and no usage line that names a sub-command and nothing
+// else ("PATH [command]", gh's "PATH <command> [flags]", docker's "PATH
+// COMMAND"; docker's "run [OPTIONS] IMAGE [COMMAND]" names an arg).
+func (p *helpPage) leaf(path string) bool {
 	if len(p.useLines) == 0 || len(p.commands) > 0 {
 		return false
 	}
-	for _, l := range p.useLines {
-		for _, w := range strings.Fields(l) {
-			if isCommandWord(w) {
-				return false
-			}
-		}
-	}
-	return true
+	return !p.groupLine(path)
 }
 
 // isCommandWord reports whether a word of a usage line stands for a
@@ -187,6 +181,7 @@ func parseHelp(text string, hc helpContext) *helpPage {
 	leadOpen := true // no section seen yet but a usage section before any text
 	var lead, example []string
 	var last *helpFlag
+	upper := false // titles in upper case without colons (gh's layout)
 	for i, line := range lines {
 		trimmed := strings.TrimSpace(line)
 		if line != "" && !indented(line) {
@@ -208,6 +203,9 @@ func parseHelp(text string, hc helpContext) *helpPage {
 				continue
 			}
 			section = kind
+			if t := strings.TrimSpace(line); t == strings.ToUpper(t) && !strings.HasSuffix(t, ":") {
+				upper = true
+			}
 			if kind != secUsage || strings.TrimSpace(strings.Join(lead, "")) != "" {
 				// Docker prints the usage first, the description after.
 				leadOpen = false
@@ -270,6 +268,13 @@ func parseHelp(text string, hc helpContext) *helpPage {
 	}
 	for len(example) > 0 && strings.TrimSpace(example[0]) == "" {
 		example = example[1:]
+	}
+	if upper {
+		// gh's help indents each section's text by two spaces; its
+		// examples are written without.
+		for i, l := range example {
+			example[i] = strings.TrimPrefix(l, "  ")
+		}
 	}
 	p.example = strings.Join(example, "\n")
 	return p
@@ -362,6 +367,17 @@ func (p *helpPage) useLine(path string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// groupLine reports whether a usage line names a sub-command and nothing
+// else ("PATH [command]").
+func (p *helpPage) groupLine(path string) bool {
+	for _, l := range p.useLines {
+		if rest, ok := strings.CutPrefix(l, path); ok && groupUse(rest) {
+			return true
+		}
+	}
+	return false
 }
 
 // groupUse reports whether the words of a usage line after the command's

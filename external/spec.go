@@ -4,7 +4,7 @@ import "time"
 
 // specFormat is the version of the Spec encoding in the cache; a cache
 // entry of another format is rebuilt.
-const specFormat = 2
+const specFormat = 3
 
 // Spec is what reflection found out about a binary: its command tree, the
 // flags of each command with their types, and notes on what it could not
@@ -17,8 +17,11 @@ type Spec struct {
 	Version string    `json:"version,omitempty"`
 	// VersionFlag reports that Version came from cobra's --version flag
 	// (re-read on a warm start to check the cache).
-	VersionFlag bool     `json:"versionFlag,omitempty"`
-	Root        *Command `json:"root"`
+	VersionFlag bool `json:"versionFlag,omitempty"`
+	// Build is the binary's Go build info (nil when it has none): the
+	// main module and version, cobra's and pflag's versions.
+	Build *BuildInfo `json:"build,omitempty"`
+	Root  *Command   `json:"root"`
 	// Notes are what reflection could not find out exactly: flags served
 	// as strings because their type stayed unknown, commands left out.
 	Notes []string `json:"notes,omitempty"`

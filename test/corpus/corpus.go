@@ -10,6 +10,8 @@ import (
 	"strings"
 	_ "unsafe" // go:linkname, for the roots that mains keep unexported
 
+	"github.com/cli/cli/v2/pkg/cmd/factory"
+	ghroot "github.com/cli/cli/v2/pkg/cmd/root"
 	crane "github.com/google/go-containerregistry/cmd/crane/cmd"
 	"github.com/spf13/cobra"
 	_ "github.com/spf13/cobra-cli/cmd"
@@ -33,6 +35,9 @@ type CLI struct {
 	Root func() *cobra.Command
 	// Fast marks the CLIs that `go test -short` (make test) runs.
 	Fast bool
+	// Env names the variables set to a new empty directory, for the
+	// binary and the in-process tree alike (gh's GH_CONFIG_DIR).
+	Env []string
 }
 
 //go:linkname etcdctlRoot go.etcd.io/etcd/etcdctl/v3/ctlv3.rootCmd
@@ -52,6 +57,16 @@ var CLIs = []CLI{
 	{Name: "kind", Version: "v0.33.0", Main: "sigs.k8s.io/kind",
 		Root: func() *cobra.Command {
 			return kind.NewCommand(log.NoopLogger{}, kindcmd.IOStreams{In: os.Stdin, Out: io.Discard, ErrOut: io.Discard})
+		}},
+	{Name: "gh", Version: "v2.90.0", Main: "github.com/cli/cli/v2/cmd/gh", Env: []string{"GH_CONFIG_DIR"},
+		Root: func() *cobra.Command {
+			// As gh's main (internal/ghcmd) does; the version is "DEV"
+			// in a binary built from another module, as in-process.
+			root, err := ghroot.NewCmdRoot(factory.New("DEV", ""), "DEV", "")
+			if err != nil {
+				panic(err)
+			}
+			return root
 		}},
 }
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/pflag"
 
 	"github.com/cobramcp/cobramcp/bridge"
@@ -60,6 +61,9 @@ func TestCorpus(t *testing.T) {
 			continue
 		}
 		t.Run(c.Name, func(t *testing.T) {
+			for _, e := range c.Env {
+				t.Setenv(e, t.TempDir())
+			}
 			bin, err := c.Build(context.Background(), dir)
 			if err != nil {
 				t.Fatal(err)
@@ -95,10 +99,14 @@ func TestCorpus(t *testing.T) {
 				t.Fatal(err)
 			}
 			var sets []*pflag.FlagSet
-			flags := 0
 			for _, tl := range in.List() {
 				sets = append(sets, tl.Flags)
-				tl.Flags.VisitAll(func(*pflag.Flag) { flags++ })
+			}
+			flags := 0 // the flags of every tool, each tool's inherited ones too
+			for _, tl := range in.Tools() {
+				if f := tl.InputSchema.(*jsonschema.Schema).Properties["flags"]; f != nil {
+					flags += len(f.Properties)
+				}
 			}
 			diffs := toolcompare.Tools(in.Tools(), out.Tools(), toolcompare.Annotated(sets...))
 			for _, d := range diffs {
