@@ -395,12 +395,19 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 			// to a command with flags unless it sets
 			// DisableFlagsInUseLine (as kubectl's do), which a line
 			// without it shows. Both are taken out: the built command
-			// adds " [flags]" where it has flags, as in-process.
+			// adds " [flags]" where it has flags, as in-process (the
+			// help counts cobra's --help, which the bridge leaves out).
 			use = strings.TrimSuffix(use, " [options]")
 			c.NoFlagsInUse = !c.NoParse && !strings.Contains(use, "[flags]")
-			use = strings.TrimSuffix(use, " [flags]")
+			if h := page.flags["help"]; h == nil || strings.Join(h.text, " ") == "help for "+c.Name {
+				// cobra's own --help, which cobra adds to a command
+				// only when it runs: not the CLI's own (gh's "Show
+				// help for command", which makes every command have
+				// a flag, so " [flags]" stays).
+				use = strings.TrimSuffix(use, " [flags]")
+			}
 			c.Use = c.Name + strings.TrimPrefix(use, full)
-			if len(c.Commands) > 0 && strings.TrimSpace(strings.TrimPrefix(use, full)) == "" && !page.groupLine(full) {
+			if len(c.Commands) > 0 && !slices.ContainsFunc(strings.Fields(strings.TrimPrefix(use, full)), func(w string) bool { return !isFlagsWord(w) }) && !page.groupLine(full) {
 				// A layout that prints the use line of a group that does
 				// not run (gh's "gh codespace [flags]"): cobra's prints
 				// "PATH [command]" too for a group that runs.

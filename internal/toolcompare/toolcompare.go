@@ -131,12 +131,16 @@ func Tool(in, out *mcp.Tool, annotated map[string]bool) []Difference {
 		add("args-arity", "required in-process %v, outside %v", si.Required, so.Required)
 	}
 	if in.Description != out.Description {
+		// The paragraph stating the flag groups is left out of both
+		// first: a flag-groups difference of the schema says it.
 		kind := "description"
-		if groupSentences.ReplaceAllString(in.Description, "") == groupSentences.ReplaceAllString(out.Description, "") {
+		di, do := groupSentences.ReplaceAllString(in.Description, ""), groupSentences.ReplaceAllString(out.Description, "")
+		switch {
+		case di == do:
 			kind = "flag-groups"
-		} else if linesWithin(out.Description, in.Description) {
+		case linesWithin(do, di):
 			kind = "description-missing"
-		} else if linesWithin(in.Description, out.Description) {
+		case linesWithin(di, do):
 			kind = "description-extra"
 		}
 		add(kind, "in-process %q, outside %q", in.Description, out.Description)

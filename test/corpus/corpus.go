@@ -3,22 +3,16 @@ package corpus
 import (
 	"context"
 	"fmt"
-	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	_ "unsafe" // go:linkname, for the roots that mains keep unexported
 
-	"github.com/cli/cli/v2/pkg/cmd/factory"
-	ghroot "github.com/cli/cli/v2/pkg/cmd/root"
 	crane "github.com/google/go-containerregistry/cmd/crane/cmd"
 	"github.com/spf13/cobra"
 	_ "github.com/spf13/cobra-cli/cmd"
 	_ "go.etcd.io/etcd/etcdctl/v3/ctlv3"
-	kindcmd "sigs.k8s.io/kind/pkg/cmd"
-	"sigs.k8s.io/kind/pkg/cmd/kind"
-	"sigs.k8s.io/kind/pkg/log"
 )
 
 // CLI is one real CLI of the corpus.
@@ -33,8 +27,6 @@ type CLI struct {
 	Module string
 	// Root returns the command tree as the CLI's main builds it.
 	Root func() *cobra.Command
-	// Fast marks the CLIs that `go test -short` (make test) runs.
-	Fast bool
 	// Env names the variables set to a new empty directory, for the
 	// binary and the in-process tree alike (gh's GH_CONFIG_DIR).
 	Env []string
@@ -46,28 +38,20 @@ var etcdctlRoot *cobra.Command
 //go:linkname cobraCLIRoot github.com/spf13/cobra-cli/cmd.rootCmd
 var cobraCLIRoot *cobra.Command
 
-// CLIs are the CLIs of the corpus, cheapest to build first.
-var CLIs = []CLI{
-	{Name: "cobra-cli", Version: "v1.3.0", Main: "github.com/spf13/cobra-cli", Module: "cobracli", Fast: true,
+// CLIs returns the CLIs of the corpus, cheapest to build first: the fast
+// ones, then (with the build tag corpusall, as `make corpus` sets it) the
+// ones whose dependencies take minutes to build, so that `go test
+// -short` builds none of them.
+func CLIs() []CLI { return append(slices.Clone(fast), heavy...) }
+
+// fast are the CLIs that `go test -short` (make test) runs.
+var fast = []CLI{
+	{Name: "cobra-cli", Version: "v1.3.0", Main: "github.com/spf13/cobra-cli", Module: "cobracli",
 		Root: func() *cobra.Command { return cobraCLIRoot }},
-	{Name: "crane", Version: "v0.22.1", Main: "github.com/google/go-containerregistry/cmd/crane", Fast: true,
+	{Name: "crane", Version: "v0.22.1", Main: "github.com/google/go-containerregistry/cmd/crane",
 		Root: func() *cobra.Command { return crane.Root }},
-	{Name: "etcdctl", Version: "v3.7.3", Main: "go.etcd.io/etcd/etcdctl/v3", Fast: true,
+	{Name: "etcdctl", Version: "v3.7.3", Main: "go.etcd.io/etcd/etcdctl/v3",
 		Root: func() *cobra.Command { return etcdctlRoot }},
-	{Name: "kind", Version: "v0.33.0", Main: "sigs.k8s.io/kind",
-		Root: func() *cobra.Command {
-			return kind.NewCommand(log.NoopLogger{}, kindcmd.IOStreams{In: os.Stdin, Out: io.Discard, ErrOut: io.Discard})
-		}},
-	{Name: "gh", Version: "v2.90.0", Main: "github.com/cli/cli/v2/cmd/gh", Env: []string{"GH_CONFIG_DIR"},
-		Root: func() *cobra.Command {
-			// As gh's main (internal/ghcmd) does; the version is "DEV"
-			// in a binary built from another module, as in-process.
-			root, err := ghroot.NewCmdRoot(factory.New("DEV", ""), "DEV", "")
-			if err != nil {
-				panic(err)
-			}
-			return root
-		}},
 }
 
 // Build builds the CLI's binary into dir (named after the CLI) and returns

@@ -4,6 +4,7 @@
 // command tree, built as the CLI's own main builds it.
 //
 // It is a module of its own, so that the library's go.mod gains none of
-// these CLIs' dependencies. `make corpus` runs the whole corpus; `go test
-// -short` (part of `make test`) runs the CLIs marked Fast.
+// these CLIs' dependencies. `make corpus` runs the whole corpus (the build
+// tag corpusall adds the CLIs whose dependencies take minutes to build);
+// `make test` runs the fast ones.
 package corpus
