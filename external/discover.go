@@ -190,8 +190,10 @@ func discoveryEnv(base []string, name string) []string {
 	// Cobra's active help adds lines to completions: turn it off. A probe
 	// parses and exits: one P spares the Go runtime of a large CLI (the
 	// CLIs served are Go programs) some of its start-up work, and the
-	// probes run side by side on every core anyway.
-	return append(env, prog+"_ACTIVE_HELP=0", "COBRA_ACTIVE_HELP=0", "GOMAXPROCS=1")
+	// probes run side by side on every core anyway; no garbage collection
+	// below 512 MiB of heap spares it the collections of its start-up
+	// (gh: about 15 % of the CPU of a process, 3 MB more memory).
+	return append(env, prog+"_ACTIVE_HELP=0", "COBRA_ACTIVE_HELP=0", "GOMAXPROCS=1", "GOGC=off", "GOMEMLIMIT=512MiB")
 }
 
 // discover reflects the binary into a Spec.
@@ -418,6 +420,11 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 			c.Runnable = false
 		default:
 			c.Use = c.Name
+		}
+		if c.NoParse {
+			// The help adds "[flags]" for cobra's own --help; the command
+			// takes no flags of cobra's.
+			c.Use = strings.TrimSuffix(c.Use, " [flags]")
 		}
 		// The usage line documents the args; the command's Args
 		// validator, which cannot be asked without running it, decides
