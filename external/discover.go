@@ -409,10 +409,10 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 				use = strings.TrimSuffix(use, " [flags]")
 			}
 			c.Use = c.Name + strings.TrimPrefix(use, full)
-			if len(c.Commands) > 0 && !slices.ContainsFunc(strings.Fields(strings.TrimPrefix(use, full)), func(w string) bool { return !isFlagsWord(w) }) && !page.groupLine(full) {
-				// A layout that prints the use line of a group that does
-				// not run (gh's "gh codespace [flags]"): cobra's prints
-				// "PATH [command]" too for a group that runs.
+			if page.upper && len(c.Commands) > 0 && !slices.ContainsFunc(strings.Fields(strings.TrimPrefix(use, full)), func(w string) bool { return !isFlagsWord(w) }) && !page.groupLine(full) {
+				// gh's layout prints the use line of a group that does
+				// not run ("gh codespace [flags]"); cobra's and kubectl's
+				// print it only for a command that runs.
 				c.Runnable = false
 			}
 		case len(page.useLines) > 0 || !page.leaf(full) && len(c.Commands) > 0:

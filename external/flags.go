@@ -74,6 +74,7 @@ func (d *discoverer) flags(c *Command, path []string, page *helpPage, comp *comp
 			continue
 		}
 		hf := page.flags[lf.name]
+		raw := lf.usage // as the CLI wrote it: completion keeps back quotes
 		if hf != nil {
 			// The help has the whole usage (completion shows its first
 			// line only), followed by the default.
@@ -94,7 +95,7 @@ func (d *discoverer) flags(c *Command, path []string, page *helpPage, comp *comp
 			f.Type, f.TypeFrom = "string", FromUnknown
 			continue
 		}
-		if it := d.helpType(f, hf, page); it != nil {
+		if it := d.helpType(f, hf, page, raw); it != nil {
 			probes = append(probes, it)
 		}
 	}
@@ -229,7 +230,7 @@ func (d *discoverer) inherited(page *helpPage, hf *helpFlag, lf *completedFlag, 
 // helpType finds f's type, default and optional value from pflag's help
 // format when the help prints it (kubectl's quotes the defaults of strings
 // only); otherwise it returns what is left to ask the flag parser.
-func (d *discoverer) helpType(f *Flag, hf *helpFlag, page *helpPage) *probeItem {
+func (d *discoverer) helpType(f *Flag, hf *helpFlag, page *helpPage, raw string) *probeItem {
 	hint := ""
 	if hf != nil && hf.style == "pflag" {
 		word := hf.word
@@ -266,15 +267,12 @@ func (d *discoverer) helpType(f *Flag, hf *helpFlag, page *helpPage) *probeItem 
 	}
 	custom, placeholder := "", false
 	if hf != nil && hf.style == "pflag" && hf.word != "" {
-		// A word pflag does not print for a type of its own: the
-		// type name of a custom pflag.Value, unless it is a placeholder
-		// that the usage names in back quotes (pflag prints the usage
-		// without them: "--json fields   Output JSON with the
-		// specified fields").
+		// A word pflag does not print for a type of its own: the type
+		// name of a custom pflag.Value, unless it is a placeholder that
+		// the usage names in back quotes (pflag prints the usage without
+		// them: "--json fields   Output JSON with the specified fields").
 		custom = hf.word
-		placeholder = slices.Contains(strings.FieldsFunc(strings.Join(hf.text, " "), func(r rune) bool {
-			return !(r == '_' || r == '-' || r == '/' || r == '[' || r == ']' || r == '.' || unicode.IsLetter(r) || unicode.IsDigit(r))
-		}), hf.word)
+		placeholder = isPlaceholder(hf, raw)
 	}
 	guess := ""
 	if hf != nil && hf.style == "assign" {
@@ -303,6 +301,31 @@ func (d *discoverer) helpType(f *Flag, hf *helpFlag, page *helpPage) *probeItem 
 		it.noParse = true
 	}
 	return it
+}
+
+// isPlaceholder reports whether the word of a pflag-style help line is a
+// placeholder that the usage names in back quotes rather than the flag's
+// type name. Completion gives the first line of the usage as the CLI wrote
+// it, back quotes kept: a pair of them there decides ("Select another
+// repository using the `[HOST/]OWNER/REPO` format"; crane's "Specifies
+// the platform in the form..." has none, and its word "platform" is the
+// type's name). Beyond the first line, the help's text is all there is:
+// the word among its words is taken for a placeholder.
+func isPlaceholder(hf *helpFlag, raw string) bool {
+	if i := strings.Index(raw, "`"); i >= 0 && strings.Contains(raw[i+1:], "`") {
+		return strings.Contains(raw, "`"+hf.word+"`")
+	}
+	if len(hf.text) < 2 {
+		return raw == "" && slices.Contains(usageWords(strings.Join(hf.text, " ")), hf.word)
+	}
+	return slices.Contains(usageWords(strings.Join(hf.text[1:], " ")), hf.word)
+}
+
+// usageWords splits a usage into the words a placeholder can be.
+func usageWords(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return !(r == '_' || r == '-' || r == '/' || r == '[' || r == ']' || r == '.' || r == '<' || r == '>' || unicode.IsLetter(r) || unicode.IsDigit(r))
+	})
 }
 
 // finish sets the type that the parser's answers gave, and the default.

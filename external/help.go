@@ -17,6 +17,7 @@ type helpPage struct {
 	flags    map[string]*helpFlag
 	global   map[string]bool // flags listed under "Global Flags:"
 	sections bool            // the help has cobra's "Flags:" section
+	upper    bool            // the titles are in upper case without colons (gh's layout)
 	quotes   bool            // a kubectl-style flag line quotes its default: the help quotes strings' defaults
 }
 
@@ -32,10 +33,13 @@ func (p *helpPage) leaf(path string) bool {
 }
 
 // isCommandWord reports whether a word of a usage line stands for a
-// sub-command: "[command]", "<command>", "<subcommand>", "COMMAND".
+// sub-command of a group that does not run: cobra's "[command]", gh's
+// "<command>", "<subcommand>", docker's "COMMAND".
 func isCommandWord(w string) bool {
 	switch strings.Trim(w, "[]<>") {
-	case "command", "subcommand", "COMMAND", "SUBCOMMAND":
+	case "command", "subcommand", "COMMAND":
+		// Not kubectl's "SUBCOMMAND": its groups run (they print their
+		// help).
 		return true
 	}
 	return false
@@ -181,7 +185,6 @@ func parseHelp(text string, hc helpContext) *helpPage {
 	leadOpen := true // no section seen yet but a usage section before any text
 	var lead, example []string
 	var last *helpFlag
-	upper := false // titles in upper case without colons (gh's layout)
 	for i, line := range lines {
 		trimmed := strings.TrimSpace(line)
 		if line != "" && !indented(line) {
@@ -204,7 +207,7 @@ func parseHelp(text string, hc helpContext) *helpPage {
 			}
 			section = kind
 			if t := strings.TrimSpace(line); t == strings.ToUpper(t) && !strings.HasSuffix(t, ":") {
-				upper = true
+				p.upper = true
 			}
 			if kind != secUsage || strings.TrimSpace(strings.Join(lead, "")) != "" {
 				// Docker prints the usage first, the description after.
@@ -269,7 +272,7 @@ func parseHelp(text string, hc helpContext) *helpPage {
 	for len(example) > 0 && strings.TrimSpace(example[0]) == "" {
 		example = example[1:]
 	}
-	if upper {
+	if p.upper {
 		// gh's help indents each section's text by two spaces; its
 		// examples are written without.
 		for i, l := range example {

@@ -278,3 +278,26 @@ func TestFullListing(t *testing.T) {
 		}
 	}
 }
+
+// TestIsPlaceholder: completion keeps the usage's back quotes, which tell
+// a placeholder (gh's --repo, --json) from a custom type's name (crane's
+// platform), even where the usage happens to say the word.
+func TestIsPlaceholder(t *testing.T) {
+	for _, tt := range []struct {
+		word, raw string
+		text      []string
+		want      bool
+	}{
+		{"platform", "Specifies the platform in the form os/arch", []string{"Specifies the platform in the form os/arch"}, false},
+		{"[HOST/]OWNER/REPO", "Select another repository using the `[HOST/]OWNER/REPO` format", []string{"Select another repository using the [HOST/]OWNER/REPO format"}, true},
+		{"fields", "Output JSON with the specified `fields`", []string{"Output JSON with the specified fields"}, true},
+		{"WaitStrategy", "wait until resources are ready", []string{"wait until resources are ready"}, false},
+		{"file", "Read from a file", []string{"Read from a file", "or from the `file` given"}, true},
+		{"file", "Read from a `path`", []string{"Read from a path", "or a file"}, false},
+	} {
+		hf := &helpFlag{word: tt.word, style: "pflag", text: tt.text}
+		if got := isPlaceholder(hf, tt.raw); got != tt.want {
+			t.Errorf("isPlaceholder(%q, %q) = %v, want %v", tt.word, tt.raw, got, tt.want)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/cli/cli/v2/pkg/cmd/factory"
 	ghroot "github.com/cli/cli/v2/pkg/cmd/root"
 	"github.com/spf13/cobra"
+	helmcmd "helm.sh/helm/v4/pkg/cmd"
 	kindcmd "sigs.k8s.io/kind/pkg/cmd"
 	"sigs.k8s.io/kind/pkg/cmd/kind"
 	"sigs.k8s.io/kind/pkg/log"
@@ -19,6 +20,15 @@ var heavy = []CLI{
 	{Name: "kind", Version: "v0.33.0", Main: "sigs.k8s.io/kind",
 		Root: func() *cobra.Command {
 			return kind.NewCommand(log.NoopLogger{}, kindcmd.IOStreams{In: os.Stdin, Out: io.Discard, ErrOut: io.Discard})
+		}},
+	{Name: "helm", Version: "v4.3.1", Main: "helm.sh/helm/v4/cmd/helm", Env: []string{"HELM_CONFIG_HOME", "HELM_CACHE_HOME", "HELM_DATA_HOME"},
+		Root: func() *cobra.Command {
+			// As helm's main does, with no arguments.
+			root, err := helmcmd.NewRootCmd(io.Discard, nil, func(bool) {})
+			if err != nil {
+				panic(err)
+			}
+			return root
 		}},
 	{Name: "gh", Version: "v2.90.0", Main: "github.com/cli/cli/v2/cmd/gh", Env: []string{"GH_CONFIG_DIR"},
 		Root: func() *cobra.Command {
