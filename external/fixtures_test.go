@@ -432,6 +432,9 @@ func TestCustomValueTypes(t *testing.T) {
 		// A placeholder word is probed; a default in words on a string is
 		// its usage's text.
 		{cmd: "pstyle", name: "head", typ: "string"},
+		// A custom type offered again takes one value an occurrence:
+		// served by its name, repeatable, as in-process.
+		{cmd: "pstyle", name: "arg", typ: "argsSlice"},
 		{cmd: "echoall", name: "tok", typ: "string"},
 		{cmd: "echoall", name: "n", typ: "int", def: "3"},
 		{cmd: "echoall", name: "r", typ: "float64", def: "0.5"},
@@ -442,6 +445,11 @@ func TestCustomValueTypes(t *testing.T) {
 		{cmd: "req", name: "ar", typ: "stringArray"},
 	})
 	ps := findCommand(spec.Root, "pstyle")
+	for _, f := range ps.Flags {
+		if f.Repeatable != (f.Name == "arg") {
+			t.Errorf("pstyle --%s: repeatable %v", f.Name, f.Repeatable)
+		}
+	}
 	for name, want := range map[string][2]string{
 		"head": {"The branch that contains commits (default [current branch])", ""},
 		"wait": {"wait until resources are ready", "watcher"},
@@ -452,7 +460,7 @@ func TestCustomValueTypes(t *testing.T) {
 				f = x
 			}
 		}
-		if f == nil || f.Usage != want[0] || f.NoOptDefVal != want[1] {
+		if f == nil || f.Usage != want[0] || f.NoOptDefVal != want[1] || f.Repeatable {
 			t.Errorf("pstyle --%s: %+v; want usage %q, optional value %q", name, f, want[0], want[1])
 		}
 	}

@@ -341,7 +341,10 @@ func (it *probeItem) finish(pass *flagPass, full string) {
 			// commas as a map's are, the values would become one.
 			f.Type = "stringArray"
 		case strings.HasSuffix(f.Type, "Slice") || strings.HasSuffix(f.Type, "Array"):
-			// Offered again once set: it takes many values.
+			// Offered again once set: it takes many values (cobra
+			// offers again a type whose name says Slice or Array:
+			// helm's postRendererArgsSlice).
+			f.Type, f.TypeFrom, f.Repeatable = it.custom, FromHelp, true
 		default:
 			// The word is the type's name (helm's WaitStrategy, which
 			// takes "true" too, is no bool; a type that refused every

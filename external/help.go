@@ -185,10 +185,31 @@ func parseHelp(text string, hc helpContext) *helpPage {
 	leadOpen := true // no section seen yet but a usage section before any text
 	var lead, example []string
 	var last *helpFlag
+	kinds := map[int]string{} // the kind of section each unindented line starts
+	var order []int
+	for i, line := range lines {
+		if line != "" && !indented(line) {
+			if k := sectionOf(lines, i, hc); k != "" {
+				kinds[i] = k
+				order = append(order, i)
+			}
+		}
+	}
+	// cobra's template prints the examples after the usage; kubectl's
+	// puts the usage last. "Examples:" followed by the usage and then more
+	// sections is the description's own text (helm's search repo).
+	for j := 0; j+2 < len(order); j++ {
+		if kinds[order[j]] == secExamples && kinds[order[j+1]] == secUsage {
+			if j == 0 || j == 1 && kinds[order[0]] == secUsage {
+				delete(kinds, order[j])
+			}
+			break
+		}
+	}
 	for i, line := range lines {
 		trimmed := strings.TrimSpace(line)
 		if line != "" && !indented(line) {
-			kind := sectionOf(lines, i, hc)
+			kind := kinds[i]
 			last = nil
 			if kind == "" && section == secExamples {
 				// cobra prints the examples as they are written:

@@ -83,8 +83,13 @@ type Flag struct {
 	// when the help shows none (the type's zero value).
 	Default     string `json:"default,omitempty"`
 	NoOptDefVal string `json:"noOptDefVal,omitempty"`
-	Persistent  bool   `json:"persistent,omitempty"`
-	Required    bool   `json:"required,omitempty"`
+	// Repeatable reports a custom type (Type is its name) that takes one
+	// value an occurrence, as the help's type word and the parser's
+	// answers showed: served as an array, each element given as its own
+	// flag, as in-process.
+	Repeatable bool `json:"repeatable,omitempty"`
+	Persistent bool `json:"persistent,omitempty"`
+	Required   bool `json:"required,omitempty"`
 	// Schema is a JSON Schema for the flag's value, from the overlay; it
 	// becomes the flag's jsonschema annotation.
 	Schema string `json:"schema,omitempty"`

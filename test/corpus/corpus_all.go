@@ -21,9 +21,11 @@ var heavy = []CLI{
 		Root: func() *cobra.Command {
 			return kind.NewCommand(log.NoopLogger{}, kindcmd.IOStreams{In: os.Stdin, Out: io.Discard, ErrOut: io.Discard})
 		}},
-	{Name: "helm", Version: "v4.3.1", Main: "helm.sh/helm/v4/cmd/helm", Env: []string{"HELM_CONFIG_HOME", "HELM_CACHE_HOME", "HELM_DATA_HOME"},
+	{Name: "helm", Version: "v4.3.1", Main: "helm.sh/helm/v4/cmd/helm",
 		Root: func() *cobra.Command {
-			// As helm's main does, with no arguments.
+			// As helm's main does, with no arguments. (Its defaults
+			// are read from the environment when the package is
+			// initialized: the binary and the tree see the same.)
 			root, err := helmcmd.NewRootCmd(io.Discard, nil, func(bool) {})
 			if err != nil {
 				panic(err)

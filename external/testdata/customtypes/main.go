@@ -60,6 +60,14 @@ func (v *keyToValue) Set(s string) error {
 }
 func (v *keyToValue) Type() string { return "keyToValue" }
 
+// argsSlice takes one value an occurrence, as helm's
+// postRendererArgsSlice does.
+type argsSlice struct{ v []string }
+
+func (v *argsSlice) String() string     { return "[" + strings.Join(v.v, ",") + "]" }
+func (v *argsSlice) Set(s string) error { v.v = append(v.v, s); return nil }
+func (v *argsSlice) Type() string       { return "argsSlice" }
+
 // waitStrategy takes one of helm's wait strategies, or true/false.
 type waitStrategy struct{ s string }
 
@@ -193,6 +201,9 @@ func main() {
 	ws := &waitStrategy{"hookOnly"}
 	ps.Flags().Var(ws, "wait", "wait until resources are ready")
 	ps.Flags().Lookup("wait").NoOptDefVal = "watcher"
+	// helm's postRendererArgsSlice: a custom type cobra offers again (its
+	// name says Slice), one value an occurrence.
+	ps.Flags().Var(&argsSlice{}, "arg", "an argument (can specify multiple)")
 	// gh's pr create --head: a string whose usage names a placeholder and
 	// writes its default in words.
 	ps.Flags().String("head", "", "The `branch` that contains commits (default [current branch])")
