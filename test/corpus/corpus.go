@@ -30,6 +30,17 @@ type CLI struct {
 	// Env names the variables set to a new empty directory, for the
 	// binary and the in-process tree alike (gh's GH_CONFIG_DIR).
 	Env []string
+	// Calls are offline calls made through the tools served from
+	// outside, each compared with running the binary directly.
+	Calls []Call
+}
+
+// Call is one tool call and the command line that it stands for. In
+// Arguments and Argv, "$DIR" is a new empty directory, the same in both.
+type Call struct {
+	Tool      string
+	Arguments string // JSON
+	Argv      []string
 }
 
 //go:linkname etcdctlRoot go.etcd.io/etcd/etcdctl/v3/ctlv3.rootCmd
@@ -47,11 +58,17 @@ func CLIs() []CLI { return append(slices.Clone(fast), heavy...) }
 // fast are the CLIs that `go test -short` (make test) runs.
 var fast = []CLI{
 	{Name: "cobra-cli", Version: "v1.3.0", Main: "github.com/spf13/cobra-cli", Module: "cobracli",
-		Root: func() *cobra.Command { return cobraCLIRoot }},
+		Root:  func() *cobra.Command { return cobraCLIRoot },
+		Calls: []Call{{Tool: "cobra-cli_add", Arguments: `{}`, Argv: []string{"add"}}}},
 	{Name: "crane", Version: "v0.22.1", Main: "github.com/google/go-containerregistry/cmd/crane",
-		Root: func() *cobra.Command { return crane.Root }},
+		Root: func() *cobra.Command { return crane.Root },
+		Calls: []Call{
+			{Tool: "crane_version", Arguments: `{}`, Argv: []string{"version"}},
+			{Tool: "crane_digest", Arguments: `{"flags":{"tarball":"$DIR/none.tar"}}`, Argv: []string{"digest", "--tarball=$DIR/none.tar"}},
+		}},
 	{Name: "etcdctl", Version: "v3.7.3", Main: "go.etcd.io/etcd/etcdctl/v3",
-		Root: func() *cobra.Command { return etcdctlRoot }},
+		Root:  func() *cobra.Command { return etcdctlRoot },
+		Calls: []Call{{Tool: "etcdctl_version", Arguments: `{}`, Argv: []string{"version"}}}},
 }
 
 // Build builds the CLI's binary into dir (named after the CLI) and returns

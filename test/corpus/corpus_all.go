@@ -20,7 +20,8 @@ var heavy = []CLI{
 	{Name: "kind", Version: "v0.33.0", Main: "sigs.k8s.io/kind",
 		Root: func() *cobra.Command {
 			return kind.NewCommand(log.NoopLogger{}, kindcmd.IOStreams{In: os.Stdin, Out: io.Discard, ErrOut: io.Discard})
-		}},
+		},
+		Calls: []Call{{Tool: "kind_version", Arguments: `{}`, Argv: []string{"version"}}}},
 	{Name: "helm", Version: "v4.3.1", Main: "helm.sh/helm/v4/cmd/helm",
 		Root: func() *cobra.Command {
 			// As helm's main does, with no arguments. (Its defaults
@@ -31,6 +32,11 @@ var heavy = []CLI{
 				panic(err)
 			}
 			return root
+		},
+		Calls: []Call{
+			{Tool: "helm_create", Arguments: `{"args":["$DIR/mychart"]}`, Argv: []string{"create", "$DIR/mychart"}},
+			{Tool: "helm_template", Arguments: `{"args":["rel","$DIR/mychart"],"flags":{"set":["replicaCount=3"]}}`, Argv: []string{"template", "rel", "$DIR/mychart", "--set=replicaCount=3"}},
+			{Tool: "helm_show_chart", Arguments: `{"args":["$DIR/mychart"]}`, Argv: []string{"show", "chart", "$DIR/mychart"}},
 		}},
 	{Name: "gh", Version: "v2.90.0", Main: "github.com/cli/cli/v2/cmd/gh", Env: []string{"GH_CONFIG_DIR"},
 		Root: func() *cobra.Command {
@@ -41,5 +47,10 @@ var heavy = []CLI{
 				panic(err)
 			}
 			return root
+		},
+		Calls: []Call{
+			{Tool: "gh_config_get", Arguments: `{"args":["git_protocol"]}`, Argv: []string{"config", "get", "git_protocol"}},
+			{Tool: "gh_config_set", Arguments: `{"args":["editor","vim"]}`, Argv: []string{"config", "set", "editor", "vim"}},
+			{Tool: "gh_alias_set", Arguments: `{"args":["pv","pr view"],"flags":{"clobber":true}}`, Argv: []string{"alias", "set", "--clobber", "pv", "pr view"}},
 		}},
 }

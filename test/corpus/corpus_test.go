@@ -2,10 +2,12 @@ package corpus
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"log/slog"
 	"maps"
+	"os/exec"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -114,6 +116,38 @@ func TestCorpus(t *testing.T) {
 					t.Logf("known limit %s", d)
 				} else {
 					t.Errorf("difference not listed in docs/external.md: %s", d)
+				}
+			}
+			// Offline calls through the tools served from outside give
+			// what the binary gives run directly. Each runs twice (the
+			// direct run first), the two in directories of their own.
+			direct, viaTool := t.TempDir(), t.TempDir()
+			for _, call := range c.Calls {
+				argv := make([]string, len(call.Argv))
+				for i, a := range call.Argv {
+					argv[i] = strings.ReplaceAll(a, "$DIR", direct)
+				}
+				cmd := exec.Command(bin, argv...)
+				var stdout strings.Builder
+				cmd.Stdout = &stdout
+				err := cmd.Run()
+				code := 0
+				if ee, ok := err.(*exec.ExitError); ok {
+					code = ee.ExitCode()
+				} else if err != nil {
+					t.Fatalf("%s %v: %v", c.Name, argv, err)
+				}
+				res, err := out.Call(context.Background(), call.Tool, json.RawMessage(strings.ReplaceAll(call.Arguments, "$DIR", viaTool)))
+				if err != nil {
+					t.Errorf("%s %s: %v", call.Tool, call.Arguments, err)
+					continue
+				}
+				o, _ := res.StructuredContent.(bridge.Output)
+				got := strings.ReplaceAll(o.Stdout, viaTool, direct)
+				if got != stdout.String() || o.ExitCode != code {
+					t.Errorf("%s %s: exit code %d, stdout %q (stderr %q); run directly: exit code %d, stdout %q", call.Tool, call.Arguments, o.ExitCode, got, o.Stderr, code, stdout.String())
+				} else {
+					t.Logf("call %s %s: exit code %d, %d bytes of stdout, as run directly", call.Tool, call.Arguments, code, len(got))
 				}
 			}
 			counts := toolcompare.Count(diffs)
