@@ -65,6 +65,7 @@ type helpFlag struct {
 	noOpt           string // the [=X] part, without [= and ]
 	boolNoOpt       bool   // pflag's [=true|false]
 	assigned        string // kubectl style: the text after "=" (the default)
+	col             int    // pflag style: the column at which the usage starts
 	text            []string
 }
 
@@ -163,7 +164,12 @@ func sectionOf(lines []string, i int, hc helpContext) string {
 	if strings.Contains(title, "help topics") {
 		return secTopics
 	}
-	if strings.Contains(title, "command") && slices.ContainsFunc(body, func(l string) bool { return commandLine.MatchString(l) }) {
+	// A title naming commands (not text that does: kustomize's example
+	// "The command\n  set image ..."): "Available Commands:", gh's "CORE
+	// COMMANDS", etcdctl's "Key-value commands".
+	raw := strings.TrimSpace(lines[i])
+	titled := strings.HasSuffix(raw, ":") || raw == strings.ToUpper(raw) || strings.HasSuffix(title, "commands")
+	if titled && strings.Contains(title, "command") && slices.ContainsFunc(body, func(l string) bool { return commandLine.MatchString(l) }) {
 		return secCommands
 	}
 	if rest == "" && title == strings.TrimSpace(strings.ToLower(lines[i])) && strings.ToUpper(strings.TrimSpace(lines[i])) == strings.TrimSpace(lines[i]) && len(body) > 0 {
@@ -280,18 +286,17 @@ func parseHelp(text string, hc helpContext) *helpPage {
 				}
 				last = f
 			} else if last != nil && trimmed != "" {
-				last.text = append(last.text, trimmed)
+				last.text = append(last.text, last.continuation(line))
 			} else {
 				last = nil
 			}
 		}
 	}
 	p.lead = strings.TrimSpace(strings.Join(lead, "\n"))
-	for len(example) > 0 && strings.TrimSpace(example[len(example)-1]) == "" {
+	// The template's blank lines are empty; an example's own last line
+	// may hold spaces (kustomize's "\t\t").
+	for len(example) > 0 && example[len(example)-1] == "" {
 		example = example[:len(example)-1]
-	}
-	for len(example) > 0 && strings.TrimSpace(example[0]) == "" {
-		example = example[1:]
 	}
 	if p.upper {
 		// gh's help indents each section's text by two spaces; its
@@ -321,9 +326,21 @@ func matchFlag(line string) *helpFlag {
 		f.noOpt, f.word = strings.TrimSuffix(f.word[i+2:], "]"), f.word[:i]
 	}
 	if m[6] != "" {
-		f.text = []string{strings.TrimSpace(m[6])}
+		f.text = []string{strings.TrimLeft(m[6], " ")}
+		f.col = strings.LastIndex(line, m[6])
 	}
 	return f
+}
+
+// continuation returns the text of a continuation line of the flag's
+// usage: pflag indents the lines of a usage to the column of its first,
+// and the rest of the line is the usage's own (kustomize's "\t\tIf not
+// specified"); kubectl's style indents them by a tab.
+func (f *helpFlag) continuation(line string) string {
+	if f.style == "pflag" && f.col > 0 && len(line) > f.col && strings.TrimLeft(line[:f.col], " ") == "" {
+		return line[f.col:]
+	}
+	return strings.TrimSpace(line)
 }
 
 var (

@@ -3,8 +3,10 @@
 package corpus
 
 import (
+	"flag"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/cli/cli/v2/pkg/cmd/factory"
 	ghroot "github.com/cli/cli/v2/pkg/cmd/root"
@@ -13,6 +15,7 @@ import (
 	kindcmd "sigs.k8s.io/kind/pkg/cmd"
 	"sigs.k8s.io/kind/pkg/cmd/kind"
 	"sigs.k8s.io/kind/pkg/log"
+	kustomize "sigs.k8s.io/kustomize/kustomize/v5/commands"
 )
 
 // heavy are the CLIs whose dependencies take minutes to build.
@@ -22,6 +25,23 @@ var heavy = []CLI{
 			return kind.NewCommand(log.NoopLogger{}, kindcmd.IOStreams{In: os.Stdin, Out: io.Discard, ErrOut: io.Discard})
 		},
 		Calls: []Call{{Tool: "kind_version", Arguments: `{}`, Argv: []string{"version"}}}},
+	{Name: "kustomize", Version: "v5.8.2", Main: "sigs.k8s.io/kustomize/kustomize/v5",
+		Root: func() *cobra.Command {
+			// Its main adds Go's flag.CommandLine to the root's flags:
+			// in this test binary, the testing package's flags and the
+			// test's own, which the kustomize binary does not have.
+			root := kustomize.NewDefaultCommand()
+			flag.VisitAll(func(g *flag.Flag) {
+				if f := root.PersistentFlags().Lookup(g.Name); f != nil && (strings.HasPrefix(g.Name, "test.") || g.Name == "cli") {
+					f.Hidden = true
+				}
+			})
+			return root
+		},
+		Calls: []Call{
+			{Tool: "kustomize_version", Arguments: `{}`, Argv: []string{"version"}},
+			{Tool: "kustomize_build", Arguments: `{"args":["$DIR"]}`, Argv: []string{"build", "$DIR"}},
+		}},
 	{Name: "helm", Version: "v4.3.1", Main: "helm.sh/helm/v4/cmd/helm",
 		Root: func() *cobra.Command {
 			// As helm's main does, with no arguments. (Its defaults
