@@ -384,6 +384,12 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 			c.Aliases = page.aliases[1:]
 		}
 		c.Long = page.lead
+		if len(path) == 0 && c.Short == "" && !strings.Contains(c.Long, "\n\n") {
+			// No parent lists the root's Short: a help that prints one
+			// paragraph prints it (cobra prints the Long, else the
+			// Short), which the server's instructions begin with.
+			c.Short = c.Long
+		}
 		if c.Long == c.Short {
 			c.Long = ""
 		}

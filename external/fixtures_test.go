@@ -444,6 +444,11 @@ func TestCustomValueTypes(t *testing.T) {
 		{cmd: "req", name: "sl", typ: "stringSlice"},
 		{cmd: "req", name: "ar", typ: "stringArray"},
 	})
+	// The root's help prints its Short alone: that is its Short (no
+	// parent lists it), which the server's instructions begin with.
+	if spec.Root.Short != "custom flag types" || spec.Root.Long != "" {
+		t.Errorf("root: Short %q, Long %q; want the Short, no Long", spec.Root.Short, spec.Root.Long)
+	}
 	ps := findCommand(spec.Root, "pstyle")
 	for _, f := range ps.Flags {
 		if f.Repeatable != (f.Name == "arg") {
