@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 NODEDIR := test/node
 
-.PHONY: all build demo test vet unit realcli docker node-deps bench bench-cost searchbench kubectl external-timing fuzz clean
+.PHONY: all build demo test vet unit realcli docker corpus corpus-fast node-deps bench bench-cost searchbench kubectl external-timing fuzz clean
 
 all: build
 
@@ -44,7 +44,21 @@ realcli:
 docker:
 	cd test/docker && $(GO) vet ./... && $(GO) test -count=1 ./...
 
-test: vet build node-deps unit realcli docker
+# The corpus of real CLIs (test/corpus, its own module): each built from the module proxy at a
+# pinned version, its binary reflected from outside and compared with the in-process tree its
+# main builds (docs/external.md gives the table). corpus-fast, part of make test, runs cobra-cli
+# v1.3.0 (on cobra 1.3.0), crane and etcdctl (about 20 s with warm caches); corpus runs them all,
+# gh and kind too (the build tag corpusall; their dependencies take minutes to build the first
+# time), and prints the table.
+corpus-fast:
+	cd test/corpus && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+corpus:
+	@log=$$(mktemp); cd test/corpus && $(GO) vet -tags corpusall ./... && \
+	  $(GO) test -tags corpusall -count=1 -timeout=60m -v -run TestCorpus . > $$log 2>&1; rc=$$?; \
+	  grep -E '^ *(corpus_test.go:[0-9]+: )?\| |not listed|^(--- |ok|FAIL)' $$log | cut -c1-400; echo "full log: $$log"; exit $$rc
+
+test: vet build node-deps unit realcli docker corpus-fast
 
 # The library's benchmarks, then tools/list sizes on real trees (test/realcli, its own
 # module: the first run downloads kubectl's dependencies, so it is not part of make test),

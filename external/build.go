@@ -92,7 +92,9 @@ func arity(min, max int) cobra.PositionalArgs {
 // default (as DefValue), optional value and annotations (required, schema).
 func NewFlag(f *Flag) (*pflag.Flag, error) {
 	fs := pflag.NewFlagSet("", pflag.ContinueOnError)
-	if err := define(fs, f.Type, f.Name, f.Usage); err != nil {
+	if f.Repeatable {
+		fs.Var(&repeatableValue{typ: f.Type}, f.Name, f.Usage)
+	} else if err := define(fs, f.Type, f.Name, f.Usage); err != nil {
 		return nil, err
 	}
 	fl := fs.Lookup(f.Name)
@@ -240,6 +242,25 @@ func setDefault(fl *pflag.Flag, text string) error {
 	}
 	return fl.Value.Set(text)
 }
+
+// repeatableValue is a pflag.SliceValue for a custom type that takes one
+// value an occurrence: each kept as given.
+type repeatableValue struct {
+	typ string
+	v   []string
+}
+
+func (v *repeatableValue) String() string {
+	if len(v.v) == 0 {
+		return "[]"
+	}
+	return "[" + strings.Join(v.v, ",") + "]"
+}
+func (v *repeatableValue) Set(s string) error       { v.v = append(v.v, s); return nil }
+func (v *repeatableValue) Type() string             { return v.typ }
+func (v *repeatableValue) Append(s string) error    { return v.Set(s) }
+func (v *repeatableValue) Replace(s []string) error { v.v = s; return nil }
+func (v *repeatableValue) GetSlice() []string       { return v.v }
 
 // textValue is a pflag.Value for a type pflag does not know: any text,
 // kept as given.

@@ -26,7 +26,8 @@ func cachePath(dir, path, name string) (string, error) {
 
 // readCache returns the cached spec of the binary at path, and whether it
 // describes the binary as it is now (fresh): same path, size,
-// modification time, and (when cobra's --version flag gave one) version.
+// modification time, Go build info (main module and version, cobra's and
+// pflag's versions), and (when cobra's --version flag gave one) version.
 // A spec that is not fresh describes the binary as it was before it
 // changed; nil when there is no readable entry for path.
 func readCache(ctx context.Context, file, path, name string, o *Options) (spec *Spec, fresh bool) {
@@ -49,6 +50,12 @@ func readCache(ctx context.Context, file, path, name string, o *Options) (spec *
 	st, err := os.Stat(path)
 	if err != nil || s.Binary != path || s.Size != st.Size() || !s.ModTime.Equal(st.ModTime()) {
 		o.Logger.Info("binary changed since it was cached", "binary", path, "cached", s.describe())
+		return &s, false
+	}
+	if !s.Build.equal(readBuildInfo(path)) {
+		// Another build (main module, its version, cobra's or pflag's)
+		// at the same path, size and modification time.
+		o.Logger.Info("build info changed since it was cached", "binary", path)
 		return &s, false
 	}
 	if s.VersionFlag {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -46,6 +45,11 @@ type discoverer struct {
 	newComp     bool // completion parses flags (cobra 1.2+): probes work
 	versionFlag bool // the root has cobra's --version flag
 	helpCmp     bool // `__complete help PATH ""` lists sub-commands (cobra 1.4+)
+	build       *BuildInfo
+	// listsHelp: flag-name completion lists --help when it lists every
+	// flag (cobra 1.4+; before, it never does); helpKnown says that the
+	// build info told which.
+	listsHelp, helpKnown bool
 
 	quotes    atomic.Bool  // a help page quotes the defaults of strings (kubectl's style)
 	processes atomic.Int64 // processes started, for the log
@@ -186,12 +190,16 @@ func discoveryEnv(base []string, name string) []string {
 	// Cobra's active help adds lines to completions: turn it off. A probe
 	// parses and exits: one P spares the Go runtime of a large CLI (the
 	// CLIs served are Go programs) some of its start-up work, and the
-	// probes run side by side on every core anyway.
-	return append(env, prog+"_ACTIVE_HELP=0", "COBRA_ACTIVE_HELP=0", "GOMAXPROCS=1")
+	// probes run side by side on every core anyway; no garbage collection
+	// below 512 MiB of heap spares it the collections of its start-up
+	// (gh: about 15 % of the CPU of a process, 3 MB more memory).
+	return append(env, prog+"_ACTIVE_HELP=0", "COBRA_ACTIVE_HELP=0", "GOMAXPROCS=1", "GOGC=off", "GOMEMLIMIT=512MiB")
 }
 
 // discover reflects the binary into a Spec.
 func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
+	d.build = readBuildInfo(d.bin)
+	d.listsHelp, d.helpKnown = d.build.cobraAtLeast(1, 4)
 	// The root's sub-commands through cobra's help command: safe (it runs
 	// no completion function of the CLI) and exact.
 	rootSubs, err := d.complete(ctx, "help", "")
@@ -270,7 +278,7 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 	}
 	prune(root, left)
 	sortTree(root)
-	spec := &Spec{Format: specFormat, Root: root}
+	spec := &Spec{Format: specFormat, Root: root, Build: d.build}
 	if d.versionFlag {
 		if res, err := d.run(ctx, "--version"); err == nil && res.ExitCode == 0 {
 			v := strings.TrimSpace(firstLine(res.Stdout))
@@ -326,14 +334,18 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 	if flagsErr != nil {
 		return nil, nil, fmt.Errorf("listing the flags of %s: %w", full, flagsErr)
 	}
-	page := parseHelp(helpText)
+	hc := helpContext{path: full, flags: map[string]bool{"help": true}}
+	for _, f := range flagsOf(flagsC) {
+		hc.flags[f.name] = true
+	}
+	page := parseHelp(helpText, hc)
 	if page.quotes {
 		d.quotes.Store(true)
 	}
 	page.quotes = page.quotes || d.quotes.Load()
 	// The sub-commands through cobra's help command, unless the help shows
 	// that there are none.
-	if subs == nil && d.helpCmp && !page.leaf() {
+	if subs == nil && d.helpCmp && !page.leaf(full) {
 		var err error
 		if subs, err = d.complete(ctx, append(append([]string{"help"}, path...), "")...); err != nil {
 			return nil, nil, fmt.Errorf("listing the sub-commands of %s: %w", full, err)
@@ -372,6 +384,12 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 			c.Aliases = page.aliases[1:]
 		}
 		c.Long = page.lead
+		if len(path) == 0 && c.Short == "" && !strings.Contains(c.Long, "\n\n") {
+			// No parent lists the root's Short: a help that prints one
+			// paragraph prints it (cobra prints the Long, else the
+			// Short), which the server's instructions begin with.
+			c.Short = c.Long
+		}
 		if c.Long == c.Short {
 			c.Long = ""
 		}
@@ -381,13 +399,30 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 		switch {
 		case ok:
 			// kubectl's help template appends " [options]" to the usage
-			// line of a command with flags; cobra's own adds "[flags]"
-			// unless the command sets DisableFlagsInUseLine (as kubectl's
-			// do), which a line without it shows.
+			// line of a command with flags; cobra's own adds " [flags]"
+			// to a command with flags unless it sets
+			// DisableFlagsInUseLine (as kubectl's do), which a line
+			// without it shows. Both are taken out: the built command
+			// adds " [flags]" where it has flags, as in-process (the
+			// help counts cobra's --help, which the bridge leaves out).
 			use = strings.TrimSuffix(use, " [options]")
-			c.Use = c.Name + strings.TrimPrefix(use, full)
 			c.NoFlagsInUse = !c.NoParse && !strings.Contains(use, "[flags]")
-		case len(page.useLines) > 0:
+			if h := page.flags["help"]; h == nil || strings.Join(h.text, " ") == "help for "+c.Name {
+				// cobra's own --help, which cobra adds to a command
+				// only when it runs: not the CLI's own (gh's "Show
+				// help for command", which makes every command have
+				// a flag, so " [flags]" stays).
+				use = strings.TrimSuffix(use, " [flags]")
+			}
+			c.Use = c.Name + strings.TrimPrefix(use, full)
+			if page.upper && len(c.Commands) > 0 && !slices.ContainsFunc(strings.Fields(strings.TrimPrefix(use, full)), func(w string) bool { return !isFlagsWord(w) }) && !page.groupLine(full) {
+				// gh's layout prints the use line of a group that does
+				// not run ("gh codespace [flags]"); cobra's and kubectl's
+				// print it only for a command that runs.
+				c.Runnable = false
+			}
+		case len(page.useLines) > 0 || !page.leaf(full) && len(c.Commands) > 0:
+			// A group: its usage names a sub-command only.
 			c.Runnable = false
 		default:
 			c.Use = c.Name
@@ -397,7 +432,13 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 			// takes no flags of cobra's.
 			c.Use = strings.TrimSuffix(c.Use, " [flags]")
 		}
-		c.MinArgs, c.MaxArgs = useArity(c.Use)
+		// The usage line documents the args; the command's Args
+		// validator, which cannot be asked without running it, decides
+		// (crane's "digest IMAGE" takes none with --tarball, "pull IMAGE
+		// TARBALL" takes several images). Any number is accepted, as
+		// cobra does without a validator: the CLI's own message reaches
+		// the model when it refuses.
+		c.MinArgs, c.MaxArgs = 0, -1
 		return nil
 	}
 
@@ -467,74 +508,6 @@ func (d *discoverer) dropServerGroup(ctx context.Context, children []*Command) [
 		d.note("%s %s: left out: cobramcp's own command group (the CLI serves MCP itself)", d.name, c.Name)
 		return true
 	})
-}
-
-// flagInUse matches a flag in a use line with the placeholder of its
-// value ("--image IMAGE", "-f FILE", "--tail=N"), and flagGroupInUse a
-// bracketed or parenthesized group holding one ("(--image IMAGE | --overrides JSON)").
-var (
-	flagInUse = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(^|\s)-{1,2}[A-Za-z0-9][\w-]*(=\S*|\s+[A-Z][A-Z0-9_]*\b)?`)
-	})
-	flagGroupInUse = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`[\[(][^\[\]()]*(^|[\s\[(|])-{1,2}[A-Za-z0-9][^\[\]()]*[\])]`)
-	})
-)
-
-// useArity reads the positional args from a use line (the command's name
-// first), once flags and their placeholders are taken out: NAME (one),
-// [NAME] (optional), NAME... (one or more), [NAME...] (any number). A
-// usage it cannot read allows any number (max -1, min 0); no words, none.
-func useArity(use string) (min, max int) {
-	for {
-		next := flagGroupInUse().ReplaceAllStringFunc(use, func(g string) string {
-			// A group of flags only goes; one with an arg among its
-			// alternatives ("[NAME | -l label]") leaves the count open.
-			rest := flagInUse().ReplaceAllString(g[1:len(g)-1], " ")
-			if strings.Trim(rest, " |") != "" {
-				return " ... "
-			}
-			return " "
-		})
-		if next == use {
-			break
-		}
-		use = next
-	}
-	use = flagInUse().ReplaceAllString(use, " ")
-	words := strings.Fields(use)
-	if len(words) > 0 {
-		words = words[1:]
-	}
-	for _, w := range words {
-		bare := strings.Trim(w, "[]")
-		switch {
-		case strings.EqualFold(bare, "flags") || strings.EqualFold(bare, "options") || w == "--":
-			continue // cobra counts the args after "--" with the others
-		case bare == "..." || bare == "…" || strings.ContainsAny(w, "|(){}=<>:"):
-			return min, -1 // the args named so far are required; the rest cannot be read
-		}
-		variadic := strings.HasSuffix(bare, "...") || strings.HasSuffix(w, "]...")
-		optional := strings.HasPrefix(w, "[")
-		if bare != strings.ToUpper(bare) || strings.Count(w, "[") > 1 {
-			return min, -1 // a literal word or prose: cannot tell
-		}
-		switch {
-		case variadic && optional:
-			return min, -1
-		case variadic:
-			return min + 1, -1
-		case optional:
-			max++
-		default:
-			if max > min {
-				return 0, -1 // required after optional: cannot tell
-			}
-			min++
-			max++
-		}
-	}
-	return min, max
 }
 
 // binaryName is the root command's name for a binary path.

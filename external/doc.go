@@ -25,8 +25,8 @@
 // active help off; it cannot keep a CLI's start-up code from reaching the
 // network (docs/external.md).
 //
-// Reflections are cached per binary (path, size, modification time, and
-// version where cobra's --version flag gives one) under
+// Reflections are cached per binary (path, size, modification time, Go
+// build info, and version where cobra's --version flag gives one) under
 // os.UserCacheDir(). An Overlay corrects what reflection cannot know:
 // types and schemas of flags, MCP hints, descriptions, commands to leave
 // out. What differs from the in-process reflection of the same CLI is

@@ -78,6 +78,9 @@ func TestOldPflagHelp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if b := spec.Build; b == nil || b.Cobra != "v1.0.0" || b.Pflag != "v1.0.5" || b.GoVersion == "" {
+		t.Errorf("build info: %+v; want cobra v1.0.0, pflag v1.0.5", b)
+	}
 	checkFlags(t, spec, []wantFlag{
 		{cmd: "", name: "server", typ: "string", def: "local", shorthand: "s", persistent: true},
 		{cmd: "", name: "debug", typ: "bool", persistent: true},
@@ -91,7 +94,7 @@ func TestOldPflagHelp(t *testing.T) {
 		{cmd: "echo", name: "verbose", typ: "count", shorthand: "v"},
 		{cmd: "remote add", name: "fetch", typ: "bool"},
 	})
-	if c := findCommand(spec.Root, "remote add"); c == nil || c.MinArgs != 2 || c.MaxArgs != 2 || !c.Runnable {
+	if c := findCommand(spec.Root, "remote add"); c == nil || c.MinArgs != 0 || c.MaxArgs != -1 || !c.Runnable {
 		t.Errorf("remote add: %+v", c)
 	}
 	if c := findCommand(spec.Root, "remote"); c == nil || c.Runnable {
@@ -139,10 +142,10 @@ func TestKubectlStyleHelp(t *testing.T) {
 		{cmd: "kv", name: "env", typ: "stringToString"},
 		{cmd: "raw", name: "level", typ: "string"},
 	})
-	if c := findCommand(spec.Root, "raw"); c == nil || !c.NoParse {
+	if c := findCommand(spec.Root, "raw"); c == nil || !c.NoParse || strings.Contains(c.Use, "[flags]") {
 		t.Errorf("raw parses its own flags: %+v", c)
 	}
-	if c := findCommand(spec.Root, "config set"); c == nil || c.MinArgs != 2 || c.MaxArgs != 2 {
+	if c := findCommand(spec.Root, "config set"); c == nil || c.MinArgs != 0 || c.MaxArgs != -1 {
 		t.Errorf("config set: %+v", c)
 	}
 	// The help appends " [options]" to a usage line as kubectl's does, and
@@ -418,7 +421,20 @@ func TestCustomValueTypes(t *testing.T) {
 		{cmd: "types", name: "lvl", typ: "int"},
 		{cmd: "types", name: "d", typ: "duration"},
 		{cmd: "types", name: "user", typ: "string", def: "0"},
-		{cmd: "pstyle", name: "iface", typ: "string"},
+		// pflag prints the type's name, which is no placeholder of the usage:
+		// served by that name, as a string, as in-process ("(type: ifname)").
+		{cmd: "pstyle", name: "iface", typ: "ifname"},
+		// A custom type that refuses in pflag's words for a map takes one
+		// KEY=VALUE an occurrence: repeated flags, never joined with commas.
+		{cmd: "pstyle", name: "env", typ: "stringArray"},
+		// A type word rules out bool, though the type takes "true".
+		{cmd: "pstyle", name: "wait", typ: "WaitStrategy", def: "hookOnly"},
+		// A placeholder word is probed; a default in words on a string is
+		// its usage's text.
+		{cmd: "pstyle", name: "head", typ: "string"},
+		// A custom type offered again takes one value an occurrence:
+		// served by its name, repeatable, as in-process.
+		{cmd: "pstyle", name: "arg", typ: "argsSlice"},
 		{cmd: "echoall", name: "tok", typ: "string"},
 		{cmd: "echoall", name: "n", typ: "int", def: "3"},
 		{cmd: "echoall", name: "r", typ: "float64", def: "0.5"},
@@ -428,6 +444,31 @@ func TestCustomValueTypes(t *testing.T) {
 		{cmd: "req", name: "sl", typ: "stringSlice"},
 		{cmd: "req", name: "ar", typ: "stringArray"},
 	})
+	// The root's help prints its Short alone: that is its Short (no
+	// parent lists it), which the server's instructions begin with.
+	if spec.Root.Short != "custom flag types" || spec.Root.Long != "" {
+		t.Errorf("root: Short %q, Long %q; want the Short, no Long", spec.Root.Short, spec.Root.Long)
+	}
+	ps := findCommand(spec.Root, "pstyle")
+	for _, f := range ps.Flags {
+		if f.Repeatable != (f.Name == "arg") {
+			t.Errorf("pstyle --%s: repeatable %v", f.Name, f.Repeatable)
+		}
+	}
+	for name, want := range map[string][2]string{
+		"head": {"The branch that contains commits (default [current branch])", ""},
+		"wait": {"wait until resources are ready", "watcher"},
+	} {
+		var f *external.Flag
+		for _, x := range ps.Flags {
+			if x.Name == name {
+				f = x
+			}
+		}
+		if f == nil || f.Usage != want[0] || f.NoOptDefVal != want[1] || f.Repeatable {
+			t.Errorf("pstyle --%s: %+v; want usage %q, optional value %q", name, f, want[0], want[1])
+		}
+	}
 	for _, n := range spec.Notes {
 		// echoall2's --cfg fails the CLI before cobra on every value but
 		// its default: its type is unknown, and the note must say why.

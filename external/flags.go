@@ -3,8 +3,10 @@ package external
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // flagPass is what one pass over a command's flags found besides the
@@ -14,8 +16,9 @@ import (
 type flagPass struct {
 	notes      []string
 	persistent []*Flag
-	parses     bool // the flag parser refused a value or took a flag: the command parses flags
-	timedOut   bool // a flag's type is unknown because the parser did not answer in time
+	parses     bool    // the flag parser refused a value or took a flag: the command parses flags
+	timedOut   bool    // a flag's type is unknown because the parser did not answer in time
+	flags      []*Flag // the command's flags, while their types are asked
 }
 
 func (p *flagPass) note(format string, a ...any) {
@@ -42,15 +45,13 @@ func (d *discoverer) flags(c *Command, path []string, page *helpPage, comp *comp
 	pass := &flagPass{}
 	full := strings.Join(append([]string{d.name}, path...), " ")
 	listed := flagsOf(comp)
-	hasHelp := false
+	names := map[string]bool{}
 	for _, f := range listed {
-		if f.name == "help" {
-			hasHelp = true
-		}
+		names[f.name] = true
 	}
 	// Cobra 1.3+ lists only the required flags while one is unset.
 	required := map[string]bool{}
-	if !hasHelp && len(listed) > 0 && d.newComp && !c.NoParse {
+	if len(listed) > 0 && d.newComp && !c.NoParse && !d.fullListing(names, page) {
 		for _, f := range listed {
 			required[f.name] = true
 		}
@@ -73,6 +74,7 @@ func (d *discoverer) flags(c *Command, path []string, page *helpPage, comp *comp
 			continue
 		}
 		hf := page.flags[lf.name]
+		raw := lf.usage // as the CLI wrote it: completion keeps back quotes
 		if hf != nil {
 			// The help has the whole usage (completion shows its first
 			// line only), followed by the default.
@@ -93,11 +95,32 @@ func (d *discoverer) flags(c *Command, path []string, page *helpPage, comp *comp
 			f.Type, f.TypeFrom = "string", FromUnknown
 			continue
 		}
-		if it := d.helpType(f, hf, page); it != nil {
+		if it := d.helpType(f, hf, page, raw); it != nil {
 			probes = append(probes, it)
 		}
 	}
 	return pass, probes
+}
+
+// fullListing reports whether a flag-name completion that listed names
+// lists every flag of the command, not only the required ones (which cobra
+// 1.3 and later list alone while one is unset). Cobra 1.4 and later list
+// --help in a full listing; before 1.4 it never does (the build info
+// tells which), and a listing is taken as full unless the help shows a
+// flag it left out.
+func (d *discoverer) fullListing(names map[string]bool, page *helpPage) bool {
+	if names["help"] {
+		return true
+	}
+	if d.listsHelp || !page.sections && !d.helpKnown {
+		return false
+	}
+	for name := range page.flags {
+		if name != "help" && !names[name] {
+			return false
+		}
+	}
+	return true
 }
 
 // types asks the parser the types of the flags in probes, and sets them.
@@ -143,11 +166,10 @@ func (d *discoverer) requiredGroups(ctx context.Context, c *Command, path []stri
 			continue
 		}
 		still := map[string]bool{}
-		helpListed := false
 		for _, lf := range flagsOf(comp) {
 			still[lf.name] = true
-			helpListed = helpListed || lf.name == "help"
 		}
+		helpListed := d.listedFully(still, c.Flags)
 		for name := range required {
 			if name != f.Name && (helpListed || !still[name]) {
 				grouped[name], grouped[f.Name] = true, true
@@ -208,7 +230,7 @@ func (d *discoverer) inherited(page *helpPage, hf *helpFlag, lf *completedFlag, 
 // helpType finds f's type, default and optional value from pflag's help
 // format when the help prints it (kubectl's quotes the defaults of strings
 // only); otherwise it returns what is left to ask the flag parser.
-func (d *discoverer) helpType(f *Flag, hf *helpFlag, page *helpPage) *probeItem {
+func (d *discoverer) helpType(f *Flag, hf *helpFlag, page *helpPage, raw string) *probeItem {
 	hint := ""
 	if hf != nil && hf.style == "pflag" {
 		word := hf.word
@@ -243,6 +265,15 @@ func (d *discoverer) helpType(f *Flag, hf *helpFlag, page *helpPage) *probeItem 
 			hint = def
 		}
 	}
+	custom, placeholder := "", false
+	if hf != nil && hf.style == "pflag" && hf.word != "" {
+		// A word pflag does not print for a type of its own: the type
+		// name of a custom pflag.Value, unless it is a placeholder that
+		// the usage names in back quotes (pflag prints the usage without
+		// them: "--json fields   Output JSON with the specified fields").
+		custom = hf.word
+		placeholder = isPlaceholder(hf, raw)
+	}
 	guess := ""
 	if hf != nil && hf.style == "assign" {
 		def, quoted := hf.assignDefault()
@@ -261,7 +292,7 @@ func (d *discoverer) helpType(f *Flag, hf *helpFlag, page *helpPage) *probeItem 
 		}
 	}
 	it := &probeItem{f: f, hint: hint, list: strings.HasPrefix(hint, "[") && strings.HasSuffix(hint, "]"), guess: guess,
-		answers: map[string]bool{}}
+		answers: map[string]bool{}, hf: hf, custom: custom, placeholder: placeholder}
 	if it.list {
 		it.guess = "stringArray"
 	}
@@ -272,10 +303,56 @@ func (d *discoverer) helpType(f *Flag, hf *helpFlag, page *helpPage) *probeItem 
 	return it
 }
 
+// isPlaceholder reports whether the word of a pflag-style help line is a
+// placeholder that the usage names in back quotes rather than the flag's
+// type name. Completion gives the first line of the usage as the CLI wrote
+// it, back quotes kept: a pair of them there decides ("Select another
+// repository using the `[HOST/]OWNER/REPO` format"; crane's "Specifies
+// the platform in the form..." has none, and its word "platform" is the
+// type's name). Beyond the first line, the help's text is all there is:
+// the word among its words is taken for a placeholder.
+func isPlaceholder(hf *helpFlag, raw string) bool {
+	if i := strings.Index(raw, "`"); i >= 0 && strings.Contains(raw[i+1:], "`") {
+		return strings.Contains(raw, "`"+hf.word+"`")
+	}
+	if len(hf.text) < 2 {
+		return raw == "" && slices.Contains(usageWords(strings.Join(hf.text, " ")), hf.word)
+	}
+	return slices.Contains(usageWords(strings.Join(hf.text[1:], " ")), hf.word)
+}
+
+// usageWords splits a usage into the words a placeholder can be.
+func usageWords(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return !(r == '_' || r == '-' || r == '/' || r == '[' || r == ']' || r == '.' || r == '<' || r == '>' || unicode.IsLetter(r) || unicode.IsDigit(r))
+	})
+}
+
 // finish sets the type that the parser's answers gave, and the default.
 func (it *probeItem) finish(pass *flagPass, full string) {
 	f := it.f
 	f.Type, f.TypeFrom = it.typ, it.from
+	if it.custom != "" && !it.placeholder {
+		switch {
+		case strings.HasPrefix(f.Type, "stringTo"):
+			// A custom type whose Set speaks pflag's words for a map
+			// (crane's keyToValue: "must be formatted as key=value"),
+			// which takes one KEY=VALUE an occurrence: joined with
+			// commas as a map's are, the values would become one.
+			f.Type = "stringArray"
+		case strings.HasSuffix(f.Type, "Slice") || strings.HasSuffix(f.Type, "Array"):
+			// Offered again once set: it takes many values (cobra
+			// offers again a type whose name says Slice or Array:
+			// helm's postRendererArgsSlice).
+			f.Type, f.TypeFrom, f.Repeatable = it.custom, FromHelp, true
+		default:
+			// The word is the type's name (helm's WaitStrategy, which
+			// takes "true" too, is no bool; a type that refused every
+			// probe value, an enum): served by that name as a string,
+			// as in-process.
+			f.Type, f.TypeFrom = it.custom, FromHelp
+		}
+	}
 	if f.TypeFrom == FromUnknown {
 		switch {
 		case it.timedOut != "":
@@ -288,6 +365,28 @@ func (it *probeItem) finish(pass *flagPass, full string) {
 		default:
 			pass.note("%s --%s: type unknown (the parser refused every probe value): served as a string", full, f.Name)
 		}
+	}
+	if it.hf != nil && it.hf.style == "pflag" {
+		// The usage and default, read again for the type found: a
+		// string's default is quoted, so "(default [main branch])" on
+		// a string is its usage's own words.
+		u, def, ok := it.hf.split(f.Type)
+		if u != "" {
+			f.Usage = u
+		}
+		f.Default = ""
+		if ok && !zeroDefault(f.Type, def) {
+			f.Default = def
+		}
+		if it.hf.noOpt != "" && it.hf.noOpt != "true|false" && f.Type != "bool" {
+			f.NoOptDefVal = it.hf.noOpt
+			if f.Type == "string" {
+				if u, err := strconv.Unquote(f.NoOptDefVal); err == nil {
+					f.NoOptDefVal = u
+				}
+			}
+		}
+		return
 	}
 	if f.Default == "" && it.hint != "" {
 		f.Default = it.hint

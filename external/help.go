@@ -2,6 +2,7 @@ package external
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,22 +18,42 @@ type helpPage struct {
 	flags    map[string]*helpFlag
 	global   map[string]bool // flags listed under "Global Flags:"
 	sections bool            // the help has cobra's "Flags:" section
+	upper    bool            // the titles are in upper case without colons (gh's layout)
 	quotes   bool            // a kubectl-style flag line quotes its default: the help quotes strings' defaults
 }
 
-// leaf reports that the help shows a command without sub-commands: a
-// "Usage:" section without cobra's "PATH [command]" line, and no command
-// section.
-func (p *helpPage) leaf() bool {
+// leaf reports that the help shows a command without sub-commands: no
+// command section, and no usage line that names a sub-command and nothing
+// else ("PATH [command]", gh's "PATH <command> [flags]", docker's "PATH
+// COMMAND"; docker's "run [OPTIONS] IMAGE [COMMAND]" names an arg).
+func (p *helpPage) leaf(path string) bool {
 	if len(p.useLines) == 0 || len(p.commands) > 0 {
 		return false
 	}
-	for _, l := range p.useLines {
-		if strings.Contains(l, "[command]") {
-			return false
-		}
+	return !p.groupLine(path)
+}
+
+// isCommandWord reports whether a word of a usage line stands for a
+// sub-command of a group that does not run: cobra's "[command]", gh's
+// "<command>", "<subcommand>", docker's "COMMAND".
+func isCommandWord(w string) bool {
+	switch strings.Trim(w, "[]<>") {
+	case "command", "subcommand", "COMMAND":
+		// Not kubectl's "SUBCOMMAND": its groups run (they print their
+		// help).
+		return true
 	}
-	return true
+	return false
+}
+
+// isFlagsWord reports whether a word of a usage line stands for the flags
+// ("[flags]", kubectl's "[options]", docker's "[OPTIONS]").
+func isFlagsWord(w string) bool {
+	switch w {
+	case "[flags]", "[options]", "[OPTIONS]", "[FLAGS]":
+		return true
+	}
+	return false
 }
 
 type helpItem struct{ name, short string }
@@ -45,6 +66,7 @@ type helpFlag struct {
 	noOpt           string // the [=X] part, without [= and ]
 	boolNoOpt       bool   // pflag's [=true|false]
 	assigned        string // kubectl style: the text after "=" (the default)
+	col             int    // pflag style: the column at which the usage starts
 	text            []string
 }
 
@@ -58,58 +80,191 @@ var (
 		return regexp.MustCompile(`^\s+(?:-([^-\s]), )?--([A-Za-z0-9][\w.:-]*)=(.*):\s*$`)
 	})
 	// a command line of a command section: "  name   short"
-	commandLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^  ([A-Za-z0-9][\w.:-]*)(?:\s{2,}(.*))?$`) })
+	// (gh's "  auth:          Authenticate gh")
+	commandLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ {1,4}([A-Za-z0-9][\w.-]*:?)(?:\s+(.*))?$`) })
 )
 
-// parseHelp reads a help text in cobra's default layout (and, for flags,
-// kubectl's); parts it cannot find stay empty.
-func parseHelp(text string) *helpPage {
+// helpContext is what the parser itself tells about the command whose
+// help is read: its path ("kubectl get") and the names of its flags that
+// flag-name completion listed (nil when none could be listed: any flag
+// line is then taken). The help's sections are recognized by it, not by
+// the titles of cobra's default template.
+type helpContext struct {
+	path  string
+	flags map[string]bool
+}
+
+// Section kinds of a help page.
+const (
+	secText     = "text" // the command's description, or text of no section
+	secUsage    = "usage"
+	secAliases  = "aliases"
+	secExamples = "examples"
+	secFlags    = "flags"
+	secGlobal   = "global"
+	secCommands = "commands"
+	secTopics   = "topics"
+	secOther    = "other" // a section of a layout's own (gh's LEARN MORE)
+)
+
+// indented reports whether a line starts with a space or a tab.
+func indented(line string) bool {
+	return line != "" && (line[0] == ' ' || line[0] == '\t')
+}
+
+// heading reads an unindented line as a section title: its words without a
+// trailing ":" ("Usage:", "USAGE", "Key-value commands"), and the text
+// that follows "Usage:" on the same line (docker's "Usage:  docker run
+// [OPTIONS] IMAGE").
+func heading(line string) (title, rest string) {
+	t := strings.TrimSpace(line)
+	if r, ok := strings.CutPrefix(t, "Usage:"); ok && strings.TrimSpace(r) != "" {
+		return "usage", strings.TrimSpace(r)
+	}
+	return strings.ToLower(strings.TrimSuffix(t, ":")), ""
+}
+
+// sectionOf returns the kind of section that the unindented line at i
+// starts, "" when it starts none (it is text). A title alone only makes a
+// section where nothing else can tell (examples, aliases); the others are
+// recognized by what follows: a usage line that starts with the command's
+// path, flag lines naming flags that completion listed, command lines.
+func sectionOf(lines []string, i int, hc helpContext) string {
+	title, rest := heading(lines[i])
+	if len(title) > 40 || strings.ContainsAny(title, ".,;!?`'\"") {
+		return ""
+	}
+	var body []string // the indented lines that follow, up to the next unindented one
+	for _, l := range lines[i+1:] {
+		if l != "" && !indented(l) {
+			break
+		}
+		if strings.TrimSpace(l) != "" {
+			body = append(body, l)
+		}
+	}
+	switch title {
+	case "usage":
+		first := rest
+		if first == "" && len(body) > 0 {
+			first = strings.TrimSpace(body[0])
+		}
+		if first == hc.path || strings.HasPrefix(first, hc.path+" ") {
+			return secUsage
+		}
+		return ""
+	case "examples", "example":
+		return secExamples
+	case "aliases":
+		return secAliases
+	}
+	for _, l := range body {
+		if f := matchFlag(l); f != nil && (hc.flags == nil || hc.flags[f.name]) {
+			if strings.Contains(title, "global") || strings.Contains(title, "inherited") {
+				return secGlobal
+			}
+			return secFlags
+		}
+	}
+	if strings.Contains(title, "help topics") {
+		return secTopics
+	}
+	// A title naming commands (not text that does: kustomize's example
+	// "The command\n  set image ..."): "Available Commands:", gh's "CORE
+	// COMMANDS", etcdctl's "Key-value commands".
+	raw := strings.TrimSpace(lines[i])
+	titled := strings.HasSuffix(raw, ":") || raw == strings.ToUpper(raw) || strings.HasSuffix(title, "commands")
+	if titled && strings.Contains(title, "command") && slices.ContainsFunc(body, func(l string) bool { return commandLine().MatchString(l) }) {
+		return secCommands
+	}
+	if rest == "" && title == strings.TrimSpace(strings.ToLower(lines[i])) && strings.ToUpper(strings.TrimSpace(lines[i])) == strings.TrimSpace(lines[i]) && len(body) > 0 {
+		return secOther // an upper-case title of a layout's own (gh's LEARN MORE, ARGUMENTS)
+	}
+	return ""
+}
+
+// parseHelp reads a help text in any layout: cobra's default, kubectl's
+// (usage last, "Options:"), gh's (upper-case titles without colons),
+// docker's (the usage line first, after "Usage:"). Its sections are found
+// by what hc says of the command (see sectionOf); the text before the
+// first section other than the usage is the command's description, kept
+// whole, whatever its lines look like. Parts it cannot find stay empty.
+func parseHelp(text string, hc helpContext) *helpPage {
 	p := &helpPage{flags: map[string]*helpFlag{}, global: map[string]bool{}}
 	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
-	section := "lead"
+	section := secText
+	leadOpen := true // no section seen yet but a usage section before any text
 	var lead, example []string
 	var last *helpFlag
-	for _, line := range lines {
+	kinds := map[int]string{} // the kind of section each unindented line starts
+	var order []int
+	for i, line := range lines {
+		if line != "" && !indented(line) {
+			if k := sectionOf(lines, i, hc); k != "" {
+				kinds[i] = k
+				order = append(order, i)
+			}
+		}
+	}
+	// cobra's template prints the examples after the usage; kubectl's
+	// puts the usage last. "Examples:" followed by the usage and then more
+	// sections is the description's own text (helm's search repo).
+	for j := 0; j+2 < len(order); j++ {
+		if kinds[order[j]] == secExamples && kinds[order[j+1]] == secUsage {
+			if j == 0 || j == 1 && kinds[order[0]] == secUsage {
+				delete(kinds, order[j])
+			}
+			break
+		}
+	}
+	for i, line := range lines {
 		trimmed := strings.TrimSpace(line)
-		if line != "" && line[0] != ' ' && line[0] != '\t' && strings.HasSuffix(trimmed, ":") && !strings.Contains(trimmed, "  ") {
-			// A section header, such as "Usage:", "Flags:", "Basic Commands:".
-			switch trimmed {
-			case "Usage:":
-				section = "usage"
-			case "Aliases:":
-				section = "aliases"
-			case "Examples:", "Example:":
-				section = "examples"
-			case "Flags:", "Options:", "Local Flags:":
-				section, p.sections = "flags", true
-			case "Global Flags:", "Inherited Flags:":
-				section = "global"
-			case "Additional help topics:":
-				section = "topics"
-			default:
-				if section == "examples" && !strings.Contains(strings.ToLower(trimmed), "command") {
-					// Not a section of cobra's; but kubectl prints its
-					// "Available Commands:" after the examples.
-					example = append(example, line)
-					continue
+		if line != "" && !indented(line) {
+			kind := kinds[i]
+			last = nil
+			if kind == "" && section == secExamples {
+				// cobra prints the examples as they are written:
+				// they run up to the next section.
+				example = append(example, line)
+				continue
+			}
+			if kind == "" {
+				// Text: the description's (before any section), or
+				// text after a section, which is no part of it.
+				section = secText
+				if leadOpen {
+					lead = append(lead, line)
 				}
-				if strings.Contains(strings.ToLower(trimmed), "command") {
-					section = "commands"
-				} else {
-					section = "other"
+				continue
+			}
+			section = kind
+			if t := strings.TrimSpace(line); t == strings.ToUpper(t) && !strings.HasSuffix(t, ":") {
+				p.upper = true
+			}
+			if kind != secUsage || strings.TrimSpace(strings.Join(lead, "")) != "" {
+				// Docker prints the usage first, the description after.
+				leadOpen = false
+			}
+			switch kind {
+			case secFlags, secGlobal:
+				p.sections = true
+			case secUsage:
+				if _, rest := heading(line); rest != "" {
+					p.useLines = append(p.useLines, rest)
 				}
 			}
-			last = nil
 			continue
 		}
 		switch section {
-		case "lead":
-			lead = append(lead, line)
-		case "usage":
+		case secText:
+			if leadOpen {
+				lead = append(lead, line)
+			}
+		case secUsage:
 			if trimmed != "" {
 				p.useLines = append(p.useLines, trimmed)
 			}
-		case "aliases":
+		case secAliases:
 			if trimmed != "" && p.aliases == nil {
 				for _, a := range strings.Split(trimmed, ",") {
 					if a = strings.TrimSpace(a); a != "" {
@@ -117,13 +272,13 @@ func parseHelp(text string) *helpPage {
 					}
 				}
 			}
-		case "examples":
+		case secExamples:
 			example = append(example, line)
-		case "commands":
+		case secCommands:
 			if m := commandLine().FindStringSubmatch(line); m != nil {
-				p.commands = append(p.commands, helpItem{m[1], strings.TrimSpace(m[2])})
+				p.commands = append(p.commands, helpItem{strings.TrimSuffix(m[1], ":"), strings.TrimSpace(m[2])})
 			}
-		case "flags", "global", "other":
+		case secFlags, secGlobal:
 			if f := matchFlag(line); f != nil {
 				if _, quoted := f.assignDefault(); quoted && f.style == "assign" {
 					p.quotes = true
@@ -131,22 +286,29 @@ func parseHelp(text string) *helpPage {
 				if _, dup := p.flags[f.name]; !dup {
 					p.flags[f.name] = f
 				}
-				if section == "global" {
+				if section == secGlobal {
 					p.global[f.name] = true
 				}
 				last = f
 			} else if last != nil && trimmed != "" {
-				last.text = append(last.text, trimmed)
+				last.text = append(last.text, last.continuation(line))
 			} else {
 				last = nil
 			}
 		}
 	}
 	p.lead = strings.TrimSpace(strings.Join(lead, "\n"))
-	// The examples end at the first blank line followed by text that is
-	// not indented (cobra's template puts a blank line before the next section).
-	for len(example) > 0 && strings.TrimSpace(example[len(example)-1]) == "" {
+	// The template's blank lines are empty; an example's own last line
+	// may hold spaces (kustomize's "\t\t").
+	for len(example) > 0 && example[len(example)-1] == "" {
 		example = example[:len(example)-1]
+	}
+	if p.upper {
+		// gh's help indents each section's text by two spaces; its
+		// examples are written without.
+		for i, l := range example {
+			example[i] = strings.TrimPrefix(l, "  ")
+		}
 	}
 	p.example = strings.Join(example, "\n")
 	return p
@@ -169,9 +331,21 @@ func matchFlag(line string) *helpFlag {
 		f.noOpt, f.word = strings.TrimSuffix(f.word[i+2:], "]"), f.word[:i]
 	}
 	if m[6] != "" {
-		f.text = []string{strings.TrimSpace(m[6])}
+		f.text = []string{strings.TrimLeft(m[6], " ")}
+		f.col = strings.LastIndex(line, m[6])
 	}
 	return f
+}
+
+// continuation returns the text of a continuation line of the flag's
+// usage: pflag indents the lines of a usage to the column of its first,
+// and the rest of the line is the usage's own (kustomize's "\t\tIf not
+// specified"); kubectl's style indents them by a tab.
+func (f *helpFlag) continuation(line string) string {
+	if f.style == "pflag" && f.col > 0 && len(line) > f.col && strings.TrimLeft(line[:f.col], " ") == "" {
+		return line[f.col:]
+	}
+	return strings.TrimSpace(line)
 }
 
 var (
@@ -226,16 +400,43 @@ func (f *helpFlag) assignDefault() (v string, quoted bool) {
 	return v, false
 }
 
-// useLine returns the line of the "Usage:" section that is the command's
-// use line (cobra prints "PATH [command]" too for a command with
-// sub-commands), and whether there is one: a command without one does not
+// useLine returns the line of the usage section that is the command's
+// use line, and whether there is one: a command whose usage lines all
+// name a sub-command and nothing else ("PATH [command]", gh's "PATH
+// <command> [flags]", docker's "PATH COMMAND") is a group that does not
 // run.
 func (p *helpPage) useLine(path string) (string, bool) {
 	for _, l := range p.useLines {
-		if l == path+" [command]" || strings.HasSuffix(l, " [command]") && !strings.Contains(l, "[flags]") && strings.Count(l, " ") == strings.Count(path, " ")+1 {
-			continue
+		rest, ok := strings.CutPrefix(l, path)
+		if ok && (rest == "" || rest[0] == ' ') && !groupUse(rest) {
+			return l, true
 		}
-		return l, true
 	}
 	return "", false
+}
+
+// groupLine reports whether a usage line names a sub-command and nothing
+// else ("PATH [command]").
+func (p *helpPage) groupLine(path string) bool {
+	for _, l := range p.useLines {
+		if rest, ok := strings.CutPrefix(l, path); ok && groupUse(rest) {
+			return true
+		}
+	}
+	return false
+}
+
+// groupUse reports whether the words of a usage line after the command's
+// path name a sub-command and nothing else but the flags.
+func groupUse(rest string) bool {
+	group := false
+	for _, w := range strings.Fields(rest) {
+		switch {
+		case isCommandWord(w):
+			group = true
+		case !isFlagsWord(w):
+			return false
+		}
+	}
+	return group
 }

@@ -1,34 +1,11 @@
 package external
 
-import "testing"
-
-func TestUseArity(t *testing.T) {
-	tests := []struct {
-		use      string
-		min, max int
-	}{
-		{"get", 0, 0},
-		{"get [flags]", 0, 0},
-		{"get NAME [flags]", 1, 1},
-		{"get [NAME] [flags]", 0, 1},
-		{"get [NAME...] [flags]", 0, -1},
-		{"get NAME... [flags]", 1, -1},
-		{"set NAME VALUE", 2, 2},
-		{"run NAME (--image IMAGE | --overrides JSON) [flags]", 1, 1},
-		{"apply -f FILE [flags]", 0, 0},
-		{"deployment NAME --replicas N", 1, 1},
-		{"debug POD -- COMMAND [ARGS...]", 2, -1},
-		{"label POD [KEY=VALUE KEY-]", 1, -1},
-		{"port-forward POD [[LOCAL:]REMOTE ...]", 1, -1},
-		{"get TYPE[.VERSION] [NAME | -l label]", 1, -1},
-		{"cp <file-spec-src> <file-spec-dest>", 0, -1},
-	}
-	for _, tt := range tests {
-		if min, max := useArity(tt.use); min != tt.min || max != tt.max {
-			t.Errorf("useArity(%q) = %d, %d; want %d, %d", tt.use, min, max, tt.min, tt.max)
-		}
-	}
-}
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
 
 func TestParseCompletion(t *testing.T) {
 	// kubectl's options command writes cobra's stderr to stdout: the note
@@ -80,14 +57,14 @@ func TestFromMessage(t *testing.T) {
 // after "Examples:"; the list is the command's sub-commands, not part of
 // its examples.
 func TestHelpCommandsAfterExamples(t *testing.T) {
-	p := parseHelp("Apply a configuration.\n\nExamples:\n  # Apply\n  kubectl apply -f x.yaml\n\nAvailable Commands:\n  edit-last-applied   Edit it\n  view-last-applied   View it\n\nOptions:\n    --all=false:\n\tSelect all.\n\nUsage:\n  kubectl apply (-f FILENAME | -k DIRECTORY) [options]\n")
+	p := parseHelp("Apply a configuration.\n\nExamples:\n  # Apply\n  kubectl apply -f x.yaml\n\nAvailable Commands:\n  edit-last-applied   Edit it\n  view-last-applied   View it\n\nOptions:\n    --all=false:\n\tSelect all.\n\nUsage:\n  kubectl apply (-f FILENAME | -k DIRECTORY) [options]\n", helpContext{path: "kubectl apply"})
 	if p.example != "  # Apply\n  kubectl apply -f x.yaml" {
 		t.Errorf("example = %q", p.example)
 	}
-	if len(p.commands) != 2 || p.commands[0].name != "edit-last-applied" || p.leaf() {
-		t.Errorf("commands = %+v, leaf %v", p.commands, p.leaf())
+	if len(p.commands) != 2 || p.commands[0].name != "edit-last-applied" || p.leaf("kubectl apply") {
+		t.Errorf("commands = %+v, leaf %v", p.commands, p.leaf("kubectl apply"))
 	}
-	if leaf := parseHelp("Get it.\n\nUsage:\n  kubectl get [NAME] [options]\n"); !leaf.leaf() {
+	if leaf := parseHelp("Get it.\n\nUsage:\n  kubectl get [NAME] [options]\n", helpContext{path: "kubectl get"}); !leaf.leaf("kubectl get") {
 		t.Error("a help without sub-commands is a leaf")
 	}
 }
@@ -112,7 +89,7 @@ func TestRefusedFlag(t *testing.T) {
 // default after "="; a "(default ...)" ending its usage is the usage's own
 // text (kubectl get --show-labels), not a default to take out of it.
 func TestAssignStyleUsageKeepsDefaultWords(t *testing.T) {
-	p := parseHelp("Get it.\n\nOptions:\n    --show-labels=false:\n\tWhen printing, show all labels as the last column (default hide labels column)\n\n    --output='':\n\tOutput format (default table)\n\nUsage:\n  kubectl get [NAME] [options]\n")
+	p := parseHelp("Get it.\n\nOptions:\n    --show-labels=false:\n\tWhen printing, show all labels as the last column (default hide labels column)\n\n    --output='':\n\tOutput format (default table)\n\nUsage:\n  kubectl get [NAME] [options]\n", helpContext{path: "kubectl get"})
 	for name, want := range map[string]string{
 		"show-labels": "When printing, show all labels as the last column (default hide labels column)",
 		"output":      "Output format (default table)",
@@ -125,6 +102,210 @@ func TestAssignStyleUsageKeepsDefaultWords(t *testing.T) {
 			if u, def, ok := hf.split(typ); u != want || def != "" || ok {
 				t.Errorf("--%s split(%q) = %q, %q, %v; want %q and no default", name, typ, u, def, ok, want)
 			}
+		}
+	}
+}
+
+// TestHelpLayouts reads help pages of real CLIs whose layout is not
+// cobra's default, by what the parser tells of the command (its path and
+// the flags completion lists), not by the titles of cobra's sections.
+func TestHelpLayouts(t *testing.T) {
+	const helmInstall = `This command installs a chart archive.
+
+To override values in a chart, use either the '--values' flag and pass in a file:
+
+    $ helm install -f myvalues.yaml myredis ./redis
+
+contained a key called 'Test', the value set in override.yaml would take precedence:
+
+    $ helm install -f myvalues.yaml -f override.yaml  myredis ./redis
+
+There are six different ways you can express the chart you want to install:
+
+ 1. By chart reference: helm install mymaria example/mariadb
+
+Usage:
+  helm install [NAME] [CHART] [flags]
+
+Flags:
+      --wait WaitStrategy[=watcher]   wait until resources are ready (default hookOnly)
+  -f, --values strings                specify values in a YAML file or a URL (can specify multiple)
+
+Global Flags:
+      --debug   enable verbose output
+`
+	tests := []struct {
+		name, path, text string
+		flags            []string // completion's flag names
+		lead, use        string   // use "" for a group that does not run
+		example          string
+		commands         []string
+		global           []string
+		leaf             bool
+		flagText         map[string]string
+	}{
+		{name: "gh leaf", path: "gh pr view", flags: []string{"comments", "jq", "json", "template", "web", "repo"},
+			text: "Display the title, body, and other information about a pull request.\n\nWith `--web` flag, open it.\n\nUSAGE\n  gh pr view [<number> | <url> | <branch>] [flags]\n\nFLAGS\n  -c, --comments          View pull request comments\n      --json fields       Output JSON with the specified fields\n\nINHERITED FLAGS\n      --help                     Show help for command\n  -R, --repo [HOST/]OWNER/REPO   Select another repository using the [HOST/]OWNER/REPO format\n\nJSON FIELDS\n  additions, assignees, author\n\nEXAMPLES\n  $ gh pr view 123\n\nLEARN MORE\n  Use `gh <command> <subcommand> --help` for more information about a command.\n",
+			lead: "Display the title, body, and other information about a pull request.\n\nWith `--web` flag, open it.", use: "gh pr view [<number> | <url> | <branch>] [flags]",
+			example: "$ gh pr view 123", global: []string{"help", "repo"}, leaf: true,
+			flagText: map[string]string{"comments": "View pull request comments", "repo": "Select another repository using the [HOST/]OWNER/REPO format"}},
+		{name: "gh group", path: "gh pr", flags: []string{"repo"},
+			text: "Work with GitHub pull requests.\n\nUSAGE\n  gh pr <command> [flags]\n\nGENERAL COMMANDS\n  create:        Create a pull request\n  list:          List pull requests in a repository\n\nTARGETED COMMANDS\n  update-branch: Update a pull request branch\n\nFLAGS\n  -R, --repo [HOST/]OWNER/REPO   Select another repository\n\nINHERITED FLAGS\n  --help   Show help for command\n\nARGUMENTS\n  A pull request can be supplied as argument in any of the following formats:\n  - by number, e.g. \"123\";\n",
+			lead: "Work with GitHub pull requests.", commands: []string{"create", "list", "update-branch"}, global: []string{"help"}},
+		{name: "gh root", path: "gh", flags: []string{"version"},
+			text: "Work seamlessly with GitHub from the command line.\n\nUSAGE\n  gh <command> <subcommand> [flags]\n\nCORE COMMANDS\n  auth:          Authenticate gh and git with GitHub\n\nFLAGS\n  --help      Show help for command\n  --version   Show gh version\n",
+			lead: "Work seamlessly with GitHub from the command line.", commands: []string{"auth"}},
+		{name: "docker leaf", path: "docker run", flags: []string{"add-host", "attach"},
+			text: "\nUsage:  docker run [OPTIONS] IMAGE [COMMAND] [ARG...]\n\nCreate and run a new container from an image\n\nAliases:\n  docker container run, docker run\n\nOptions:\n      --add-host list    Add a custom host-to-IP mapping (host:ip)\n  -a, --attach list      Attach to STDIN, STDOUT or STDERR\n",
+			lead: "Create and run a new container from an image", use: "docker run [OPTIONS] IMAGE [COMMAND] [ARG...]", leaf: true,
+			flagText: map[string]string{"attach": "Attach to STDIN, STDOUT or STDERR"}},
+		{name: "docker group", path: "docker image",
+			text: "\nUsage:  docker image COMMAND\n\nManage images\n\nCommands:\n  build       Build an image from a Dockerfile\n  ls          List images\n\nRun 'docker image COMMAND --help' for more information on a command.\n",
+			lead: "Manage images", commands: []string{"build", "ls"}},
+		{name: "docker root", path: "docker", flags: []string{"config"},
+			text: "\nUsage:  docker [OPTIONS] COMMAND\n\nA self-sufficient runtime for containers\n\nCommon Commands:\n  run         Create and run a new container from an image\n\nManagement Commands:\n  image       Manage images\n\nGlobal Options:\n      --config string      Location of client config files\n",
+			lead: "A self-sufficient runtime for containers", commands: []string{"run", "image"}, global: []string{"config"}},
+		{name: "helm", path: "helm install", flags: []string{"wait", "values", "debug"}, text: helmInstall,
+			lead: strings.TrimSpace(helmInstall[:strings.Index(helmInstall, "Usage:")]), use: "helm install [NAME] [CHART] [flags]",
+			global: []string{"debug"}, leaf: true,
+			flagText: map[string]string{"wait": "wait until resources are ready (default hookOnly)"}},
+		{name: "helm examples in the description", path: "helm search repo", flags: []string{"devel"},
+			text: "Search reads through all of the repositories.\n\nExamples:\n\n    # Search for nginx\n    $ helm search repo nginx\n\nRepositories are managed with 'helm repo' commands.\n\nUsage:\n  helm search repo [keyword] [flags]\n\nFlags:\n      --devel   use development versions, too\n",
+			lead: "Search reads through all of the repositories.\n\nExamples:\n\n    # Search for nginx\n    $ helm search repo nginx\n\nRepositories are managed with 'helm repo' commands.",
+			use:  "helm search repo [keyword] [flags]", leaf: true},
+		{name: "kustomize example text", path: "kustomize edit set image",
+			text: "Sets images\n\nUsage:\n  kustomize edit set image [flags]\n\nExamples:\n\nThe command\n  set image postgres=eu.gcr.io/postgres:latest\nwill add\n\nimages:\n- name: postgres\n\t\t\n\nFlags:\n  -h, --help   help for image\n",
+			lead: "Sets images", use: "kustomize edit set image [flags]", leaf: true,
+			example: "\nThe command\n  set image postgres=eu.gcr.io/postgres:latest\nwill add\n\nimages:\n- name: postgres\n\t\t"},
+		{name: "etcdctl leaf", path: "etcdctl put", flags: []string{"prev-kv", "lease"},
+			text: "\nPuts the given key into the store.\n\nWhen <value> begins with '-', <value> is interpreted as a flag.\nInsert '--' for workaround:\n\n$ put <key> -- <value>\n\nUsage:\n  etcdctl put [options] <key> <value> (<value> can also be given from stdin) [flags]\n\nFlags:\n  -h, --help           help for put\n      --lease string   lease ID (in hexadecimal) to attach to the key (default \"0\")\n      --prev-kv        return the previous key-value pair before modification\nUse \"etcdctl options\" for a list of global command-line options (applies to all commands).\n",
+			lead: "Puts the given key into the store.\n\nWhen <value> begins with '-', <value> is interpreted as a flag.\nInsert '--' for workaround:\n\n$ put <key> -- <value>",
+			use:  "etcdctl put [options] <key> <value> (<value> can also be given from stdin) [flags]", leaf: true,
+			flagText: map[string]string{"prev-kv": "return the previous key-value pair before modification"}},
+		{name: "etcdctl root", path: "etcdctl",
+			text: "A simple command line client for etcd3.\n\nUsage:\n  etcdctl [command]\n\nKey-value commands\n  compaction  Compacts the event history in etcd\n  move-leader Transfers leadership to another etcd cluster member.\n\nUtility commands\n  version     Prints the version of etcdctl\n\nUse \"etcdctl [command] --help\" for more information about a command.\n",
+			lead: "A simple command line client for etcd3.", commands: []string{"compaction", "move-leader", "version"}},
+		{name: "crane examples", path: "crane blob", flags: []string{"platform"},
+			text: "Read a blob from the registry\n\nUsage:\n  crane blob BLOB [flags]\n\nExamples:\ncrane blob ubuntu@sha256:4c1d > blob.tar.gz\n\nFlags:\n  -h, --help   help for blob\n",
+			lead: "Read a blob from the registry", use: "crane blob BLOB [flags]", example: "crane blob ubuntu@sha256:4c1d > blob.tar.gz", leaf: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hc := helpContext{path: tt.path, flags: map[string]bool{"help": true}}
+			for _, f := range tt.flags {
+				hc.flags[f] = true
+			}
+			p := parseHelp(tt.text, hc)
+			if p.lead != tt.lead {
+				t.Errorf("lead = %q\nwant %q", p.lead, tt.lead)
+			}
+			if use, ok := p.useLine(tt.path); use != tt.use || ok != (tt.use != "") {
+				t.Errorf("use line = %q, %v; want %q", use, ok, tt.use)
+			}
+			if p.example != tt.example {
+				t.Errorf("example = %q, want %q", p.example, tt.example)
+			}
+			var cmds []string
+			for _, c := range p.commands {
+				cmds = append(cmds, c.name)
+			}
+			if strings.Join(cmds, " ") != strings.Join(tt.commands, " ") {
+				t.Errorf("commands = %v, want %v", cmds, tt.commands)
+			}
+			if p.leaf(tt.path) != tt.leaf {
+				t.Errorf("leaf = %v, want %v", p.leaf(tt.path), tt.leaf)
+			}
+			var global []string
+			for name := range p.global {
+				global = append(global, name)
+			}
+			slices.Sort(global)
+			if strings.Join(global, " ") != strings.Join(tt.global, " ") {
+				t.Errorf("global flags = %v, want %v", global, tt.global)
+			}
+			for name, want := range tt.flagText {
+				hf := p.flags[name]
+				if hf == nil {
+					t.Errorf("--%s not read", name)
+					continue
+				}
+				if got := strings.Join(hf.text, "\n"); got != want {
+					t.Errorf("--%s text = %q, want %q", name, got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestBuildInfo compares cobra versions (TestOldPflagHelp reads the build
+// info of a binary).
+func TestBuildInfo(t *testing.T) {
+	for _, tt := range []struct {
+		b             *BuildInfo
+		atLeast, know bool
+	}{
+		{&BuildInfo{Cobra: "v1.3.0"}, false, true},
+		{&BuildInfo{Cobra: "v1.4.0"}, true, true},
+		{&BuildInfo{Cobra: "v2.0.0-rc1"}, true, true},
+		{&BuildInfo{}, false, false},
+		{nil, false, false},
+	} {
+		if a, k := tt.b.cobraAtLeast(1, 4); a != tt.atLeast || k != tt.know {
+			t.Errorf("%+v: cobraAtLeast(1, 4) = %v, %v; want %v, %v", tt.b, a, k, tt.atLeast, tt.know)
+		}
+	}
+	if readBuildInfo(filepath.Join(t.TempDir(), "none")) != nil {
+		t.Error("build info of a missing file")
+	}
+}
+
+// TestFullListing: cobra before 1.4 never lists --help, so a listing
+// without it is every flag (cobra-cli v1.3.0's), unless the help shows a
+// flag that it left out; from 1.4 on, a listing without --help is of the
+// required flags only.
+func TestFullListing(t *testing.T) {
+	page := parseHelp("Add a command.\n\nUsage:\n  cobra-cli add [command name] [flags]\n\nFlags:\n  -h, --help   help for add\n  -p, --parent string   parent\n\nGlobal Flags:\n  -a, --author string   author\n",
+		helpContext{path: "cobra-cli add", flags: map[string]bool{"help": true, "parent": true, "author": true}})
+	all := map[string]bool{"parent": true, "author": true}
+	some := map[string]bool{"parent": true}
+	for _, tt := range []struct {
+		name                 string
+		listsHelp, helpKnown bool
+		names                map[string]bool
+		want                 bool
+	}{
+		{"cobra 1.3, every flag", false, true, all, true},
+		{"cobra 1.3, one left out", false, true, some, false},
+		{"cobra 1.4", true, true, all, false},
+		{"--help listed", true, true, map[string]bool{"help": true}, true},
+		{"unknown cobra, every flag", false, false, all, true},
+	} {
+		d := &discoverer{listsHelp: tt.listsHelp, helpKnown: tt.helpKnown}
+		if got := d.fullListing(tt.names, page); got != tt.want {
+			t.Errorf("%s: fullListing = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestIsPlaceholder: completion keeps the usage's back quotes, which tell
+// a placeholder (gh's --repo, --json) from a custom type's name (crane's
+// platform), even where the usage happens to say the word.
+func TestIsPlaceholder(t *testing.T) {
+	for _, tt := range []struct {
+		word, raw string
+		text      []string
+		want      bool
+	}{
+		{"platform", "Specifies the platform in the form os/arch", []string{"Specifies the platform in the form os/arch"}, false},
+		{"[HOST/]OWNER/REPO", "Select another repository using the `[HOST/]OWNER/REPO` format", []string{"Select another repository using the [HOST/]OWNER/REPO format"}, true},
+		{"fields", "Output JSON with the specified `fields`", []string{"Output JSON with the specified fields"}, true},
+		{"WaitStrategy", "wait until resources are ready", []string{"wait until resources are ready"}, false},
+		{"file", "Read from a file", []string{"Read from a file", "or from the `file` given"}, true},
+		{"file", "Read from a `path`", []string{"Read from a path", "or a file"}, false},
+	} {
+		hf := &helpFlag{word: tt.word, style: "pflag", text: tt.text}
+		if got := isPlaceholder(hf, tt.raw); got != tt.want {
+			t.Errorf("isPlaceholder(%q, %q) = %v, want %v", tt.word, tt.raw, got, tt.want)
 		}
 	}
 }

@@ -34,6 +34,10 @@ type probeItem struct {
 	timedOut string // why the parser's answer is unknown: it did not come
 	early    string // the CLI's error on a probe value, printed before its parser answered
 
+	hf          *helpFlag // the flag's help line, nil when the help has none
+	custom      string    // the help's type word that pflag does not print for a type of its own
+	placeholder bool      // the usage names that word: it may be a placeholder, not a type
+
 	answers map[string]bool // value -> taken
 	first   string          // the parser's reason for refusing probeValue
 	again   bool            // offered again once set to probeValue
@@ -103,6 +107,11 @@ func (it *probeItem) next() string {
 func (it *probeItem) record(v string, ok bool, why string, listed, helpListed bool) {
 	if it.guess != "" && v == guessValues()[it.guess] {
 		switch {
+		case ok && it.guess == "stringArray" && !listed && helpListed:
+			// Taken and not offered again: no list, whatever its
+			// default looks like (gh's "(default [main branch])" on a
+			// string).
+			it.list = false
 		case ok && it.guess == "stringArray":
 			it.typ, it.from = it.guess, FromProbe
 		case ok && !listed && helpListed:
@@ -115,6 +124,9 @@ func (it *probeItem) record(v string, ok bool, why string, listed, helpListed bo
 	if v == probeValue {
 		if ok {
 			it.again = listed
+			if !listed && helpListed {
+				it.list = false // set once only
+			}
 		} else {
 			it.first = why
 		}
@@ -167,6 +179,7 @@ func (d *discoverer) probe(ctx context.Context, path []string, flags []*Flag, it
 			ask = append(ask, it)
 		}
 	}
+	pass.flags = flags
 	var required []*Flag
 	for _, f := range flags {
 		if f.Required {
@@ -246,7 +259,7 @@ func (d *discoverer) batch(ctx context.Context, path []string, items []*probeIte
 			pending[i].record(values[i], false, c.errText, false, false)
 			continue
 		}
-		listed, helpListed := listedNames(c)
+		listed, helpListed := d.listedNames(c, pass.flags)
 		for i, it := range pending {
 			if helpListed && !listed[it.f.Name] {
 				pass.parses = true // the flag was set: its command parsed it
@@ -373,7 +386,7 @@ func (d *discoverer) alone(ctx context.Context, path []string, it *probeItem, pa
 			pass.parses = true
 			it.record(v, false, c.errText, false, false)
 		default:
-			listed, helpListed := listedNames(c)
+			listed, helpListed := d.listedNames(c, pass.flags)
 			if helpListed && !listed[it.f.Name] {
 				pass.parses = true
 			}
@@ -383,12 +396,31 @@ func (d *discoverer) alone(ctx context.Context, path []string, it *probeItem, pa
 }
 
 // listedNames returns the flag names a flag-name completion lists, and
-// whether --help is among them (a complete list, not the required flags
-// only).
-func listedNames(c *completion) (map[string]bool, bool) {
+// whether the listing is of every flag, not of the required flags only
+// (see listedFully).
+func (d *discoverer) listedNames(c *completion, flags []*Flag) (map[string]bool, bool) {
 	names := map[string]bool{}
 	for _, f := range flagsOf(c) {
 		names[f.name] = true
 	}
-	return names, names["help"]
+	return names, d.listedFully(names, flags)
+}
+
+// listedFully reports whether a flag-name completion that listed names,
+// for a command whose flags are known, lists every flag that is not set,
+// not the required ones only: it lists --help (cobra 1.4+), or, with a
+// cobra that never lists --help, a flag that is not required.
+func (d *discoverer) listedFully(names map[string]bool, flags []*Flag) bool {
+	if names["help"] {
+		return true
+	}
+	if d.listsHelp || !d.helpKnown {
+		return false
+	}
+	for _, f := range flags {
+		if names[f.Name] && !f.Required {
+			return true
+		}
+	}
+	return false
 }

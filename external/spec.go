@@ -4,7 +4,7 @@ import "time"
 
 // specFormat is the version of the Spec encoding in the cache; a cache
 // entry of another format is rebuilt.
-const specFormat = 2
+const specFormat = 3
 
 // Spec is what reflection found out about a binary: its command tree, the
 // flags of each command with their types, and notes on what it could not
@@ -17,8 +17,11 @@ type Spec struct {
 	Version string    `json:"version,omitempty"`
 	// VersionFlag reports that Version came from cobra's --version flag
 	// (re-read on a warm start to check the cache).
-	VersionFlag bool     `json:"versionFlag,omitempty"`
-	Root        *Command `json:"root"`
+	VersionFlag bool `json:"versionFlag,omitempty"`
+	// Build is the binary's Go build info (nil when it has none): the
+	// main module and version, cobra's and pflag's versions.
+	Build *BuildInfo `json:"build,omitempty"`
+	Root  *Command   `json:"root"`
 	// Notes are what reflection could not find out exactly: flags served
 	// as strings because their type stayed unknown, commands left out.
 	Notes []string `json:"notes,omitempty"`
@@ -49,8 +52,10 @@ type Command struct {
 	// NoParse reports that the command parses its own flags
 	// (cobra's DisableFlagParsing), as far as could be told.
 	NoParse bool `json:"noParse,omitempty"`
-	// MinArgs and MaxArgs bound the positional args, read from the usage
-	// line; MaxArgs -1 means no upper bound.
+	// MinArgs and MaxArgs bound the positional args; MaxArgs -1 means no
+	// upper bound. Discovery accepts any number (0, -1): a usage line does
+	// not bound what the command's Args validator accepts. An overlay may
+	// set them.
 	MinArgs int `json:"minArgs"`
 	MaxArgs int `json:"maxArgs"`
 	// Flags are the flags defined on this command (persistent ones are
@@ -78,8 +83,13 @@ type Flag struct {
 	// when the help shows none (the type's zero value).
 	Default     string `json:"default,omitempty"`
 	NoOptDefVal string `json:"noOptDefVal,omitempty"`
-	Persistent  bool   `json:"persistent,omitempty"`
-	Required    bool   `json:"required,omitempty"`
+	// Repeatable reports a custom type (Type is its name) that takes one
+	// value an occurrence, as the help's type word and the parser's
+	// answers showed: served as an array, each element given as its own
+	// flag, as in-process.
+	Repeatable bool `json:"repeatable,omitempty"`
+	Persistent bool `json:"persistent,omitempty"`
+	Required   bool `json:"required,omitempty"`
 	// Schema is a JSON Schema for the flag's value, from the overlay; it
 	// becomes the flag's jsonschema annotation.
 	Schema string `json:"schema,omitempty"`

@@ -23,7 +23,10 @@ import (
 // tool-extra, flag-missing, flag-extra, the kinds of a flag's schema (see
 // flagKind), flag-required, flag-groups, args-arity, args-after-dash,
 // description-missing (lines of the in-process description left out, none
-// changed), description, annotations, meta, tags, output-schema.
+// changed), description-extra (lines added to the in-process description,
+// none left out or changed), description, annotations, meta, tags,
+// output-schema, args-refused (the outside refuses a count of args that
+// the in-process tool accepts).
 type Difference struct {
 	Kind, Tool, Detail string
 }
@@ -114,8 +117,13 @@ func Tool(in, out *mcp.Tool, annotated map[string]bool) []Difference {
 	ai, ao := si.Properties["args"], so.Properties["args"]
 	if js(ai) != js(ao) {
 		// The description states the count too: any difference is one of
-		// arity.
-		add("args-arity", "in-process %s, outside %s", js(ai), js(ao))
+		// arity; args-refused when the outside refuses a count that the
+		// in-process tool accepts.
+		kind := "args-arity"
+		if refuses(ai, ao) {
+			kind = "args-refused"
+		}
+		add(kind, "in-process %s, outside %s", js(ai), js(ao))
 	}
 	if di, do := si.Properties["argsAfterDash"], so.Properties["argsAfterDash"]; (di == nil) != (do == nil) {
 		add("args-after-dash", "in-process %s, outside %s", js(di), js(do))
@@ -124,11 +132,17 @@ func Tool(in, out *mcp.Tool, annotated map[string]bool) []Difference {
 		add("args-arity", "required in-process %v, outside %v", si.Required, so.Required)
 	}
 	if in.Description != out.Description {
+		// The paragraph stating the flag groups is left out of both
+		// first: a flag-groups difference of the schema says it.
 		kind := "description"
-		if groupSentences().ReplaceAllString(in.Description, "") == groupSentences().ReplaceAllString(out.Description, "") {
+		di, do := groupSentences().ReplaceAllString(in.Description, ""), groupSentences().ReplaceAllString(out.Description, "")
+		switch {
+		case di == do:
 			kind = "flag-groups"
-		} else if linesWithin(out.Description, in.Description) {
+		case linesWithin(do, di):
 			kind = "description-missing"
+		case linesWithin(di, do):
+			kind = "description-extra"
 		}
 		add(kind, "in-process %q, outside %q", in.Description, out.Description)
 	}
@@ -148,6 +162,30 @@ func Tool(in, out *mcp.Tool, annotated map[string]bool) []Difference {
 		add("output-schema", "differs")
 	}
 	return diffs
+}
+
+// argCounts returns the counts of positional args that the args schema s
+// accepts: min and max (-1 for no bound); none when s is nil.
+func argCounts(s *jsonschema.Schema) (min, max int) {
+	if s == nil {
+		return 0, 0
+	}
+	max = -1
+	if s.MinItems != nil {
+		min = *s.MinItems
+	}
+	if s.MaxItems != nil {
+		max = *s.MaxItems
+	}
+	return min, max
+}
+
+// refuses reports whether the outside args schema (out) refuses a count of
+// args that the in-process one (in) accepts.
+func refuses(in, out *jsonschema.Schema) bool {
+	mi, xi := argCounts(in)
+	mo, xo := argCounts(out)
+	return mo > mi || xo >= 0 && (xi < 0 || xo < xi)
 }
 
 // flagKind names the kind of difference between the schemas of one flag,

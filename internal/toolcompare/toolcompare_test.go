@@ -31,6 +31,7 @@ func TestTools(t *testing.T) {
 	strs := &jsonschema.Schema{Type: "array", Items: str}
 	described := &jsonschema.Schema{Type: "string", Description: "other words"}
 	oneArg := &jsonschema.Schema{Type: "array", Items: str, MaxItems: new(int)}
+	one := 1
 	for _, tc := range []struct {
 		name      string
 		in, out   []*mcp.Tool
@@ -95,8 +96,12 @@ func TestTools(t *testing.T) {
 		{"required", []*mcp.Tool{tool("a", map[string]*jsonschema.Schema{"x": str}, []string{"x"}, nil)},
 			[]*mcp.Tool{tool("a", map[string]*jsonschema.Schema{"x": str}, nil, nil)}, nil,
 			[]string{"flag-required"}},
-		{"args", []*mcp.Tool{tool("a", nil, nil, strs)}, []*mcp.Tool{tool("a", nil, nil, oneArg)}, nil,
+		{"args refused", []*mcp.Tool{tool("a", nil, nil, strs)}, []*mcp.Tool{tool("a", nil, nil, oneArg)}, nil,
+			[]string{"args-refused"}},
+		{"args accepted", []*mcp.Tool{tool("a", nil, nil, oneArg)}, []*mcp.Tool{tool("a", nil, nil, strs)}, nil,
 			[]string{"args-arity"}},
+		{"args required", []*mcp.Tool{tool("a", nil, nil, strs)}, []*mcp.Tool{tool("a", nil, nil, &jsonschema.Schema{Type: "array", Items: str, MinItems: &one})}, nil,
+			[]string{"args-refused"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
@@ -125,6 +130,10 @@ func TestToolsDescription(t *testing.T) {
 	in.Description, out.Description = "Short\n\nLong.\n\nUsage: x", "Long.\n\nUsage: x"
 	if got := Tools([]*mcp.Tool{in}, []*mcp.Tool{out}, nil); len(got) != 1 || got[0].Kind != "description-missing" {
 		t.Errorf("lines left out: %v, want one description-missing", got)
+	}
+	out.Description = "Short\n\nLong.\n\nMore words of the help.\n\nUsage: x"
+	if got := Tools([]*mcp.Tool{in}, []*mcp.Tool{out}, nil); len(got) != 1 || got[0].Kind != "description-extra" {
+		t.Errorf("lines added: %v, want one description-extra", got)
 	}
 	out.Description = "Long.\n\nUsage: x\n\nMore."
 	if got := Tools([]*mcp.Tool{in}, []*mcp.Tool{out}, nil); len(got) != 1 || got[0].Kind != "description" {

@@ -47,6 +47,41 @@ func (v *anyValue) String() string     { return v.s }
 func (v *anyValue) Set(s string) error { v.s = s; return nil }
 func (v *anyValue) Type() string       { return v.typ }
 
+// keyToValue takes one KEY=VALUE an occurrence, as crane's does.
+type keyToValue struct{ kv []string }
+
+func (v *keyToValue) String() string { return strings.Join(v.kv, ",") }
+func (v *keyToValue) Set(s string) error {
+	if !strings.Contains(s, "=") {
+		return fmt.Errorf("%s must be formatted as key=value", s)
+	}
+	v.kv = append(v.kv, s)
+	return nil
+}
+func (v *keyToValue) Type() string { return "keyToValue" }
+
+// argsSlice takes one value an occurrence, as helm's
+// postRendererArgsSlice does.
+type argsSlice struct{ v []string }
+
+func (v *argsSlice) String() string     { return "[" + strings.Join(v.v, ",") + "]" }
+func (v *argsSlice) Set(s string) error { v.v = append(v.v, s); return nil }
+func (v *argsSlice) Type() string       { return "argsSlice" }
+
+// waitStrategy takes one of helm's wait strategies, or true/false.
+type waitStrategy struct{ s string }
+
+func (v *waitStrategy) String() string { return v.s }
+func (v *waitStrategy) Set(s string) error {
+	switch s {
+	case "true", "false", "watcher", "legacy", "hookOnly":
+		v.s = s
+		return nil
+	}
+	return fmt.Errorf("invalid wait strategy %q", s)
+}
+func (v *waitStrategy) Type() string { return "WaitStrategy" }
+
 // ifname takes a network interface name: at most 15 bytes (IFNAMSIZ-1).
 type ifname string
 
@@ -159,6 +194,19 @@ func main() {
 	ps.SetHelpTemplate(`{{.UsageString}}`)
 	var ifn2 ifname
 	ps.Flags().Var(&ifn2, "iface", "a network interface name")
+	// crane's keyToValue: one KEY=VALUE an occurrence, refused in pflag's
+	// words for a map.
+	ps.Flags().Var(&keyToValue{}, "env", "New envvar to add")
+	// helm's WaitStrategy: takes "true" too, and a value when given none.
+	ws := &waitStrategy{"hookOnly"}
+	ps.Flags().Var(ws, "wait", "wait until resources are ready")
+	ps.Flags().Lookup("wait").NoOptDefVal = "watcher"
+	// helm's postRendererArgsSlice: a custom type cobra offers again (its
+	// name says Slice), one value an occurrence.
+	ps.Flags().Var(&argsSlice{}, "arg", "an argument (can specify multiple)")
+	// gh's pr create --head: a string whose usage names a placeholder and
+	// writes its default in words.
+	ps.Flags().String("head", "", "The `branch` that contains commits (default [current branch])")
 	root.AddCommand(t, e, e2, rq, ps)
 	if err := root.Execute(); err != nil {
 		os.Exit(1)
