@@ -1,7 +1,7 @@
 // Package dialect writes MCP tool definitions in the dialects other tool
 // systems speak, and reports everything a dialect cannot carry.
 //
-//	tools := []*mcp.Tool{{ // as tools/list returns them, e.g. from bridge.Tools
+//	tools := []*mcp.Tool{{ // as tools/list returns them, e.g. from toolset.New
 //		Name:        "mycli_greet",
 //		InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","default":"you"}}}`),
 //	}}

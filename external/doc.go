@@ -7,7 +7,7 @@
 //	if err != nil {
 //		return err
 //	}
-//	ts, err := bridge.Tools(r.Root, &bridge.Config{Executable: r.Path})
+//	ts, err := toolset.New(r.Root, &toolset.Config{Executable: r.Path})
 //
 // The tree is read through cobra's hidden completion command and the help
 // texts: sub-commands from the completion of cobra's help command, flags

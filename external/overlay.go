@@ -220,8 +220,8 @@ func (fo *FlagOverlay) apply(f *Flag) {
 	}
 }
 
-// Annotation keys of the bridge (bridge.Annotation*), written as strings
-// here so that this package does not import the bridge.
+// Annotation keys of package toolset (toolset.Annotation*), written as strings
+// here so that this package does not import it.
 const (
 	annTitle       = "mcp.title"
 	annReadOnly    = "mcp.readOnlyHint"

@@ -78,7 +78,7 @@ func (o *Options) withDefaults() *Options {
 
 // Result is a reflected binary, ready to serve.
 type Result struct {
-	// Root is the command tree to give to bridge.Tools; its commands run
+	// Root is the command tree to give to toolset.New; its commands run
 	// nothing.
 	Root *cobra.Command
 	// Path is the binary to run (bridge.Config.Executable): absolute,
@@ -162,7 +162,7 @@ func countCommands(c *Command) int {
 // overlay, and builds the command tree:
 //
 //	r, err := external.Load(ctx, "kubectl", nil)
-//	ts, err := bridge.Tools(r.Root, &bridge.Config{Executable: r.Path})
+//	ts, err := toolset.New(r.Root, &toolset.Config{Executable: r.Path})
 func Load(ctx context.Context, name string, opts *Options) (*Result, error) {
 	o := opts.withDefaults()
 	path, root, err := Resolve(name)
