@@ -327,3 +327,27 @@ func TestDockerRepeatableTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchNamesAreNotDockers: docker has its own run and search
+// commands; search mode's tool names are none of docker's full-mode names.
+func TestSearchNamesAreNotDockers(t *testing.T) {
+	var argv []string
+	ts := toolsOf(t, &argv)
+	v, err := ts.View(toolset.Policy{}, toolset.Listing{Mode: toolset.ToolModeSearch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"docker_run", "docker_search"} {
+		if _, ok := ts.Lookup(want); !ok {
+			t.Fatalf("%s is not a full-mode tool: the check below checks nothing", want)
+		}
+	}
+	for _, st := range v.Tools() {
+		if _, clash := ts.Lookup(st.Name); clash {
+			t.Errorf("search mode's %s is also a docker tool in full mode", st.Name)
+		}
+	}
+	if b, _ := json.Marshal(v.Tools()); len(b) > 4096 {
+		t.Errorf("search mode lists %d bytes, over 4 KB", len(b))
+	}
+}

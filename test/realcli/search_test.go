@@ -28,6 +28,16 @@ func TestSearchRealKubectl(t *testing.T) {
 	if len(small) > 4096 {
 		t.Errorf("search mode lists %d bytes, over 4 KB", len(small))
 	}
+	// kubectl has its own describe and run: search mode's names are none
+	// of kubectl's tool names.
+	for _, st := range v.Tools() {
+		if _, clash := ts.Lookup(st.Name); clash {
+			t.Errorf("search mode's %s is also a kubectl tool in full mode", st.Name)
+		}
+	}
+	if _, ok := ts.Lookup("kubectl_run"); !ok {
+		t.Error("kubectl_run (kubectl run) is not a full-mode tool: the check above checks nothing")
+	}
 	if a, err := ts.View(toolset.Policy{}, toolset.Listing{Mode: toolset.ToolModeAuto}); err != nil || a.Mode() != toolset.ToolModeSearch {
 		t.Errorf("auto on kubectl's %d tools: %v %v, want search", len(ts.Tools()), a.Mode(), err)
 	}
