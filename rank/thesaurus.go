@@ -187,10 +187,10 @@ var directed = []string{
 var intentWords = []string{"why", "who", "which", "what", "where", "much", "many"}
 
 // stopWords are dropped from queries: they say nothing of the command.
-var stopWords = strings.Fields(`a an the in on of for to from with by and or all my me i is are be it its this that
+const stopWords = `a an the in on of for to from with by and or all my me i is are be it its this that
 these those how do does did can could would should will please some any each every into via using at want need
 one many given your our we you there here just so then than as up out about thing things something when am was
-were been being have has had not no yes over under while also like`)
+were been being have has had not no yes over under while also like`
 
 // alt is one word a query word expands to, with its weight.
 type alt struct {
@@ -234,7 +234,7 @@ var lex = sync.OnceValue(func() *lexicon {
 			add(stem(strings.TrimSpace(from)), stem(b), 0.7)
 		}
 	}
-	for _, w := range stopWords {
+	for _, w := range strings.Fields(stopWords) {
 		l.stop[w] = true
 	}
 	for _, w := range intentWords {
