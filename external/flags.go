@@ -76,6 +76,7 @@ func (d *discoverer) flags(c *Command, path []string, page *helpPage, comp *comp
 		hf := page.flags[lf.name]
 		raw := lf.usage // as the CLI wrote it: completion keeps back quotes
 		if hf != nil {
+			hf.unquote(raw)
 			// The help has the whole usage (completion shows its first
 			// line only), followed by the default.
 			if u, _, _ := hf.split(helpType(hf)); u != "" || lf.usage == "" {
@@ -314,6 +315,11 @@ func (d *discoverer) helpType(f *Flag, hf *helpFlag, page *helpPage, raw string)
 func isPlaceholder(hf *helpFlag, raw string) bool {
 	if i := strings.Index(raw, "`"); i >= 0 && strings.Contains(raw[i+1:], "`") {
 		return strings.Contains(raw, "`"+hf.word+"`")
+	}
+	if strings.Contains(hf.word, " ") {
+		// No type's name has a space: the usage's words in back
+		// quotes, which pflag leaves in the usage's text.
+		return strings.Contains(strings.Join(hf.text, "\n"), hf.word)
 	}
 	if len(hf.text) < 2 {
 		return raw == "" && slices.Contains(usageWords(strings.Join(hf.text, " ")), hf.word)

@@ -67,13 +67,17 @@ type helpFlag struct {
 	boolNoOpt       bool   // pflag's [=true|false]
 	assigned        string // kubectl style: the text after "=" (the default)
 	col             int    // pflag style: the column at which the usage starts
+	raw             string // pflag style: the usage's first line as written, when pflag took its back quotes (unquote)
 	text            []string
 }
 
 var (
-	// pflag: "  -n, --name type[=x]   usage (default x)"
+	// pflag: "  -n, --name type[=x]   usage (default x)"; a placeholder
+	// taken from the usage's back quotes may hold single spaces (k3d's
+	// "--port-delete k3d cluster edit NODE --port-delete 8080:80"): pflag
+	// puts two spaces at least before the usage.
 	pflagLine = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^\s+(?:-([^-\s]), )?--([A-Za-z0-9][\w.:-]*)(\[=true\|false\])?(?: (\S+?))?(\[=.*?\])?(?:\s{2,}(.*))?$`)
+		return regexp.MustCompile(`^\s+(?:-([^-\s]), )?--([A-Za-z0-9][\w.:-]*)(\[=true\|false\])?(?: (\S+?(?: \S+?)*?))?(\[=.*?\])?(?:\s{2,}(.*))?$`)
 	})
 	// kubectl: "  -n, --name='default':" (the usage follows on the next lines)
 	assignLine = sync.OnceValue(func() *regexp.Regexp {
@@ -337,6 +341,38 @@ func matchFlag(line string) *helpFlag {
 	return f
 }
 
+// unquote reads the flag's help line again, given its usage's first line
+// as the CLI wrote it (raw: completion keeps back quotes). pflag prints
+// the text of the usage's first pair of back quotes as the placeholder,
+// then the optional value ("[=x]"), and the usage without that pair. When
+// the pair is on the first line, the placeholder is known exactly, "[="
+// in it too (k3d's "KEY[=VALUE][@NODEFILTER...]" has no optional value),
+// and split gives the usage its back quotes again when it holds more.
+func (f *helpFlag) unquote(raw string) {
+	i := strings.IndexByte(raw, '`')
+	if f.style != "pflag" || i < 0 {
+		return
+	}
+	j := strings.IndexByte(raw[i+1:], '`')
+	if j < 0 {
+		return
+	}
+	name := raw[i+1 : i+1+j]
+	printed := f.word
+	if f.noOpt != "" {
+		printed += "[=" + f.noOpt + "]"
+	}
+	switch {
+	case printed == name:
+		f.word, f.noOpt = name, ""
+	case strings.HasPrefix(printed, name+"[=") && strings.HasSuffix(printed, "]"):
+		f.word, f.noOpt = name, printed[len(name)+2:len(printed)-1]
+	default:
+		return
+	}
+	f.raw = raw
+}
+
 // continuation returns the text of a continuation line of the flag's
 // usage: pflag indents the lines of a usage to the column of its first,
 // and the rest of the line is the usage's own (kustomize's "\t\tIf not
@@ -363,6 +399,16 @@ func (f *helpFlag) split(typ string) (usage, def string, ok bool) {
 		return "", "", false
 	}
 	lines := append([]string(nil), f.text...)
+	if f.raw != "" && strings.Contains(strings.Join(lines, "\n"), "`") {
+		// pflag printed the usage without its first pair of back
+		// quotes, and it has more (k3d's "Example: `k3d ...`"): read
+		// without the first pair given back, pflag would take the
+		// next pair's text for the placeholder, and the usage would
+		// lose those back quotes.
+		if rest, ok := strings.CutPrefix(lines[0], strings.Replace(f.raw, "`"+f.word+"`", f.word, 1)); ok {
+			lines[0] = f.raw + rest
+		}
+	}
 	if f.style == "assign" {
 		// kubectl's style gives the default after "=": a "(default X)"
 		// at the end is the usage's own text ("(default hide labels

@@ -309,3 +309,58 @@ func TestIsPlaceholder(t *testing.T) {
 		}
 	}
 }
+
+// TestBackQuotedPlaceholders reads flag lines whose placeholder pflag took
+// from the usage's back quotes, as k3d's are: the placeholder may hold
+// spaces and "[=" (no optional value), and a usage with a second pair of
+// back quotes gets its first pair back, so that pflag reads it as written.
+func TestBackQuotedPlaceholders(t *testing.T) {
+	for _, tt := range []struct {
+		line, cont, raw    string
+		word, noOpt, usage string
+		placeholder        bool
+	}{
+		{
+			line:  "      --port-delete k3d cluster edit NODE --port-delete 8080:80   [EXPERIMENTAL] Delete a port mapping",
+			cont:  "                                                                   - Example: k3d cluster edit NODE --port-delete 8080:80",
+			raw:   "[EXPERIMENTAL] Delete a port mapping",
+			word:  "k3d cluster edit NODE --port-delete 8080:80",
+			usage: "[EXPERIMENTAL] Delete a port mapping\n - Example: k3d cluster edit NODE --port-delete 8080:80", placeholder: true,
+		},
+		{
+			line:  "  -e, --env KEY[=VALUE][@NODEFILTER]   Add environment variables (Format: KEY[=VALUE][@NODEFILTER]",
+			cont:  "                                        - Example: `k3d cluster create -e \"A=1@server:0\"`",
+			raw:   "Add environment variables (Format: `KEY[=VALUE][@NODEFILTER]`",
+			word:  "KEY[=VALUE][@NODEFILTER]",
+			usage: "Add environment variables (Format: `KEY[=VALUE][@NODEFILTER]`\n - Example: `k3d cluster create -e \"A=1@server:0\"`", placeholder: true,
+		},
+		{
+			line: "      --mode MODE[=\"fast\"]   The MODE to run in",
+			raw:  "The `MODE` to run in",
+			word: "MODE", noOpt: `"fast"`,
+			usage: "The MODE to run in", placeholder: true,
+		},
+		{
+			line:  "      --json fields   Output JSON with the specified fields",
+			raw:   "Output JSON with the specified `fields`",
+			word:  "fields",
+			usage: "Output JSON with the specified fields", placeholder: true,
+		},
+	} {
+		p := parseHelp("Flags:\n"+tt.line+"\n"+tt.cont+"\n", helpContext{})
+		var hf *helpFlag
+		for _, f := range p.flags {
+			hf = f
+		}
+		if len(p.flags) != 1 || hf == nil {
+			t.Errorf("%q: %d flags read", tt.line, len(p.flags))
+			continue
+		}
+		hf.unquote(tt.raw)
+		usage, _, _ := hf.split("")
+		if hf.word != tt.word || hf.noOpt != tt.noOpt || usage != tt.usage || isPlaceholder(hf, tt.raw) != tt.placeholder {
+			t.Errorf("%q: word %q, optional value %q, usage %q, placeholder %v; want %q, %q, %q, %v",
+				tt.line, hf.word, hf.noOpt, usage, isPlaceholder(hf, tt.raw), tt.word, tt.noOpt, tt.usage, tt.placeholder)
+		}
+	}
+}
