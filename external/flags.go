@@ -109,11 +109,15 @@ func (d *discoverer) flags(c *Command, path []string, page *helpPage, comp *comp
 // --help in a full listing; before 1.4 it never does (the build info
 // tells which), and a listing is taken as full unless the help shows a
 // flag it left out.
+//
+// A CLI that hides --help (docker) never lists it either: then, as before
+// 1.4, the listing is full unless the help shows a flag it left out.
 func (d *discoverer) fullListing(names map[string]bool, page *helpPage) bool {
 	if names["help"] {
 		return true
 	}
-	if d.listsHelp || !page.sections && !d.helpKnown {
+	_, helpShown := page.flags["help"]
+	if d.listsHelp && (helpShown || !page.sections) || !page.sections && !d.helpKnown {
 		return false
 	}
 	for name := range page.flags {

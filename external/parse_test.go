@@ -285,6 +285,18 @@ func TestFullListing(t *testing.T) {
 			t.Errorf("%s: fullListing = %v, want %v", tt.name, got, tt.want)
 		}
 	}
+	// docker hides --help: completion never lists it, on cobra 1.4 and
+	// later too, and the help does not show it. Every flag was read as
+	// required (127 docker commands).
+	hidden := parseHelp("Create a volume.\n\nUsage:\n  docker volume create [OPTIONS] [VOLUME]\n\nOptions:\n  -d, --driver string   Specify volume driver name\n      --label list      Set metadata\n",
+		helpContext{path: "docker volume create", flags: map[string]bool{"driver": true, "label": true}})
+	d := &discoverer{listsHelp: true, helpKnown: true}
+	if !d.fullListing(map[string]bool{"driver": true, "label": true}, hidden) {
+		t.Error("hidden --help, every flag listed: read as the required flags only")
+	}
+	if d.fullListing(map[string]bool{"driver": true}, hidden) {
+		t.Error("hidden --help, one flag left out: read as every flag")
+	}
 }
 
 // TestIsPlaceholder: completion keeps the usage's back quotes, which tell
