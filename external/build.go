@@ -24,6 +24,7 @@ func Build(spec *Spec) (*cobra.Command, []string) {
 	var notes []string
 	root := buildCommand(spec.Root, &notes, "")
 	root.Version = spec.Version
+	root.TraverseChildren = spec.TraverseChildren
 	return root, notes
 }
 

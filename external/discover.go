@@ -279,6 +279,7 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 	prune(root, left)
 	sortTree(root)
 	spec := &Spec{Format: specFormat, Root: root, Build: d.build}
+	spec.TraverseChildren = d.traverses(ctx, root)
 	if d.versionFlag {
 		if res, err := d.run(ctx, "--version"); err == nil && res.ExitCode == 0 {
 			v := strings.TrimSpace(firstLine(res.Stdout))
@@ -292,6 +293,41 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 	d.mu.Unlock()
 	sort.Strings(spec.Notes)
 	return spec, nil
+}
+
+// traverses reports whether the root reads its own local flags before a
+// sub-command's name (cobra's TraverseChildren), by asking the parser:
+// `BIN --FLAG=DEFAULT help` runs cobra's help command when the root parses
+// FLAG there (Traverse), and fails on an unknown flag when it does not
+// (Find hands the flag to the help command, which has none of the
+// root's). Only a root local flag that takes its default is given, and
+// only to the help command, which runs nothing of the CLI's.
+func (d *discoverer) traverses(ctx context.Context, root *Command) bool {
+	if len(root.Commands) == 0 {
+		return false
+	}
+	var f *Flag
+	for _, x := range root.Flags {
+		if x.Persistent || x.Name == "help" {
+			continue
+		}
+		if x.Type == "bool" {
+			f = x
+			break
+		}
+		if f == nil && x.Type == "string" {
+			f = x
+		}
+	}
+	if f == nil {
+		return false
+	}
+	value := f.Default
+	if f.Type == "bool" && value == "" {
+		value = "false"
+	}
+	res, err := d.run(ctx, "--"+f.Name+"="+value, "help")
+	return err == nil && res.ExitCode == 0 && !strings.Contains(res.Stderr+res.Stdout, "unknown flag")
 }
 
 func firstLine(s string) string {

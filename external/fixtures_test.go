@@ -2,6 +2,7 @@ package external_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cobramcp/cobramcp/external"
+	"github.com/cobramcp/cobramcp/toolset"
 )
 
 // fixture builds one of the test CLIs: a directory under testdata (this
@@ -562,5 +564,42 @@ func TestStaleCacheCases(t *testing.T) {
 	}
 	if !spec.Partial || !slices.ContainsFunc(spec.Notes, func(n string) bool { return strings.Contains(n, "changed while it was reflected") }) {
 		t.Errorf("a binary changed during reflection: partial %v, notes %q", spec.Partial, spec.Notes)
+	}
+}
+
+// TestTraverseChildren: whether the root reads its local flags before a
+// sub-command's name is asked of the parser; then the served run tool
+// takes them, written before "run", as the binary reads them.
+func TestTraverseChildren(t *testing.T) {
+	bin := fixture(t, "testdata/traverse")
+	for _, tt := range []struct {
+		off  bool
+		want bool
+	}{{false, true}, {true, false}} {
+		if tt.off {
+			t.Setenv("TRAVERSE_OFF", "1")
+		}
+		spec, err := external.Reflect(context.Background(), bin, "traverse", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if spec.TraverseChildren != tt.want {
+			t.Errorf("TRAVERSE_OFF %v: TraverseChildren %v, want %v", tt.off, spec.TraverseChildren, tt.want)
+		}
+		if !tt.want {
+			continue
+		}
+		tree, _ := external.Build(spec)
+		ts, err := toolset.New(tree, &toolset.Config{Executable: bin})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := ts.Call(context.Background(), "traverse_run", json.RawMessage(`{"flags":{"context":"prod","debug":true,"cpu-shares":512},"args":["nginx"]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out, ok := res.StructuredContent.(toolset.Output); !ok || out.Stdout != "context=prod debug=true cpu-shares=512 image=nginx\n" {
+			t.Errorf("run with the root's options: %+v", res.StructuredContent)
+		}
 	}
 }

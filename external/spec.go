@@ -4,7 +4,7 @@ import "time"
 
 // specFormat is the version of the Spec encoding in the cache; a cache
 // entry of another format is rebuilt.
-const specFormat = 3
+const specFormat = 4
 
 // Spec is what reflection found out about a binary: its command tree, the
 // flags of each command with their types, and notes on what it could not
@@ -21,7 +21,11 @@ type Spec struct {
 	// Build is the binary's Go build info (nil when it has none): the
 	// main module and version, cobra's and pflag's versions.
 	Build *BuildInfo `json:"build,omitempty"`
-	Root  *Command   `json:"root"`
+	// TraverseChildren reports that the root reads its own local flags
+	// before a sub-command's name (cobra's TraverseChildren, as docker's
+	// global options): they are then served on every command.
+	TraverseChildren bool     `json:"traverseChildren,omitempty"`
+	Root             *Command `json:"root"`
 	// Notes are what reflection could not find out exactly: flags served
 	// as strings because their type stayed unknown, commands left out.
 	Notes []string `json:"notes,omitempty"`
