@@ -76,6 +76,7 @@ func (d *discoverer) flags(c *Command, path []string, page *helpPage, comp *comp
 		hf := page.flags[lf.name]
 		raw := lf.usage // as the CLI wrote it: completion keeps back quotes
 		if hf != nil {
+			hf.unwrap(raw)
 			hf.unquote(raw)
 			// The help has the whole usage (completion shows its first
 			// line only), followed by the default.

@@ -373,6 +373,24 @@ func (f *helpFlag) unquote(raw string) {
 	f.raw = raw
 }
 
+// unwrap undoes a help that wraps flag usages at the terminal's width
+// (docker's): when the usage is one line as the CLI wrote it (raw, from
+// completion) and the help's lines are that line broken at spaces, with
+// pflag's " (default X)" after it, the flag's text is raw and the default
+// again, on one line. Lines that hold more than raw and a default are the
+// usage's own (completion shows a usage's first line only).
+func (f *helpFlag) unwrap(raw string) {
+	if f.style != "pflag" || len(f.text) < 2 || raw == "" || strings.ContainsAny(raw, "\n`") {
+		return
+	}
+	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	rest, ok := strings.CutPrefix(norm(strings.Join(f.text, " ")), norm(raw))
+	if !ok || rest != "" && !(strings.HasPrefix(rest, " (default ") && strings.HasSuffix(rest, ")")) {
+		return
+	}
+	f.text = []string{raw + rest}
+}
+
 // continuation returns the text of a continuation line of the flag's
 // usage: pflag indents the lines of a usage to the column of its first,
 // and the rest of the line is the usage's own (kustomize's "\t\tIf not

@@ -376,3 +376,32 @@ func TestBackQuotedPlaceholders(t *testing.T) {
 		}
 	}
 }
+
+// TestUnwrap: docker wraps its flag usages at the terminal's width, the
+// default too; the usage is the CLI's one line again (completion has it)
+// and the default is read. A usage whose first line is whole keeps its
+// own further lines.
+func TestUnwrap(t *testing.T) {
+	page := parseHelp("Usage:  docker run [OPTIONS] IMAGE\n\nCreate and run a container\n\nOptions:\n"+
+		"      --config string    Location of client config files (default\n                         \"/root/.docker\")\n"+
+		"  -c, --context string   Name of the context to use to connect to the\n                         daemon (overrides DOCKER_HOST env var)\n"+
+		"      --note string      First line.\n                         Second line of its own.\n",
+		helpContext{path: "docker run", flags: map[string]bool{"config": true, "context": true, "note": true}})
+	for _, tt := range []struct {
+		name, raw, usage, def string
+	}{
+		{"config", "Location of client config files", "Location of client config files", "/root/.docker"},
+		{"context", "Name of the context to use to connect to the daemon (overrides DOCKER_HOST env var)", "Name of the context to use to connect to the daemon (overrides DOCKER_HOST env var)", ""},
+		{"note", "First line.", "First line.\nSecond line of its own.", ""},
+	} {
+		hf := page.flags[tt.name]
+		if hf == nil {
+			t.Fatalf("--%s not read", tt.name)
+		}
+		hf.unwrap(tt.raw)
+		usage, def, _ := hf.split("string")
+		if usage != tt.usage || def != tt.def {
+			t.Errorf("--%s: usage %q, default %q; want %q, %q", tt.name, usage, def, tt.usage, tt.def)
+		}
+	}
+}
