@@ -10,6 +10,8 @@ import (
 	_ "unsafe" // go:linkname, for the roots that mains keep unexported
 
 	crane "github.com/google/go-containerregistry/cmd/crane/cmd"
+
+	"github.com/cobramcp/cobramcp/internal/corpustest"
 	"github.com/spf13/cobra"
 	_ "github.com/spf13/cobra-cli/cmd"
 	_ "go.etcd.io/etcd/etcdctl/v3/ctlv3"
@@ -35,13 +37,8 @@ type CLI struct {
 	Calls []Call
 }
 
-// Call is one tool call and the command line that it stands for. In
-// Arguments and Argv, "$DIR" is a new empty directory, the same in both.
-type Call struct {
-	Tool      string
-	Arguments string // JSON
-	Argv      []string
-}
+// Call is one offline tool call and the command line that it stands for.
+type Call = corpustest.Call
 
 //go:linkname etcdctlRoot go.etcd.io/etcd/etcdctl/v3/ctlv3.rootCmd
 var etcdctlRoot *cobra.Command

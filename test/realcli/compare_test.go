@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/cobramcp/cobramcp/external"
+	"github.com/cobramcp/cobramcp/internal/corpustest"
 	"github.com/cobramcp/cobramcp/internal/toolcompare"
 	"github.com/cobramcp/cobramcp/toolset"
 )
@@ -52,11 +52,11 @@ func TestKubectlFromOutside(t *testing.T) {
 	for _, n := range r.Notes {
 		t.Logf("note: %s", n)
 	}
-	out, err := expanded(r.Root, &toolset.Config{Executable: r.Path})
+	out, err := corpustest.Expanded(r.Root, &toolset.Config{Executable: r.Path})
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := expanded(Kubectl(), nil)
+	in, err := corpustest.Expanded(Kubectl(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestKubectlFromOutside(t *testing.T) {
 	}
 	tree, _ := external.Build(spec)
 	tree.Use = "kubectl"
-	overlaid, err := expanded(tree, &toolset.Config{Executable: r.Path})
+	overlaid, err := corpustest.Expanded(tree, &toolset.Config{Executable: r.Path})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,13 +120,4 @@ func TestKubectlFromOutside(t *testing.T) {
 	if unseen == 0 {
 		t.Error("with kubectl's built-in overlay: no tool lacks --cache-dir's default; the comparison compared nothing")
 	}
-}
-
-// expanded reflects root and lists every tool expanded.
-func expanded(root *cobra.Command, cfg *toolset.Config) (*toolset.Toolset, error) {
-	ts, err := toolset.New(root, cfg)
-	if err != nil {
-		return nil, err
-	}
-	return ts.View(toolset.Policy{}, toolset.Listing{Expanded: true})
 }
