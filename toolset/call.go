@@ -34,7 +34,7 @@ type Output struct {
 // arguments, through the same path as the server: validation, argv, limits,
 // result. The error is non-nil only when no such tool exists; bad input and
 // failed commands are results with IsError set. The names are those Tools
-// lists: in search mode, the search, describe and run tools.
+// lists: in search mode, the search, list, describe and run tools.
 func (ts *Toolset) Call(ctx context.Context, name string, arguments json.RawMessage) (*mcp.CallToolResult, error) {
 	if err := ts.checkName(name, true); err != nil {
 		return nil, err

@@ -23,7 +23,7 @@
 // A tool has three forms, each with one name: as defined
 // (Tool.Expanded: every served flag, the whole help), as listed
 // (Toolset.Tools: compact or expanded, without pinned flags; in search
-// mode the search, describe and run tools instead), and as validated
+// mode the search, list, describe and run tools instead), and as validated
 // (Tool.Expanded's input schema: every call is checked against it,
 // whatever the listing).
 //

@@ -54,13 +54,13 @@ func TestGoldenMycliExport(t *testing.T) {
 	if !bytes.Equal(got, again) {
 		t.Error("export is not deterministic")
 	}
-	// The expanded listing, as with Config.Expanded.
+	// The expanded listing, as with Listing.Expanded.
 	expanded, err := mcpcmd.MarshalJSON(expandedWith(nil).Tools())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if alt, _ := mcpcmd.MarshalJSON(ts.ExpandedTools()); !bytes.Equal(alt, expanded) {
-		t.Error("ExpandedTools differs from the listing with Config.Expanded")
+		t.Error("ExpandedTools differs from the listing with Listing.Expanded")
 	}
 	goldenExpanded := filepath.Join("..", "testdata", "mycli-tools-expanded.json")
 	if *update {

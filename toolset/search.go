@@ -17,10 +17,11 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// Search mode lists three tools instead of one per command: search (a
-// query to the best matching commands), describe (one command's schema and
-// help) and run (a command with its flags and args, through the call path
-// of the per-command tool). See docs/design.md.
+// Search mode lists four tools instead of one per command: search (a
+// query to the best matching commands, ranked by package rank), list (the
+// commands under a group, two levels an answer), describe (one command's
+// schema and help) and run (a command with its flags and args, through the
+// call path of the per-command tool). See docs/design.md.
 
 // Defaults and bounds of the search tool's limit.
 const (

@@ -100,7 +100,7 @@ func (ts *Toolset) Problems() []Problem { return slices.Clone(ts.problems) }
 
 // Tools returns the MCP tool definitions sorted by name, as tools/list
 // returns them: one per served command in full mode (without pinned
-// flags), the search, describe and run tools in search mode.
+// flags), the search, list, describe and run tools in search mode.
 func (ts *Toolset) Tools() []*mcp.Tool { return slices.Clone(ts.list.tools()) }
 
 // Mode returns the shape of the listing: full or search (auto is resolved

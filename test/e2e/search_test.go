@@ -10,7 +10,7 @@ import (
 
 // TestSearchMode drives a go-sdk client through search, describe and run
 // against `mycli mcp start --tool-mode search`, with a policy: the listing
-// is the three tools, run reaches only what the policy serves, and a call
+// is the four tools, run reaches only what the policy serves, and a call
 // through run is the per-command call (result, pins, validation).
 func TestSearchMode(t *testing.T) {
 	s := startServer(t, serverOptions{args: []string{"--tool-mode", "search", "--exclude-tools", "mycli_delete_*", "--set", "namespace=kube-system"}})
