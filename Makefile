@@ -58,6 +58,7 @@ corpus:
 	@log=$$(mktemp); cd test/corpus && $(GO) vet -tags corpusall ./... && \
 	  $(GO) test -tags corpusall -count=1 -timeout=60m -v -run TestCorpus . > $$log 2>&1; rc=$$?; \
 	  (cd k3d && $(GO) vet ./... && $(GO) test -count=1 -timeout=30m -v ./...) >> $$log 2>&1 || rc=1; \
+	  (cd ../docker && $(GO) test -count=1 -timeout=30m -v -run TestDockerFromOutside .) >> $$log 2>&1 || rc=1; \
 	  grep -E '^ *([a-z0-9]+_test.go:[0-9]+: )?\| |not listed|^(--- |ok|FAIL)' $$log | cut -c1-400; echo "full log: $$log"; exit $$rc
 
 test: vet build node-deps unit realcli docker corpus-fast

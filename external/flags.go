@@ -245,12 +245,14 @@ func (d *discoverer) helpType(f *Flag, hf *helpFlag, page *helpPage, raw string)
 		if hf.boolNoOpt {
 			typ, ok = "bool", true
 		}
+		repeatable := false
 		if !ok {
-			typ, ok = TypeTable[word]
-			from = FromTable
+			// A well-known custom type keeps its name.
+			repeatable, ok = customWords()[word]
+			typ, from = word, FromTable
 		}
 		if ok {
-			f.Type, f.TypeFrom = typ, from
+			f.Type, f.TypeFrom, f.Repeatable = typ, from, repeatable
 			if _, def, ok := hf.split(typ); ok && !zeroDefault(typ, def) {
 				f.Default = def
 			}
@@ -477,7 +479,10 @@ func helpType(hf *helpFlag) string {
 	if t, ok := helpWords()[hf.word]; ok {
 		return t
 	}
-	return TypeTable[hf.word]
+	if _, ok := customWords()[hf.word]; ok {
+		return hf.word
+	}
+	return ""
 }
 
 // parserReasons map what pflag's Set says when it refuses a value (the

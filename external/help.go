@@ -6,12 +6,15 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/spf13/pflag"
 )
 
 // helpPage is what a command's help text says, as far as it can be read.
 type helpPage struct {
 	lead     string     // the text before "Usage:" (cobra prints Long, else Short)
-	useLines []string   // the lines of the "Usage:" section
+	useLines []string   // the lines of the "Usage:" section, trimmed
+	useSpace []string   // the white space each of useLines began with
 	aliases  []string   // from "Aliases:", the command's own name first
 	example  string     // the "Examples:" section, as printed
 	commands []helpItem // "NAME  SHORT" lines of the command sections
@@ -157,7 +160,10 @@ func sectionOf(lines []string, i int, hc helpContext) string {
 			return secUsage
 		}
 		return ""
-	case "examples", "example":
+	case "examples":
+		// The title cobra's, kubectl's, gh's and docker's templates
+		// print; "Example:" is a description's own paragraph (docker's
+		// context create).
 		return secExamples
 	case "aliases":
 		return secAliases
@@ -255,6 +261,7 @@ func parseHelp(text string, hc helpContext) *helpPage {
 			case secUsage:
 				if _, rest := heading(line); rest != "" {
 					p.useLines = append(p.useLines, rest)
+					p.useSpace = append(p.useSpace, "")
 				}
 			}
 			continue
@@ -267,6 +274,7 @@ func parseHelp(text string, hc helpContext) *helpPage {
 		case secUsage:
 			if trimmed != "" {
 				p.useLines = append(p.useLines, trimmed)
+				p.useSpace = append(p.useSpace, line[:len(line)-len(strings.TrimLeft(line, " \t"))])
 			}
 		case secAliases:
 			if trimmed != "" && p.aliases == nil {
@@ -436,19 +444,64 @@ func (f *helpFlag) split(typ string) (usage, def string, ok bool) {
 	last := lines[len(lines)-1]
 	if typ == "string" || typ == "" {
 		if m := quotedDefault().FindStringSubmatchIndex(last); m != nil {
-			if u, err := strconv.Unquote(last[m[2]:m[3]]); err == nil {
+			if u, err := strconv.Unquote(last[m[2]:m[3]]); err == nil && printedDefault(typ, u) {
 				lines[len(lines)-1] = last[:m[0]]
 				return strings.TrimSpace(strings.Join(lines, "\n")), u, true
 			}
 		}
 	}
 	if typ != "string" {
-		if m := plainDefault().FindStringSubmatchIndex(last); m != nil {
+		if m := plainDefault().FindStringSubmatchIndex(last); m != nil && printedDefault(typ, last[m[2]:m[3]]) {
 			lines[len(lines)-1] = last[:m[0]]
 			return strings.TrimSpace(strings.Join(lines, "\n")), last[m[2]:m[3]], true
 		}
 	}
 	return strings.Join(lines, "\n"), "", false
+}
+
+// printedDefault reports whether pflag could have printed def as the
+// default of a flag of its own type typ: pflag leaves a zero default
+// out, and a default is a value of the type. Otherwise the text is the
+// usage's own words (docker's "(default 0 = unlimited)" on an int, "(default
+// shows just running)" on a bool, "(default 0s)" on a duration). A custom
+// or unknown type ("") may print anything.
+func printedDefault(typ, def string) bool {
+	if _, builtin := pflagTypes()[typ]; !builtin {
+		return true
+	}
+	if pflagZero(typ, def) {
+		return false
+	}
+	if zeroDefault(typ, def) {
+		return true // printed for a map, a uintSlice...
+	}
+	fs := pflag.NewFlagSet("", pflag.ContinueOnError)
+	if err := define(fs, typ, "f", ""); err != nil {
+		return true
+	}
+	return setDefault(fs.Lookup("f"), def) == nil
+}
+
+// pflagZero reports whether pflag (1.0.5 to 1.0.10) takes def for the
+// zero value of its type typ and leaves it out of the help. It prints
+// the empty default of some types all the same: "(default [])" for a map
+// or a uintSlice.
+func pflagZero(typ, def string) bool {
+	switch typ {
+	case "bool":
+		return def == "false" || def == ""
+	case "duration":
+		return def == "0" || def == "0s"
+	case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "count", "float32", "float64":
+		return def == "0"
+	case "string":
+		return def == ""
+	case "ip", "ipMask", "ipNet":
+		return def == "<nil>"
+	case "intSlice", "stringSlice", "stringArray":
+		return def == "[]"
+	}
+	return false
 }
 
 // assignDefault returns the default of a kubectl-style line (--name=X:):
@@ -464,19 +517,29 @@ func (f *helpFlag) assignDefault() (v string, quoted bool) {
 	return v, false
 }
 
-// useLine returns the line of the usage section that is the command's
+// useLine returns the lines of the usage section that are the command's
 // use line, and whether there is one: a command whose usage lines all
 // name a sub-command and nothing else ("PATH [command]", gh's "PATH
 // <command> [flags]", docker's "PATH COMMAND") is a group that does not
-// run.
+// run. A use line of more than one line (docker cp's "PATH A\n\tPATH B")
+// keeps its lines and the white space they begin with.
 func (p *helpPage) useLine(path string) (string, bool) {
-	for _, l := range p.useLines {
+	root, _, _ := strings.Cut(path, " ")
+	var use []string
+	for i, l := range p.useLines {
 		rest, ok := strings.CutPrefix(l, path)
-		if ok && (rest == "" || rest[0] == ' ') && !groupUse(rest) {
-			return l, true
+		switch {
+		case ok && (rest == "" || rest[0] == ' ') && groupUse(rest):
+		case use == nil && ok && (rest == "" || rest[0] == ' '):
+			use = append(use, l)
+		case use != nil && (l == root || strings.HasPrefix(l, root+" ")):
+			// The use line's own next line, which may name the
+			// command by another path (docker container cp's "docker
+			// cp ...").
+			use = append(use, p.useSpace[i]+l)
 		}
 	}
-	return "", false
+	return strings.Join(use, "\n"), use != nil
 }
 
 // groupLine reports whether a usage line names a sub-command and nothing

@@ -159,6 +159,15 @@ Global Flags:
 			text: "\nUsage:  docker run [OPTIONS] IMAGE [COMMAND] [ARG...]\n\nCreate and run a new container from an image\n\nAliases:\n  docker container run, docker run\n\nOptions:\n      --add-host list    Add a custom host-to-IP mapping (host:ip)\n  -a, --attach list      Attach to STDIN, STDOUT or STDERR\n",
 			lead: "Create and run a new container from an image", use: "docker run [OPTIONS] IMAGE [COMMAND] [ARG...]", leaf: true,
 			flagText: map[string]string{"attach": "Attach to STDIN, STDOUT or STDERR"}},
+		// Two use lines, the second in the Use itself ("\n\tdocker cp"),
+		// and an "Example:" paragraph that is the description's own.
+		{name: "docker two use lines", path: "docker context create", flags: []string{"from"},
+			text: "\nUsage:  docker context create [OPTIONS] CONTEXT\n\tdocker context create --from CONTEXT NAME\n\nCreate a context\n\nExample:\n\n$ docker context create my-context --description \"some description\"\n\nOptions:\n      --from string   create context from a named context\n",
+			lead: "Create a context\n\nExample:\n\n$ docker context create my-context --description \"some description\"",
+			use:  "docker context create [OPTIONS] CONTEXT\n\tdocker context create --from CONTEXT NAME", leaf: true},
+		{name: "docker use line naming an alias", path: "docker container cp",
+			text: "\nUsage:  docker container cp [OPTIONS] CONTAINER:SRC_PATH DEST_PATH|-\n\tdocker cp [OPTIONS] SRC_PATH|- CONTAINER:DEST_PATH\n\nCopy files/folders\n",
+			lead: "Copy files/folders", use: "docker container cp [OPTIONS] CONTAINER:SRC_PATH DEST_PATH|-\n\tdocker cp [OPTIONS] SRC_PATH|- CONTAINER:DEST_PATH", leaf: true},
 		{name: "docker group", path: "docker image",
 			text: "\nUsage:  docker image COMMAND\n\nManage images\n\nCommands:\n  build       Build an image from a Dockerfile\n  ls          List images\n\nRun 'docker image COMMAND --help' for more information on a command.\n",
 			lead: "Manage images", commands: []string{"build", "ls"}},
@@ -403,5 +412,35 @@ func TestUnwrap(t *testing.T) {
 		if usage != tt.usage || def != tt.def {
 			t.Errorf("--%s: usage %q, default %q; want %q, %q", tt.name, usage, def, tt.usage, tt.def)
 		}
+	}
+}
+
+// TestUsageDefaults: a "(default X)" that pflag cannot have printed for
+// the flag's type (a zero it leaves out, a value the type refuses) is the
+// usage's own words (docker's); one it prints is the default.
+func TestUsageDefaults(t *testing.T) {
+	tests := []struct {
+		typ, line, usage, def string
+	}{
+		{"int", "Limit maximum number of processes (default 0 = unlimited)", "Limit maximum number of processes (default 0 = unlimited)", ""},
+		{"uint16", "Block IO, or 0 to disable (default 0)", "Block IO, or 0 to disable (default 0)", ""},
+		{"bool", "Show all containers (default shows just running)", "Show all containers (default shows just running)", ""},
+		{"duration", "Time between running the check (ms|s|m|h) (default 0s)", "Time between running the check (ms|s|m|h) (default 0s)", ""},
+		{"int", "Number of job tasks (default equal to --replicas)", "Number of job tasks (default equal to --replicas)", ""},
+		{"int", "number of pods (default 3)", "number of pods", "3"},
+		{"bool", "prefix each line (default true)", "prefix each line", "true"},
+		{"duration", "how long to wait (default 30s)", "how long to wait", "30s"},
+		{"stringToString", "labels, e.g. team=blue (default [])", "labels, e.g. team=blue", "[]"},
+		{"string", `the namespace (default "default")`, "the namespace", "default"},
+		{"bytes", "Memory limit (default 64MiB)", "Memory limit", "64MiB"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.typ+" "+tt.line, func(t *testing.T) {
+			f := &helpFlag{style: "pflag", text: []string{tt.line}}
+			usage, def, _ := f.split(tt.typ)
+			if usage != tt.usage || def != tt.def {
+				t.Errorf("split(%q) = %q, %q; want %q, %q", tt.typ, usage, def, tt.usage, tt.def)
+			}
+		})
 	}
 }

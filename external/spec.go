@@ -4,7 +4,7 @@ import "time"
 
 // specFormat is the version of the Spec encoding in the cache; a cache
 // entry of another format is rebuilt.
-const specFormat = 4
+const specFormat = 5
 
 // Spec is what reflection found out about a binary: its command tree, the
 // flags of each command with their types, and notes on what it could not
@@ -80,7 +80,7 @@ type Flag struct {
 	Type string `json:"type"`
 	// TypeFrom says how the type was found: "help" (pflag's help format),
 	// "probe" (the flag parser's answer to probe values), "table" (a
-	// custom type name mapped by TypeTable), "overlay", or "unknown"
+	// well-known custom type name, kept), "overlay", or "unknown"
 	// (served as a string).
 	TypeFrom string `json:"typeFrom"`
 	// Default is the default value as pflag prints it (DefValue); empty

@@ -51,35 +51,50 @@ var helpWords = sync.OnceValue(func() map[string]string {
 	}
 })
 
-// TypeTable maps the type names of well-known custom pflag.Value types,
-// as CLIs print them in their help, to the pflag type whose command-line
-// syntax they share. A flag whose help word is in neither pflag's names
-// nor this table has its type probed (or is served as a string).
+// pflagTypes is the set of pflag's own type names.
+var pflagTypes = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, t := range helpWords() {
+		m[t] = true
+	}
+	return m
+})
+
+// customWords gives, for the type names of well-known custom pflag.Value
+// types as CLIs print them in their help (docker's opts), whether the
+// type takes one value an occurrence. Such a flag keeps its type's name,
+// as in-process: a repeatable one is served as an array sent as repeated
+// flags (toolset.Config.RepeatableTypes in-process), the others as a
+// string whose description names the type. A flag whose help word is in
+// neither pflag's names nor this table has its type probed.
 //
-//	list, ulimit, filter, mount, port,   repeatable, one value each:
-//	  network, secret, config, env         served as stringArray (docker)
-//	map                                    repeatable KEY=VALUE entries:
-//	                                         stringArray (docker's MapOpts)
-//	bytes, decimal, duration-or-int,       a string with its own syntax:
-//	  command, pem, gpu-request            string
-var TypeTable = map[string]string{
-	"list":            "stringArray",
-	"ulimit":          "stringArray",
-	"filter":          "stringArray",
-	"mount":           "stringArray",
-	"port":            "stringArray",
-	"network":         "stringArray",
-	"secret":          "stringArray",
-	"config":          "stringArray",
-	"env":             "stringArray",
-	"map":             "stringArray",
-	"bytes":           "string",
-	"decimal":         "string",
-	"duration-or-int": "string",
-	"command":         "string",
-	"pem":             "string",
-	"gpu-request":     "string",
-}
+//	list, ulimit, filter, mount, port,      repeatable, one value each
+//	  network, secret, config, env, map,
+//	  gpu-request, pref, external-ca
+//	bytes, decimal, duration-or-int,        one value with its own syntax
+//	  command, pem
+var customWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"list":            true,
+		"ulimit":          true,
+		"filter":          true,
+		"mount":           true,
+		"port":            true,
+		"network":         true,
+		"secret":          true,
+		"config":          true,
+		"env":             true,
+		"map":             true,
+		"gpu-request":     true,
+		"pref":            true,
+		"external-ca":     true,
+		"bytes":           false,
+		"decimal":         false,
+		"duration-or-int": false,
+		"command":         false,
+		"pem":             false,
+	}
+})
 
 // zeroDefault reports whether text is how pflag prints the zero value of
 // typ (pflag leaves such defaults out of its help).

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -36,7 +37,10 @@ type CLI struct {
 	Name, Version string
 	Bin           string         // the built binary
 	Root          *cobra.Command // the tree its main builds, in-process
-	Calls         []Call
+	// Config is the in-process tree's configuration (docker's
+	// RepeatableTypes), nil for the defaults.
+	Config *toolset.Config
+	Calls  []Call
 	// MinTools fails the comparison when the in-process tree has fewer
 	// tools: it is not the CLI's real tree.
 	MinTools int
@@ -84,7 +88,7 @@ func Compare(t *testing.T, known map[string]bool, c CLI) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := Expanded(c.Root, nil)
+	in, err := Expanded(c.Root, c.Config)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +150,11 @@ func calls(t *testing.T, c CLI, out *toolset.Toolset) {
 			t.Errorf("%s %s: %v", call.Tool, call.Arguments, err)
 			continue
 		}
-		o, _ := res.StructuredContent.(toolset.Output)
+		o, ok := res.StructuredContent.(toolset.Output)
+		if !ok {
+			t.Errorf("%s %s: refused before the command ran: %s", call.Tool, call.Arguments, contentText(res))
+			continue
+		}
 		got := strings.ReplaceAll(o.Stdout, viaTool, direct)
 		if got != stdout.String() || o.ExitCode != code {
 			t.Errorf("%s %s: exit code %d, stdout %q (stderr %q); run directly: exit code %d, stdout %q", call.Tool, call.Arguments, o.ExitCode, got, o.Stderr, code, stdout.String())
@@ -154,6 +162,17 @@ func calls(t *testing.T, c CLI, out *toolset.Toolset) {
 			t.Logf("call %s %s: exit code %d, %d bytes of stdout, as run directly", call.Tool, call.Arguments, code, len(got))
 		}
 	}
+}
+
+// contentText is the text of a result's content.
+func contentText(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
 }
 
 // Expanded reflects root and lists every tool expanded, as the comparison

@@ -193,19 +193,29 @@ func refuses(in, out *jsonschema.Schema) bool {
 //
 //   - flag-annotation: the flag carries a jsonschema annotation in-process;
 //   - flag-custom-type: in-process, a custom pflag.Value served as a string
-//     whose description names its type ("(type: tristate)");
+//     whose description names its type ("(type: tristate)"), unless
+//     the only difference is a default the outside lacks;
 //   - flag-type: the JSON types differ (or the item or value types);
 //   - flag-default-unseen: the outside schema has no default;
 //   - flag-default: the defaults differ;
 //   - flag-range: only the integer bounds differ (int32 served as int);
 //   - flag-optional-value: only the note on the value the flag takes
 //     without one ("if given without a value: X") differs;
+//   - flag-usage-wrapped: only where the description's lines break
+//     differs (the same words, the same spaces between them otherwise);
 //   - flag-schema: anything else.
 func flagKind(a, b *jsonschema.Schema, annotated bool) string {
 	switch {
 	case annotated:
 		return "flag-annotation"
 	case a.Type == "string" && customTypeNote().MatchString(a.Description):
+		if a.Default != nil && b.Default == nil {
+			ma, mb := schemaMap(a), schemaMap(b)
+			delete(ma, "default")
+			if reflect.DeepEqual(ma, mb) {
+				return "flag-default-unseen" // the same custom type
+			}
+		}
 		return "flag-custom-type"
 	case a.Type != b.Type || js(a.Items) != js(b.Items) || js(a.AdditionalProperties) != js(b.AdditionalProperties):
 		return "flag-type"
@@ -249,6 +259,14 @@ func flagKind(a, b *jsonschema.Schema, annotated bool) string {
 	}
 	if reflect.DeepEqual(ma, mb) {
 		return "flag-optional-value"
+	}
+	for _, m := range []map[string]any{ma, mb} {
+		if d, ok := m["description"].(string); ok {
+			m["description"] = strings.Join(strings.Fields(d), " ")
+		}
+	}
+	if reflect.DeepEqual(ma, mb) {
+		return "flag-usage-wrapped"
 	}
 	return "flag-schema"
 }
