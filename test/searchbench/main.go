@@ -8,6 +8,7 @@
 //	go run .                  # the development half
 //	go run . -half heldout    # the held-out half: run it once, at the end
 //	go run . -half fresh      # the second held-out set (testdata/fresh.json)
+//	go run . -half heldout3   # the third held-out set (testdata/heldout3.json)
 //	go run . -v               # and list the tasks rank does not answer first
 //	go run . -fit             # fit rank's weights on the development half
 package main
@@ -24,7 +25,7 @@ import (
 )
 
 func main() {
-	half := flag.String("half", "dev", "the tasks to run: dev, heldout, all (the two halves of tasks.json) or fresh (fresh.json, held out from the second round)")
+	half := flag.String("half", "dev", "the tasks to run: dev, heldout, all (the two halves of tasks.json), fresh (fresh.json, held out in the second round) or heldout3 (heldout3.json, held out in the third)")
 	verbose := flag.Bool("v", false, "list the tasks whose right command rank does not put first")
 	fit := flag.Bool("fit", false, "fit rank's weights on the tasks of -half (dev or all) and print them")
 	cv := flag.Bool("cv", false, "cross-validate the fitting within the tasks of -half (dev or all)")
@@ -60,7 +61,7 @@ func run(data, half string, verbose, fit, cv bool) error {
 	if fit || cv {
 		// The held-out tasks are never fitted on: tasks.json's held-out
 		// half may be, once run (it then is development data), fresh.json
-		// may not.
+		// and heldout3.json may not.
 		if half != "dev" && half != "all" {
 			return fmt.Errorf("-fit and -cv run on -half dev or all only")
 		}
@@ -73,8 +74,8 @@ func run(data, half string, verbose, fit, cv bool) error {
 		return nil
 	}
 	ts := pick(tasks, half)
-	if half == "fresh" {
-		if ts, err = loadTaskFile(filepath.Join(data, "fresh.json")); err != nil {
+	if half == "fresh" || half == "heldout3" {
+		if ts, err = loadTaskFile(filepath.Join(data, half+".json")); err != nil {
 			return err
 		}
 		if err := checkTasks(ts, clis); err != nil {
@@ -82,7 +83,7 @@ func run(data, half string, verbose, fit, cv bool) error {
 		}
 	}
 	if ts == nil {
-		return fmt.Errorf("-half %q: want dev, heldout, all or fresh", half)
+		return fmt.Errorf("-half %q: want dev, heldout, all, fresh or heldout3", half)
 	}
 	fmt.Printf("%d tasks (%s half) over %d CLIs\n\n", len(ts), half, len(clis))
 	fmt.Printf("%-30s %7s %7s %7s\n", "ranking", "first", "top 3", "top 8")
