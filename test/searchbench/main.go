@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,7 +26,7 @@ import (
 )
 
 func main() {
-	half := flag.String("half", "dev", "the tasks to run: dev, heldout, all (the two halves of tasks.json), fresh (fresh.json, held out in the second round) or heldout3 (heldout3.json, held out in the third)")
+	half := flag.String("half", "dev", "the tasks to run: dev, heldout, all (the two halves of tasks.json), fresh (fresh.json, held out in the second round) seen (all of tasks.json and fresh.json, the development data of the third round) or heldout3 (heldout3.json, held out in the third)")
 	verbose := flag.Bool("v", false, "list the tasks whose right command rank does not put first")
 	fit := flag.Bool("fit", false, "fit rank's weights on the tasks of -half (dev or all) and print them")
 	cv := flag.Bool("cv", false, "cross-validate the fitting within the tasks of -half (dev or all)")
@@ -62,8 +63,14 @@ func run(data, half string, verbose, fit, cv bool) error {
 		// The held-out tasks are never fitted on: tasks.json's held-out
 		// half may be, once run (it then is development data), fresh.json
 		// and heldout3.json may not.
-		if half != "dev" && half != "all" {
-			return fmt.Errorf("-fit and -cv run on -half dev or all only")
+		if half != "dev" && half != "all" && half != "seen" {
+			return fmt.Errorf("-fit and -cv run on -half dev, all or seen only")
+		}
+		if half == "seen" {
+			if tasks, err = seen(data, tasks); err != nil {
+				return err
+			}
+			half = "all"
 		}
 		if cv {
 			crossValidate(pick(tasks, half), clis)
@@ -82,8 +89,13 @@ func run(data, half string, verbose, fit, cv bool) error {
 			return err
 		}
 	}
+	if half == "seen" {
+		if ts, err = seen(data, tasks); err != nil {
+			return err
+		}
+	}
 	if ts == nil {
-		return fmt.Errorf("-half %q: want dev, heldout, all, fresh or heldout3", half)
+		return fmt.Errorf("-half %q: want dev, heldout, all, fresh, seen or heldout3", half)
 	}
 	fmt.Printf("%d tasks (%s half) over %d CLIs\n\n", len(ts), half, len(clis))
 	fmt.Printf("%-30s %7s %7s %7s\n", "ranking", "first", "top 3", "top 8")
@@ -125,6 +137,16 @@ func run(data, half string, verbose, fit, cv bool) error {
 	rank.New(big.Docs)
 	fmt.Printf("\nrank on %s (%d commands): %v per query, index built in %v\n", big.Name, len(big.Docs), per, time.Since(start).Round(time.Microsecond))
 	return nil
+}
+
+// seen returns the tasks seen before the third round: all of tasks.json
+// and fresh.json.
+func seen(data string, tasks []Task) ([]Task, error) {
+	fresh, err := loadTaskFile(filepath.Join(data, "fresh.json"))
+	if err != nil {
+		return nil, err
+	}
+	return append(slices.Clone(tasks), fresh...), nil
 }
 
 // ask prints rank's top 10 for one query.
