@@ -390,8 +390,10 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		}
 	}
 	for i, w := range s.words {
-		if i+1 < len(s.words) {
-			j := stem(w + s.words[i+1])
+		// Two or three adjacent words joined may be one ("roll back",
+		// "who am i").
+		for n := 2; n <= 3 && i+n <= len(s.words); n++ {
+			j := stem(strings.Join(s.words[i:i+n], ""))
 			if _, ok := ix.terms[j]; ok || len(lx.expand[j]) > 0 {
 				addConcept(ix.concept(j, false, false))
 			}

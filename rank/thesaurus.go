@@ -93,7 +93,7 @@ var synonymGroups = []string{
 	"lock mutex",
 	// General English for the actions of a command line, as people word
 	// a goal: ways to say remove, cancel, look, answer, connect.
-	"discard throwaway ditch wipe nuke trash eliminate getridof cleanup",
+	"delete discard throwaway ditch wipe nuke trash eliminate getridof cleanup",
 	"cancel abort interrupt",
 	"comment reply respond remark",
 	"examine inspect investigate describe",
