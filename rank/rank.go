@@ -63,6 +63,12 @@ type Weights struct {
 	// its path words that the query explains; Coverage how much on the
 	// share of the query's words the document matches.
 	PathCoverage, Coverage float64
+	// Participle is the weight of a word ending in -ed or -ing after the
+	// query's first word, relative to another word: in "bring my stopped
+	// cluster back up" or "remove a published release" it describes the
+	// object, not the action asked for. It still counts toward the share
+	// of the query a command matches.
+	Participle float64
 }
 
 // DefaultWeights are the weights measured in test/searchbench: fitted by
@@ -85,6 +91,7 @@ func DefaultWeights() Weights {
 		Group:          0.7,
 		PathCoverage:   0.45,
 		Coverage:       0.78,
+		Participle:     0.2,
 	}
 }
 
@@ -389,6 +396,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 			}
 		}
 	}
+	seenContent := false
 	for i, w := range s.words {
 		// Two or three adjacent words joined may be one ("roll back",
 		// "who am i").
@@ -403,7 +411,14 @@ func (ix *Index) Search(query string, limit int) []Hit {
 			addConcept(ix.concept(stem(w), true, false))
 		case lx.stop[w]:
 		default:
-			addConcept(ix.concept(stem(w), false, true))
+			c := ix.concept(stem(w), false, true)
+			if seenContent && participle(w) {
+				for k := range c.terms[:c.n] {
+					c.terms[k].w *= ix.w.Participle
+				}
+			}
+			seenContent = true
+			addConcept(c)
 		}
 	}
 	if nc == 0 {
@@ -536,4 +551,10 @@ func (ix *Index) getScratch() *scratch {
 		mark:    make([]int32, ix.docs),
 		in:      make([]bool, ix.docs),
 	}
+}
+
+// participle reports whether w (lower case) looks like a past or present
+// participle: "stopped", "published", "running".
+func participle(w string) bool {
+	return len(w) > 4 && (strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed") || strings.HasSuffix(w, "ing") && len(w) > 5)
 }

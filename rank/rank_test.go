@@ -96,6 +96,7 @@ func TestSearch(t *testing.T) {
 		{"load an image", "image load"},                    // the subcommand before its group
 		{"import images into the cluster", "image load"},   // import and load are one
 		{"a prefix for every name", "edit set nameprefix"}, // the compound's parts
+		{"read the output of a deleted pod", "logs"},       // a participle describes, the verb asks
 		{"who am I", "auth whoami"},                        // three words joined
 		{"throw away that pod", "delete"},                  // a phrasal verb joined, then the thesaurus
 	}
