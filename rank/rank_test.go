@@ -96,9 +96,10 @@ func TestSearch(t *testing.T) {
 		{"load an image", "image load"},                    // the subcommand before its group
 		{"import images into the cluster", "image load"},   // import and load are one
 		{"a prefix for every name", "edit set nameprefix"}, // the compound's parts
-		{"read the output of a deleted pod", "logs"},       // a participle describes, the verb asks
-		{"who am I", "auth whoami"},                        // three words joined
-		{"throw away that pod", "delete"},                  // a phrasal verb joined, then the thesaurus
+		{"list the deleted pods", "get"},                   // a participle describes, the verb asks
+		{"show the history of the scaled deployment", "rollout history"},
+		{"who am I", "auth whoami"},       // three words joined
+		{"throw away that pod", "delete"}, // a phrasal verb joined, then the thesaurus
 	}
 	for _, tt := range tests {
 		hits := ix.Search(tt.query, 3)
