@@ -93,7 +93,7 @@ var synonymGroups = []string{
 	"lock mutex",
 	// General English for the actions of a command line, as people word
 	// a goal: ways to say remove, cancel, look, answer, connect.
-	"delete discard throwaway ditch wipe nuke trash eliminate getridof cleanup",
+	"delete discard ditch wipe nuke trash eliminate getridof cleanup",
 	"cancel abort interrupt",
 	"comment reply respond remark",
 	"examine inspect investigate describe",
@@ -207,6 +207,7 @@ var directed = []string{
 	// pointing to the verbs and nouns CLIs name their commands with.
 	"forget: remove delete logout unset",
 	"kick: remove delete",
+	"throw: delete remove",
 	"kickout: remove delete",
 	"kill: delete stop cancel",
 	"wake: start resume",
