@@ -558,4 +558,3 @@ func (ix *Index) getScratch() *scratch {
 func participle(w string) bool {
 	return len(w) > 4 && (strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed") || strings.HasSuffix(w, "ing") && len(w) > 5)
 }
-
