@@ -115,6 +115,10 @@ var synonymGroups = []string{
 	"reset clear",
 	"backout revert",
 	"current active",
+	"update tweak adjust amend",
+	"create bootstrap provision establish",
+	"dependency requirement requirements prerequisite prerequisites",
+	"source code",
 }
 
 // directed are words that point to others without the reverse: a person
@@ -298,6 +302,30 @@ var directed = []string{
 	"add: install",
 	"problem: describe event log status debug",
 	"who: whoami",
+	"register: add create",
+	"overview: list status",
+	"summary: status view",
+	"inventory: list",
+	"grab: download fetch get",
+	"retrieve: get fetch download",
+	"obtain: get fetch",
+	"bringdown: stop",
+	"spindown: stop delete",
+	"poweroff: stop",
+	"forbidden: permission",
+	"permitted: permission",
+	"crashloop: log describe",
+	"crashloopbackoff: log describe event",
+	"oomkilled: describe top",
+	"imagepullbackoff: describe event",
+	"unreachable: describe event",
+	"failing: log status describe",
+	"trace: log debug",
+	"latest: list",
+	"whose: history",
+	"temporary: run",
+	"throwaway: run",
+	"exclusive: lock",
 }
 
 // intentWords are words kept out of the index (they name no command) whose
