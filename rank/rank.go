@@ -397,6 +397,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		}
 	}
 	seenContent := false
+	consumed := 0 // the words before this one are part of a phrase found joined
 	for i, w := range s.words {
 		// Two or three adjacent words joined may be one ("roll back",
 		// "who am i").
@@ -404,6 +405,12 @@ func (ix *Index) Search(query string, limit int) []Hit {
 			j := stem(strings.Join(s.words[i:i+n], ""))
 			if _, ok := ix.terms[j]; ok || len(lx.expand[j]) > 0 {
 				addConcept(ix.concept(j, false, false))
+				if len(lx.expand[j]) > 0 {
+					// A phrase of the thesaurus ("sign out", "get
+					// rid", "set up") means what its words alone
+					// do not: they weigh less.
+					consumed = max(consumed, i+n)
+				}
 			}
 		}
 		switch {
@@ -412,6 +419,11 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		case lx.stop[w]:
 		default:
 			c := ix.concept(stem(w), false, true)
+			if i < consumed {
+				for k := range c.terms[:c.n] {
+					c.terms[k].w *= phraseWordWeight
+				}
+			}
 			if seenContent && participle(w) {
 				for k := range c.terms[:c.n] {
 					c.terms[k].w *= ix.w.Participle
@@ -558,3 +570,7 @@ func (ix *Index) getScratch() *scratch {
 func participle(w string) bool {
 	return len(w) > 4 && (strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed") || strings.HasSuffix(w, "ing") && len(w) > 5)
 }
+
+// phraseWordWeight is the weight of a query word that is part of a phrase
+// of the thesaurus found joined, relative to another word.
+const phraseWordWeight = 0.3

@@ -324,7 +324,6 @@ var directed = []string{
 	"latest: list",
 	"whose: history",
 	"temporary: run",
-	"throwaway: run",
 	"exclusive: lock",
 }
 
