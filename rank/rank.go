@@ -72,8 +72,9 @@ type Weights struct {
 }
 
 // DefaultWeights are the weights measured in test/searchbench: fitted by
-// coordinate ascent on the development half of its tasks, but Group, set
-// by hand. Refitting on more tasks did no better under cross-validation.
+// coordinate ascent on the development half of its tasks, but Group and
+// Participle, set by hand. Refitting on more tasks did no better under
+// cross-validation.
 func DefaultWeights() Weights {
 	return Weights{
 		Path:           3.75,

@@ -9,6 +9,7 @@
 //	go run . -half heldout    # the held-out half: run it once, at the end
 //	go run . -half fresh      # the second held-out set (testdata/fresh.json)
 //	go run . -half heldout3   # the third held-out set (testdata/heldout3.json)
+//	go run . -half seen       # tasks.json and fresh.json: the third round's development data
 //	go run . -v               # and list the tasks rank does not answer first
 //	go run . -fit             # fit rank's weights on the development half
 package main
