@@ -25,8 +25,12 @@
 // tools (remove and delete, list and ls, copies and replicas, clone for
 // download; "which" asks to get or list, "who" for history), the parts of
 // compound command names ("nameprefix" is name and prefix), prefixes
-// ("config" and "configmap") and two adjacent query words joined ("roll
-// back" finds rollback). A command scores higher when the query explains
+// ("config" and "configmap") and two or three adjacent query words joined
+// ("roll back" finds rollback, "who am i" whoami); a phrase of the
+// thesaurus found so ("sign out", "get rid of") outweighs its words
+// alone, and a participle after the query's first word ("remove a
+// published release") weighs less than the action it qualifies. A
+// command scores higher when the query explains
 // more of its path and when it has more of the query's words anywhere (its
 // examples included); a group ranks below the subcommands it holds.
 //

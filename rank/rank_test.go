@@ -72,6 +72,9 @@ var tree = []Doc{
 	{Path: []string{"image"}, Short: "Handle container images"},
 	{Path: []string{"image", "load"}, Short: "Load images from docker into the cluster"},
 	{Path: []string{"edit", "set", "nameprefix"}, Short: "Sets the value of the namePrefix field in the kustomization file"},
+	{Path: []string{"auth", "whoami"}, Short: "Check self subject attributes"},
+	{Path: []string{"auth", "login"}, Short: "Log in to a server"},
+	{Path: []string{"auth", "logout"}, Short: "Log out of a server"},
 }
 
 func TestSearch(t *testing.T) {
@@ -95,6 +98,12 @@ func TestSearch(t *testing.T) {
 		{"load an image", "image load"},                    // the subcommand before its group
 		{"import images into the cluster", "image load"},   // import and load are one
 		{"a prefix for every name", "edit set nameprefix"}, // the compound's parts
+		{"list the deleted pods", "get"},                   // a participle describes, the verb asks
+		{"show the history of the scaled deployment", "rollout history"},
+		{"sign out of the server", "auth logout"}, // the phrase, not "sign" (in)
+		{"sign in to the server", "auth login"},
+		{"who am I", "auth whoami"},       // three words joined
+		{"throw away that pod", "delete"}, // a phrasal verb joined, then the thesaurus
 	}
 	for _, tt := range tests {
 		hits := ix.Search(tt.query, 3)

@@ -45,7 +45,7 @@ func fit(ts []Task, clis map[string]*CLI) rank.Weights {
 	}
 	w := rank.DefaultWeights()
 	params := []*float64{&w.Path, &w.Alias, &w.Short, &w.Long, &w.ExampleComment, &w.ExampleCode, &w.FlagName,
-		&w.FlagUsage, &w.K1, &w.B, &w.Synonym, &w.Prefix, &w.PathCoverage, &w.Coverage, &w.Group}
+		&w.FlagUsage, &w.K1, &w.B, &w.Synonym, &w.Prefix, &w.PathCoverage, &w.Coverage, &w.Group, &w.Participle}
 	best := objective(w)
 	for range 3 {
 		improved := false
@@ -53,7 +53,7 @@ func fit(ts []Task, clis map[string]*CLI) rank.Weights {
 			orig := *p
 			for _, f := range []float64{0, 0.5, 0.75, 1.25, 1.5, 2} {
 				*p = orig * f
-				if *p > 1 && (p == &w.B || p == &w.PathCoverage || p == &w.Group) {
+				if *p > 1 && (p == &w.B || p == &w.PathCoverage || p == &w.Group || p == &w.Participle) {
 					continue
 				}
 				if v := objective(w); v > best {

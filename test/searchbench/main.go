@@ -8,6 +8,8 @@
 //	go run .                  # the development half
 //	go run . -half heldout    # the held-out half: run it once, at the end
 //	go run . -half fresh      # the second held-out set (testdata/fresh.json)
+//	go run . -half heldout3   # the third held-out set (testdata/heldout3.json)
+//	go run . -half seen       # tasks.json and fresh.json: the third round's development data
 //	go run . -v               # and list the tasks rank does not answer first
 //	go run . -fit             # fit rank's weights on the development half
 package main
@@ -17,6 +19,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,7 +27,7 @@ import (
 )
 
 func main() {
-	half := flag.String("half", "dev", "the tasks to run: dev, heldout, all (the two halves of tasks.json) or fresh (fresh.json, held out from the second round)")
+	half := flag.String("half", "dev", "the tasks to run: dev, heldout, all (the two halves of tasks.json), fresh (fresh.json, held out in the second round) seen (all of tasks.json and fresh.json, the development data of the third round) or heldout3 (heldout3.json, held out in the third)")
 	verbose := flag.Bool("v", false, "list the tasks whose right command rank does not put first")
 	fit := flag.Bool("fit", false, "fit rank's weights on the tasks of -half (dev or all) and print them")
 	cv := flag.Bool("cv", false, "cross-validate the fitting within the tasks of -half (dev or all)")
@@ -60,9 +63,15 @@ func run(data, half string, verbose, fit, cv bool) error {
 	if fit || cv {
 		// The held-out tasks are never fitted on: tasks.json's held-out
 		// half may be, once run (it then is development data), fresh.json
-		// may not.
-		if half != "dev" && half != "all" {
-			return fmt.Errorf("-fit and -cv run on -half dev or all only")
+		// and heldout3.json may not.
+		if half != "dev" && half != "all" && half != "seen" {
+			return fmt.Errorf("-fit and -cv run on -half dev, all or seen only")
+		}
+		if half == "seen" {
+			if tasks, err = seen(data, tasks); err != nil {
+				return err
+			}
+			half = "all"
 		}
 		if cv {
 			crossValidate(pick(tasks, half), clis)
@@ -73,16 +82,21 @@ func run(data, half string, verbose, fit, cv bool) error {
 		return nil
 	}
 	ts := pick(tasks, half)
-	if half == "fresh" {
-		if ts, err = loadTaskFile(filepath.Join(data, "fresh.json")); err != nil {
+	if half == "fresh" || half == "heldout3" {
+		if ts, err = loadTaskFile(filepath.Join(data, half+".json")); err != nil {
 			return err
 		}
 		if err := checkTasks(ts, clis); err != nil {
 			return err
 		}
 	}
+	if half == "seen" {
+		if ts, err = seen(data, tasks); err != nil {
+			return err
+		}
+	}
 	if ts == nil {
-		return fmt.Errorf("-half %q: want dev, heldout, all or fresh", half)
+		return fmt.Errorf("-half %q: want dev, heldout, all, fresh, seen or heldout3", half)
 	}
 	fmt.Printf("%d tasks (%s half) over %d CLIs\n\n", len(ts), half, len(clis))
 	fmt.Printf("%-30s %7s %7s %7s\n", "ranking", "first", "top 3", "top 8")
@@ -124,6 +138,16 @@ func run(data, half string, verbose, fit, cv bool) error {
 	rank.New(big.Docs)
 	fmt.Printf("\nrank on %s (%d commands): %v per query, index built in %v\n", big.Name, len(big.Docs), per, time.Since(start).Round(time.Microsecond))
 	return nil
+}
+
+// seen returns the tasks seen before the third round: all of tasks.json
+// and fresh.json.
+func seen(data string, tasks []Task) ([]Task, error) {
+	fresh, err := loadTaskFile(filepath.Join(data, "fresh.json"))
+	if err != nil {
+		return nil, err
+	}
+	return append(slices.Clone(tasks), fresh...), nil
 }
 
 // ask prints rank's top 10 for one query.

@@ -40,12 +40,36 @@ func TestTasks(t *testing.T) {
 		t.Errorf("halves of %d and %d tasks out of %d", dev, held, len(tasks))
 	}
 	t.Logf("%d tasks over %d CLIs (%v): %d dev, %d held out", len(tasks), len(per), per, dev, held)
-	fresh, err := loadTaskFile("testdata/fresh.json")
-	if err != nil {
-		t.Fatal(err)
+	all := tasks
+	for _, f := range []struct {
+		file string
+		min  int
+	}{{"fresh.json", 70}, {"heldout3.json", 80}} {
+		more, err := loadTaskFile("testdata/" + f.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		per := map[string]int{}
+		for _, tk := range more {
+			per[tk.CLI]++
+		}
+		if len(more) < f.min || len(per) < 8 {
+			t.Errorf("%s: %d tasks over %d CLIs, want at least %d over 8", f.file, len(more), len(per), f.min)
+		}
+		all = append(all, more...)
 	}
-	if err := checkTasks(append(fresh, tasks...), clis); err != nil {
+	// The ids are unique across the files and every wanted command is
+	// served.
+	if err := checkTasks(all, clis); err != nil {
 		t.Error(err)
+	}
+	queries := map[string]string{}
+	for _, tk := range all {
+		key := tk.CLI + " " + strings.ToLower(tk.Query)
+		if id, ok := queries[key]; ok {
+			t.Errorf("tasks %s and %s ask the same of %s", id, tk.ID, tk.CLI)
+		}
+		queries[key] = tk.ID
 	}
 }
 
