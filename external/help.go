@@ -393,10 +393,106 @@ func (f *helpFlag) unwrap(raw string) {
 	}
 	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 	rest, ok := strings.CutPrefix(norm(strings.Join(f.text, " ")), norm(raw))
-	if !ok || rest != "" && !(strings.HasPrefix(rest, " (default ") && strings.HasSuffix(rest, ")")) {
-		return
+	switch {
+	case !ok:
+	case rest == "" || strings.HasPrefix(rest, " (default ") && strings.HasSuffix(rest, ")"):
+		f.text = []string{raw + rest}
+	default:
+		if lines, ok := unwrapLines(f.text, raw); ok {
+			f.text = lines
+		}
 	}
-	f.text = []string{raw + rest}
+}
+
+// wrapSlop is how far past its width pflag's wrap lets the last piece of
+// a usage run rather than leave a short word alone on a line.
+const wrapSlop = 5
+
+// unwrapLines undoes pflag's FlagUsagesWrapped on a usage of several lines
+// (docker's --format: "Format output using a custom template:\n'json':
+// ..."): printed is the help's lines of the usage, its first line raw as
+// completion gives it. A break between two printed lines is the usage's
+// own, or one the wrap made, which it can only be where the next word
+// would not have fit in the width. Where it could be either, the text
+// tells: after the end of a sentence or a clause (".", ":"...) or before
+// an item ("'json':", "- ", an indented line) the break is the usage's,
+// elsewhere the wrap's. The result must wrap
+// back to the printed lines at some width, the narrowest tried first; it
+// reports false when none does.
+func unwrapLines(printed []string, raw string) ([]string, bool) {
+	n := len(printed)
+	// The breaks inside the first line are the wrap's, the one after it
+	// the usage's own.
+	first, joined := -1, ""
+	for k := 0; k < n && len(joined) < len(raw); k++ {
+		if k > 0 {
+			joined += " "
+		}
+		joined += printed[k]
+		if joined == raw {
+			first = k
+		}
+	}
+	if first < 0 || first == n-1 {
+		return nil, false
+	}
+	longest := 0
+	for _, l := range printed {
+		longest = max(longest, len(l))
+	}
+	// pflag does not wrap a column narrower than 24.
+	for width := 24 - wrapSlop; width <= longest+40; width++ {
+		var b strings.Builder
+		b.WriteString(printed[0])
+		for k := 1; k < n; k++ {
+			prev, line := printed[k-1], printed[k]
+			next, _, _ := strings.Cut(line, " ")
+			own := strings.ContainsAny(prev[len(prev)-1:], ".:;!?") || strings.ContainsAny(line[:1], "'\"-* \t")
+			wrapped := k-1 < first || k-1 > first && len(prev) < width && len(prev)+1+len(next) >= width && !own
+			if wrapped {
+				b.WriteByte(' ')
+			} else {
+				b.WriteByte('\n')
+			}
+			b.WriteString(line)
+		}
+		if slices.Equal(pflagWrap(b.String(), width), printed) {
+			return strings.Split(b.String(), "\n"), true
+		}
+	}
+	return nil, false
+}
+
+// pflagWrap wraps s as pflag's FlagUsagesWrapped does (its wrap and
+// wrapN), width being the width of the usage's column less wrapSlop, and
+// returns the lines without their indentation.
+func pflagWrap(s string, width int) []string {
+	var lines []string
+	for {
+		var piece string
+		piece, s = wrapPiece(s, width)
+		lines = append(lines, strings.Split(piece, "\n")...)
+		if s == "" {
+			return lines
+		}
+	}
+}
+
+// wrapPiece splits the next line off s: at the last white space before
+// width, or at a line break before that one; all of s when it is at most
+// wrapSlop longer than width.
+func wrapPiece(s string, width int) (piece, rest string) {
+	if width+wrapSlop > len(s) {
+		return s, ""
+	}
+	at := strings.LastIndexAny(s[:width], " \t\n")
+	if at <= 0 {
+		return s, ""
+	}
+	if nl := strings.LastIndex(s[:width], "\n"); nl > 0 && nl < at {
+		return s[:nl], s[nl+1:]
+	}
+	return s[:at], s[at+1:]
 }
 
 // continuation returns the text of a continuation line of the flag's

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
 )
 
 func TestParseCompletion(t *testing.T) {
@@ -442,5 +444,40 @@ func TestUsageDefaults(t *testing.T) {
 				t.Errorf("split(%q) = %q, %q; want %q, %q", tt.typ, usage, def, tt.usage, tt.def)
 			}
 		})
+	}
+}
+
+// TestUnwrapLines: a usage of several lines that pflag's FlagUsagesWrapped
+// wrapped (docker's help) is read back as written: the wrap's breaks
+// joined, the usage's own kept.
+func TestUnwrapLines(t *testing.T) {
+	usages := []string{
+		"Format output using a custom template:\n'table':            Print output in table format with column headers (default)\n'table TEMPLATE':   Print output in table format using the given Go template\n'json':             Print in JSON format\n'TEMPLATE':         Print output using the given Go template.\nRefer to https://docs.docker.com/go/formatting/ for more information about formatting output with templates",
+		"Cgroup namespace to use (host|private)\n'host':    Run the container in the Docker host's cgroup namespace\n'private': Run the container in its own private cgroup namespace\n'':        Use the cgroup namespace as configured by the\n           default-cgroupns-mode option on the daemon (default)",
+		"First line, short.\nA second line that is long enough to be wrapped at least once by the help, and then some more words",
+	}
+	for _, cols := range []int{79, 100, 60} {
+		for i, usage := range usages {
+			if i == 1 && cols == 60 {
+				// Wrapped at 23 columns, the indented line breaks
+				// inside its indentation: a line of spaces alone,
+				// which the help's reading drops.
+				continue
+			}
+			fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
+			fs.String("format", "", usage)
+			fs.BoolP("all", "a", false, "Show all")
+			help := "Usage:  docker x [OPTIONS]\n\nDo x\n\nOptions:\n" + fs.FlagUsagesWrapped(cols)
+			page := parseHelp(help, helpContext{path: "docker x", flags: map[string]bool{"format": true, "all": true}})
+			hf := page.flags["format"]
+			if hf == nil {
+				t.Fatalf("--format not read in\n%s", help)
+			}
+			first, _, _ := strings.Cut(usage, "\n")
+			hf.unwrap(first)
+			if got, _, _ := hf.split("string"); got != usage {
+				t.Errorf("cols %d: usage read as\n%q\nwant\n%q\nhelp:\n%s", cols, got, usage, help)
+			}
+		}
 	}
 }
