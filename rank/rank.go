@@ -399,7 +399,18 @@ func (ix *Index) Search(query string, limit int) []Hit {
 	}
 	seenContent := false
 	consumed := 0 // the words before this one are part of a phrase found joined
+	negated := 0  // content words left that the query rules out ("without merging")
 	for i, w := range s.words {
+		switch {
+		case lx.negation[w]:
+			negated = negationScope
+			continue
+		case negated > 0 && (w == "and" || w == "but"):
+			negated = 0
+		case negated > 0 && !lx.stop[w]:
+			negated--
+			continue
+		}
 		// Two or three adjacent words joined may be one ("roll back",
 		// "who am i").
 		for n := 2; n <= 3 && i+n <= len(s.words); n++ {

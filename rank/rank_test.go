@@ -75,6 +75,8 @@ var tree = []Doc{
 	{Path: []string{"auth", "whoami"}, Short: "Check self subject attributes"},
 	{Path: []string{"auth", "login"}, Short: "Log in to a server"},
 	{Path: []string{"auth", "logout"}, Short: "Log out of a server"},
+	{Path: []string{"pr", "merge"}, Short: "Merge a pull request"},
+	{Path: []string{"pr", "close"}, Short: "Close a pull request"},
 }
 
 func TestSearch(t *testing.T) {
@@ -104,6 +106,8 @@ func TestSearch(t *testing.T) {
 		{"sign in to the server", "auth login"},
 		{"who am I", "auth whoami"},       // three words joined
 		{"throw away that pod", "delete"}, // a phrasal verb joined, then the thesaurus
+		{"close it instead of merging the pull request", "pr close"}, // what the query rules out
+		{"merge the pull request and close it", "pr merge"},
 	}
 	for _, tt := range tests {
 		hits := ix.Search(tt.query, 3)
@@ -114,6 +118,38 @@ func TestSearch(t *testing.T) {
 		if got := joinPath(tree[hits[0].Doc].Path); got != tt.want {
 			t.Errorf("%q: first %q, want %q (hits %v)", tt.query, got, tt.want, hits)
 		}
+	}
+}
+
+// TestSearchNegation: a word the query rules out ("without merging",
+// "instead of merging", "rather than merging") is no evidence for the
+// command it names; the rest of the query still counts.
+func TestSearchNegation(t *testing.T) {
+	ix := New(tree)
+	score := func(query, path string) float64 {
+		for _, h := range ix.Search(query, 0) {
+			if joinPath(tree[h.Doc].Path) == path {
+				return h.Score
+			}
+		}
+		return 0
+	}
+	for _, q := range []string{
+		"the pull request, without merging",
+		"get rid of the pull request instead of merging it",
+		"drop the pull request rather than merging",
+		"every pull request except merging ones",
+	} {
+		if m, c := score(q, "pr merge"), score(q, "pr close"); m > c || c == 0 {
+			t.Errorf("%q: pr merge scores %.3f, pr close %.3f; want merge no higher, close found", q, m, c)
+		}
+	}
+	// Only the next content word is ruled out, and an "and" ends it.
+	if m, c := score("without waiting, merge the pull request", "pr merge"), score("without waiting, merge the pull request", "pr close"); m <= c {
+		t.Errorf("merge named after the ruled-out word: pr merge %.3f, pr close %.3f", m, c)
+	}
+	if m, c := score("close without waiting and merge it", "pr merge"), score("close without waiting and merge it", "pr close"); m == 0 || c == 0 {
+		t.Errorf("after an and: pr merge %.3f, pr close %.3f; want both found", m, c)
 	}
 }
 

@@ -338,6 +338,17 @@ these those how do does did can could would should will please some any each eve
 one many given your our we you there here just so then than as up out about thing things something when am was
 were been being have has had not no yes over under while also like`
 
+// negationWords rule out the words after them: "close it without
+// merging", "instead of waiting for its schedule" name what the person
+// does not want, and matching them finds the command they avoid.
+var negationWords = []string{"without", "instead", "rather", "except", "excluding"}
+
+// negationScope is how many content words after a negation word it rules
+// out (none after an "and" or a "but"): the verb that follows ("without
+// merging"), not its object, which is often the request's own ("instead
+// of merging the pull request").
+const negationScope = 1
+
 // alt is one word a query word expands to, with its weight.
 type alt struct {
 	term string
@@ -347,14 +358,18 @@ type alt struct {
 // lexicon is the built thesaurus: each stem's expansions, the stop words and
 // the intent words.
 type lexicon struct {
-	expand map[string][]alt
-	stop   map[string]bool
-	intent map[string]bool
+	expand   map[string][]alt
+	stop     map[string]bool
+	intent   map[string]bool
+	negation map[string]bool
 }
 
 // lex builds the lexicon on first use.
 var lex = sync.OnceValue(func() *lexicon {
-	l := &lexicon{expand: map[string][]alt{}, stop: map[string]bool{}, intent: map[string]bool{}}
+	l := &lexicon{expand: map[string][]alt{}, stop: map[string]bool{}, intent: map[string]bool{}, negation: map[string]bool{}}
+	for _, w := range negationWords {
+		l.negation[w] = true
+	}
 	add := func(from, to string, w float64) {
 		if from == to {
 			return
