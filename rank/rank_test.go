@@ -104,8 +104,8 @@ func TestSearch(t *testing.T) {
 		{"show the history of the scaled deployment", "rollout history"},
 		{"sign out of the server", "auth logout"}, // the phrase, not "sign" (in)
 		{"sign in to the server", "auth login"},
-		{"who am I", "auth whoami"},       // three words joined
-		{"throw away that pod", "delete"}, // a phrasal verb joined, then the thesaurus
+		{"who am I", "auth whoami"},                                  // three words joined
+		{"throw away that pod", "delete"},                            // a phrasal verb joined, then the thesaurus
 		{"close it instead of merging the pull request", "pr close"}, // what the query rules out
 		{"merge the pull request and close it", "pr merge"},
 	}
