@@ -9,6 +9,7 @@
 //	go run . -half heldout    # the held-out half: run it once, at the end
 //	go run . -half fresh      # the second held-out set (testdata/fresh.json)
 //	go run . -half heldout3   # the third held-out set (testdata/heldout3.json)
+//	go run . -half heldout4   # the fourth held-out set (testdata/heldout4.json)
 //	go run . -half seen       # tasks.json and fresh.json: the third round's development data
 //	go run . -v               # and list the tasks rank does not answer first
 //	go run . -fit             # fit rank's weights on the development half
@@ -27,7 +28,7 @@ import (
 )
 
 func main() {
-	half := flag.String("half", "dev", "the tasks to run: dev, heldout, all (the two halves of tasks.json), fresh (fresh.json, held out in the second round) seen (all of tasks.json and fresh.json, the development data of the third round) or heldout3 (heldout3.json, held out in the third)")
+	half := flag.String("half", "dev", "the tasks to run: dev, heldout, all (the two halves of tasks.json), fresh (fresh.json, held out in the second round), seen (all of tasks.json and fresh.json, the development data of the third round), heldout3 (heldout3.json, held out in the third) or heldout4 (heldout4.json, a fourth held-out set)")
 	verbose := flag.Bool("v", false, "list the tasks whose right command rank does not put first")
 	fit := flag.Bool("fit", false, "fit rank's weights on the tasks of -half (dev or all) and print them")
 	cv := flag.Bool("cv", false, "cross-validate the fitting within the tasks of -half (dev or all)")
@@ -62,8 +63,8 @@ func run(data, half string, verbose, fit, cv bool) error {
 	}
 	if fit || cv {
 		// The held-out tasks are never fitted on: tasks.json's held-out
-		// half may be, once run (it then is development data), fresh.json
-		// and heldout3.json may not.
+		// half may be, once run (it then is development data), fresh.json,
+		// heldout3.json and heldout4.json may not.
 		if half != "dev" && half != "all" && half != "seen" {
 			return fmt.Errorf("-fit and -cv run on -half dev, all or seen only")
 		}
@@ -82,7 +83,7 @@ func run(data, half string, verbose, fit, cv bool) error {
 		return nil
 	}
 	ts := pick(tasks, half)
-	if half == "fresh" || half == "heldout3" {
+	if half == "fresh" || half == "heldout3" || half == "heldout4" {
 		if ts, err = loadTaskFile(filepath.Join(data, half+".json")); err != nil {
 			return err
 		}
@@ -96,7 +97,7 @@ func run(data, half string, verbose, fit, cv bool) error {
 		}
 	}
 	if ts == nil {
-		return fmt.Errorf("-half %q: want dev, heldout, all, fresh, seen or heldout3", half)
+		return fmt.Errorf("-half %q: want dev, heldout, all, fresh, seen, heldout3 or heldout4", half)
 	}
 	fmt.Printf("%d tasks (%s half) over %d CLIs\n\n", len(ts), half, len(clis))
 	fmt.Printf("%-30s %7s %7s %7s\n", "ranking", "first", "top 3", "top 8")
