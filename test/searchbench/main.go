@@ -10,6 +10,7 @@
 //	go run . -half fresh      # the second held-out set (testdata/fresh.json)
 //	go run . -half heldout3   # the third held-out set (testdata/heldout3.json)
 //	go run . -half seen       # tasks.json and fresh.json: the third round's development data
+//	go run . -half known      # all three sets: the fourth round's development data
 //	go run . -v               # and list the tasks rank does not answer first
 //	go run . -fit             # fit rank's weights on the development half
 package main
@@ -27,7 +28,7 @@ import (
 )
 
 func main() {
-	half := flag.String("half", "dev", "the tasks to run: dev, heldout, all (the two halves of tasks.json), fresh (fresh.json, held out in the second round) seen (all of tasks.json and fresh.json, the development data of the third round) or heldout3 (heldout3.json, held out in the third)")
+	half := flag.String("half", "dev", "the tasks to run: dev, heldout, all (the two halves of tasks.json), fresh (fresh.json, held out in the second round) seen (all of tasks.json and fresh.json, the development data of the third round) heldout3 (heldout3.json, held out in the third) or known (all three files, the development data of the fourth)")
 	verbose := flag.Bool("v", false, "list the tasks whose right command rank does not put first")
 	fit := flag.Bool("fit", false, "fit rank's weights on the tasks of -half (dev or all) and print them")
 	cv := flag.Bool("cv", false, "cross-validate the fitting within the tasks of -half (dev or all)")
@@ -64,11 +65,11 @@ func run(data, half string, verbose, fit, cv bool) error {
 		// The held-out tasks are never fitted on: tasks.json's held-out
 		// half may be, once run (it then is development data), fresh.json
 		// and heldout3.json may not.
-		if half != "dev" && half != "all" && half != "seen" {
-			return fmt.Errorf("-fit and -cv run on -half dev, all or seen only")
+		if half != "dev" && half != "all" && half != "seen" && half != "known" {
+			return fmt.Errorf("-fit and -cv run on -half dev, all, seen or known only")
 		}
-		if half == "seen" {
-			if tasks, err = seen(data, tasks); err != nil {
+		if half == "seen" || half == "known" {
+			if tasks, err = seen(data, tasks, half == "known"); err != nil {
 				return err
 			}
 			half = "all"
@@ -90,13 +91,13 @@ func run(data, half string, verbose, fit, cv bool) error {
 			return err
 		}
 	}
-	if half == "seen" {
-		if ts, err = seen(data, tasks); err != nil {
+	if half == "seen" || half == "known" {
+		if ts, err = seen(data, tasks, half == "known"); err != nil {
 			return err
 		}
 	}
 	if ts == nil {
-		return fmt.Errorf("-half %q: want dev, heldout, all, fresh, seen or heldout3", half)
+		return fmt.Errorf("-half %q: want dev, heldout, all, fresh, seen, heldout3 or known", half)
 	}
 	fmt.Printf("%d tasks (%s half) over %d CLIs\n\n", len(ts), half, len(clis))
 	fmt.Printf("%-30s %7s %7s %7s\n", "ranking", "first", "top 3", "top 8")
@@ -140,14 +141,22 @@ func run(data, half string, verbose, fit, cv bool) error {
 	return nil
 }
 
-// seen returns the tasks seen before the third round: all of tasks.json
-// and fresh.json.
-func seen(data string, tasks []Task) ([]Task, error) {
-	fresh, err := loadTaskFile(filepath.Join(data, "fresh.json"))
-	if err != nil {
-		return nil, err
+// seen returns the tasks seen before the third round, all of tasks.json
+// and fresh.json, and with heldout3.json those seen before the fourth.
+func seen(data string, tasks []Task, third bool) ([]Task, error) {
+	files := []string{"fresh.json"}
+	if third {
+		files = append(files, "heldout3.json")
 	}
-	return append(slices.Clone(tasks), fresh...), nil
+	out := slices.Clone(tasks)
+	for _, f := range files {
+		more, err := loadTaskFile(filepath.Join(data, f))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, more...)
+	}
+	return out, nil
 }
 
 // ask prints rank's top 10 for one query.
