@@ -30,6 +30,9 @@
 // thesaurus found so ("sign out", "get rid of") outweighs its words
 // alone, and a participle after the query's first word ("remove a
 // published release") weighs less than the action it qualifies. A
+// question about state ("is my cluster up", "which organizations do I
+// belong to", "how long until...") favours the commands that read (list,
+// show, get, status, version...) over those that act. A
 // command scores higher when the query explains
 // more of its path and when it has more of the query's words anywhere (its
 // examples included); a group ranks below the subcommands it holds.

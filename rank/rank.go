@@ -69,6 +69,13 @@ type Weights struct {
 	// object, not the action asked for. It still counts toward the share
 	// of the query a command matches.
 	Participle float64
+	// Question scales up, by 1+Question, the score of a command that
+	// reads (one whose description starts with list, show, print, get...
+	// or whose name is list, status, version...) when the query asks a
+	// question about state ("is my cluster up", "which organizations do I
+	// belong to", "how long until this lease runs out"): a question is
+	// answered by reading, not by acting.
+	Question float64
 }
 
 // DefaultWeights are the weights measured in test/searchbench: fitted by
@@ -93,6 +100,7 @@ func DefaultWeights() Weights {
 		PathCoverage:   0.45,
 		Coverage:       0.78,
 		Participle:     0.2,
+		Question:       1,
 	}
 }
 
@@ -129,6 +137,7 @@ type Index struct {
 	depth    []uint8   // levels of each document's path
 	pathKey  []string  // each document's path words joined by spaces, lower case
 	group    []bool    // whether a document's path is the start of another's
+	reads    []bool    // whether a document's command reads rather than acts
 	scratch  sync.Pool // *scratch
 }
 
@@ -211,6 +220,7 @@ func NewWeighted(docs []Doc, w Weights) *Index {
 		ix.pathLen = append(ix.pathLen, uint8(min(pos, 16)))
 		ix.depth = append(ix.depth, uint8(min(len(d.Path), 255)))
 		ix.pathKey = append(ix.pathKey, strings.ToLower(strings.Join(d.Path, " ")))
+		ix.reads = append(ix.reads, reads(d))
 		for _, a := range d.Aliases {
 			addName(a, fAlias, -1)
 		}
@@ -484,6 +494,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 	norm := strings.Join(s.words, " ")
 	hits := s.hits[:0]
 	w := ix.w
+	asks := asksState(s.words)
 	for _, d := range s.touched {
 		score := s.total[d]
 		if pl := ix.pathLen[d]; pl > 0 {
@@ -495,6 +506,9 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		}
 		if ix.group[d] {
 			score *= w.Group
+		}
+		if asks && ix.reads[d] {
+			score *= 1 + w.Question
 		}
 		if k := ix.pathKey[d]; k != "" && strings.Contains(norm, k) {
 			score *= 1.5 // the query names the command

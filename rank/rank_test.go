@@ -274,3 +274,73 @@ func BenchmarkSearch(b *testing.B) {
 		ix.Search("which node is my pod running on", 8)
 	}
 }
+
+func TestAsksState(t *testing.T) {
+	tests := []struct {
+		query string
+		want  bool
+	}{
+		{"is my cluster up", true},
+		{"which organizations do I belong to", true},
+		{"what version of the chart is deployed", true},
+		{"do all the members hold the same data", true},
+		{"how long until this lease runs out", true},
+		{"how many replicas are running", true},
+		{"how do I delete a pod", false},
+		{"delete the pod", false},
+		{"show me which node", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		if got := asksState(words(tt.query)); got != tt.want {
+			t.Errorf("asksState(%q) = %v, want %v", tt.query, got, tt.want)
+		}
+	}
+}
+
+func TestReads(t *testing.T) {
+	tests := []struct {
+		doc  Doc
+		want bool
+	}{
+		{Doc{Path: []string{"cluster", "list"}, Short: "Manage clusters"}, true},
+		{Doc{Path: []string{"version"}}, true},
+		{Doc{Path: []string{"endpoint", "hashkv"}, Short: "Prints the KV history hash for each endpoint"}, true},
+		{Doc{Path: []string{"get"}, Short: "Display one or many resources"}, true},
+		{Doc{Path: []string{"cluster", "start"}, Short: "Start existing k3d cluster(s)"}, false},
+		{Doc{Path: []string{"delete"}, Short: "Delete resources"}, false},
+		{Doc{Path: []string{"x"}}, false},
+	}
+	for _, tt := range tests {
+		if got := reads(tt.doc); got != tt.want {
+			t.Errorf("reads(%v %q) = %v, want %v", tt.doc.Path, tt.doc.Short, got, tt.want)
+		}
+	}
+}
+
+// TestSearchQuestion: a question about state favours the command that
+// reads over one that acts on the same object; the same words not asked
+// as a question do not.
+func TestSearchQuestion(t *testing.T) {
+	docs := []Doc{
+		{Path: []string{"cluster", "up"}, Short: "Start the nodes of a cluster"},
+		{Path: []string{"cluster", "list"}, Short: "List clusters"},
+	}
+	ix := New(docs)
+	scores := func(q string) (up, list float64) {
+		for _, h := range ix.Search(q, 0) {
+			if h.Doc == 0 {
+				up = h.Score
+			} else {
+				list = h.Score
+			}
+		}
+		return up, list
+	}
+	if up, list := scores("is my cluster there"); list <= up {
+		t.Errorf("is my cluster there: cluster list %.3f, cluster up %.3f; want list above", list, up)
+	}
+	if up, list := scores("my cluster there"); list > up {
+		t.Errorf("my cluster there: cluster list %.3f, cluster up %.3f; want list no higher", list, up)
+	}
+}

@@ -20,7 +20,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -35,6 +37,7 @@ func main() {
 	data := flag.String("data", "testdata", "the directory holding tasks.json and trees/")
 	query := flag.String("q", "", "rank this query on the tree of -cli and print the top 10, instead of the evaluation")
 	cliName := flag.String("cli", "kubectl", "the CLI whose tree -q searches")
+	flag.Func("set", "run rank with this weight changed from rank.DefaultWeights (name=value, such as Question=0.5; repeatable)", setWeight)
 	flag.Parse()
 	if *query != "" {
 		if err := ask(*data, *cliName, *query); err != nil {
@@ -107,7 +110,7 @@ func run(data, half string, verbose, fit, cv bool) error {
 	}{
 		{"baseline (bridge/search.go)", func(c *CLI) ranker { return newBaseline(c.Commands).Search }},
 		{"BM25 (path, short, long)", func(c *CLI) ranker { return newBM25(c.Commands).Search }},
-		{"rank", func(c *CLI) ranker { return rankSearch(rank.New(c.Docs)) }},
+		{"rank", func(c *CLI) ranker { return rankSearch(rank.NewWeighted(c.Docs, weights)) }},
 	}
 	for _, r := range rankers {
 		s := evaluate(ts, clis, r.new)
@@ -169,7 +172,7 @@ func ask(data, cliName, query string) error {
 	if cli == nil {
 		return fmt.Errorf("no tree of %s", cliName)
 	}
-	for _, h := range rank.New(cli.Docs).Search(query, 10) {
+	for _, h := range rank.NewWeighted(cli.Docs, weights).Search(query, 10) {
 		fmt.Printf("%8.3f  %s\n", h.Score, cli.Commands[h.Doc].Path)
 	}
 	return nil
@@ -296,4 +299,23 @@ func largest(clis map[string]*CLI) *CLI {
 		}
 	}
 	return big
+}
+
+// weights are rank's weights in the evaluation: rank.DefaultWeights but
+// for the changes of -set.
+var weights = rank.DefaultWeights()
+
+// setWeight sets one of weights from "Name=value".
+func setWeight(s string) error {
+	name, val, ok := strings.Cut(s, "=")
+	f := reflect.ValueOf(&weights).Elem().FieldByName(name)
+	if !ok || !f.IsValid() || f.Kind() != reflect.Float64 {
+		return fmt.Errorf("%q: want a field of rank.Weights, = and a number", s)
+	}
+	v, err := strconv.ParseFloat(val, 64)
+	if err != nil {
+		return fmt.Errorf("%q: %w", s, err)
+	}
+	f.SetFloat(v)
+	return nil
 }
