@@ -76,6 +76,12 @@ type Weights struct {
 	// belong to", "how long until this lease runs out"): a question is
 	// answered by reading, not by acting.
 	Question float64
+	// Examples is a prior for how commonly a command is used, by its
+	// examples: a command's score is scaled by 1+Examples*log(1+n)/log(1+m),
+	// n its example command lines and m the most any command of the tree
+	// has. A CLI documents its everyday commands best ("get", "logs",
+	// "pr create").
+	Examples float64
 }
 
 // DefaultWeights are the weights measured in test/searchbench: fitted by
@@ -101,6 +107,7 @@ func DefaultWeights() Weights {
 		Coverage:       0.78,
 		Participle:     0.2,
 		Question:       1,
+		Examples:       0.5,
 	}
 }
 
@@ -138,6 +145,7 @@ type Index struct {
 	pathKey  []string  // each document's path words joined by spaces, lower case
 	group    []bool    // whether a document's path is the start of another's
 	reads    []bool    // whether a document's command reads rather than acts
+	prior    []float32 // each document's prior by its examples, a factor
 	scratch  sync.Pool // *scratch
 }
 
@@ -227,6 +235,13 @@ func NewWeighted(docs []Doc, w Weights) *Index {
 		addText(d.Short, fShort)
 		addText(d.Long, fLong)
 		comments, code := splitExample(d.Example)
+		n := 0
+		for l := range strings.SplitSeq(code, "\n") {
+			if strings.TrimSpace(l) != "" {
+				n++
+			}
+		}
+		ix.prior = append(ix.prior, float32(math.Log1p(float64(n))))
 		addText(comments, fExComment)
 		addText(code, fExCode)
 		for _, f := range d.Flags {
@@ -240,6 +255,15 @@ func NewWeighted(docs []Doc, w Weights) *Index {
 	}
 	for f := range nFields {
 		avg[f] = max(avg[f]/float64(max(len(docs), 1)), 1)
+	}
+	if m := slices.Max(append(ix.prior, 0)); m > 0 {
+		for i := range ix.prior {
+			ix.prior[i] = float32(1 + w.Examples*float64(ix.prior[i]/m))
+		}
+	} else {
+		for i := range ix.prior {
+			ix.prior[i] = 1
+		}
 	}
 	splitCompounds(all)
 	ix.group = make([]bool, len(docs))
@@ -507,6 +531,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		if ix.group[d] {
 			score *= w.Group
 		}
+		score *= float64(ix.prior[d])
 		if asks && ix.reads[d] {
 			score *= 1 + w.Question
 		}

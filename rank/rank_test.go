@@ -344,3 +344,21 @@ func TestSearchQuestion(t *testing.T) {
 		t.Errorf("my cluster there: cluster list %.3f, cluster up %.3f; want list no higher", list, up)
 	}
 }
+
+// TestSearchExamplesPrior: of two commands the query matches alike, the
+// one with more examples (a command in common use) ranks first; with the
+// prior off they tie.
+func TestSearchExamplesPrior(t *testing.T) {
+	docs := []Doc{
+		{Path: []string{"pod", "drop"}, Short: "Delete a pod"},
+		{Path: []string{"pod", "rm"}, Short: "Delete a pod", Example: "# one\ncli pod rm a\n# two\ncli pod rm a b\ncli pod rm -f a"},
+	}
+	if hits := New(docs).Search("delete a pod", 0); len(hits) != 2 || hits[0].Doc != 1 || hits[0].Score <= hits[1].Score {
+		t.Errorf("hits %v, want pod rm (1) first, above pod drop", hits)
+	}
+	w := DefaultWeights()
+	w.Examples = 0
+	if hits := NewWeighted(docs, w).Search("delete a pod", 0); len(hits) != 2 || hits[0].Score != hits[1].Score {
+		t.Errorf("without the prior: hits %v, want a tie", hits)
+	}
+}
