@@ -32,7 +32,8 @@
 // published release") weighs less than the action it qualifies. A
 // question about state ("is my cluster up", "which organizations do I
 // belong to", "how long until...") favours the commands that read (list,
-// show, get, status, version...) over those that act, and a command the
+// show, get, status, version...) over those that act, a request that opens
+// with a verb of action ("kill one pod") the reverse, and a command the
 // CLI gives more examples of (one in common use) ranks a little higher. A
 // command scores higher when the query explains
 // more of its path and when it has more of the query's words anywhere (its

@@ -82,6 +82,13 @@ type Weights struct {
 	// has. A CLI documents its everyday commands best ("get", "logs",
 	// "pr create").
 	Examples float64
+	// Imperative scales down, by 1-Imperative, the score of a command
+	// that reads when the query opens with a word that is neither a
+	// question word, nor a stop word, nor a verb of reading or one of
+	// its synonyms: in the main a verb of action ("kill one pod", "add
+	// files to an image", "file a bug"), and a request to act is
+	// answered by a command that acts.
+	Imperative float64
 }
 
 // DefaultWeights are the weights measured in test/searchbench: fitted by
@@ -108,6 +115,7 @@ func DefaultWeights() Weights {
 		Participle:     0.2,
 		Question:       1,
 		Examples:       0.5,
+		Imperative:     0.5,
 	}
 }
 
@@ -519,6 +527,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 	hits := s.hits[:0]
 	w := ix.w
 	asks := asksState(s.words)
+	acts := !asks && len(s.words) > 0 && !lx.stop[s.words[0]] && !lx.intent[s.words[0]] && !lx.negation[s.words[0]] && !readWord(stem(s.words[0]))
 	for _, d := range s.touched {
 		score := s.total[d]
 		if pl := ix.pathLen[d]; pl > 0 {
@@ -532,6 +541,9 @@ func (ix *Index) Search(query string, limit int) []Hit {
 			score *= w.Group
 		}
 		score *= float64(ix.prior[d])
+		if acts && ix.reads[d] {
+			score *= 1 - w.Imperative
+		}
 		if asks && ix.reads[d] {
 			score *= 1 + w.Question
 		}
@@ -625,3 +637,18 @@ func participle(w string) bool {
 // phraseWordWeight is the weight of a query word that is part of a phrase
 // of the thesaurus found joined, relative to another word.
 const phraseWordWeight = 0.3
+
+// readWord reports whether the stem t is a verb of reading or a synonym
+// of one ("see", "look", "check").
+func readWord(t string) bool {
+	lx := lex()
+	if lx.readVerb[t] || lx.readName[t] {
+		return true
+	}
+	for _, a := range lx.expand[t] {
+		if a.w == 1 && (lx.readVerb[a.term] || lx.readName[a.term]) {
+			return true
+		}
+	}
+	return false
+}

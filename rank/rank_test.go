@@ -362,3 +362,25 @@ func TestSearchExamplesPrior(t *testing.T) {
 		t.Errorf("without the prior: hits %v, want a tie", hits)
 	}
 }
+
+// TestSearchImperative: a request that opens with a verb of action
+// favours the command that acts over one that reads the same object; a
+// verb of reading does not.
+func TestSearchImperative(t *testing.T) {
+	docs := []Doc{
+		{Path: []string{"report", "view"}, Short: "View a report"},
+		{Path: []string{"report", "create"}, Short: "Create a report"},
+	}
+	first := func(w Weights, q string) int { return NewWeighted(docs, w).Search(q, 1)[0].Doc }
+	if got := first(DefaultWeights(), "file a report"); got != 1 {
+		t.Errorf("file a report: %v first, want report create", docs[got].Path)
+	}
+	if got := first(DefaultWeights(), "look at a report"); got != 0 {
+		t.Errorf("look at a report: %v first, want report view", docs[got].Path)
+	}
+	w := DefaultWeights()
+	w.Imperative = 0
+	if got := first(w, "file a report"); got != 0 {
+		t.Errorf("without the prior, file a report: %v first, want the tie's first (report view)", docs[got].Path)
+	}
+}
