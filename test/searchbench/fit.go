@@ -53,7 +53,7 @@ func fit(ts []Task, clis map[string]*CLI) rank.Weights {
 			orig := *p
 			for _, f := range []float64{0, 0.5, 0.75, 1.25, 1.5, 2} {
 				*p = orig * f
-				if *p > 1 && (p == &w.B || p == &w.PathCoverage || p == &w.Group || p == &w.Participle) {
+				if *p > 1 && (p == &w.B || p == &w.PathCoverage || p == &w.Group || p == &w.Participle || p == &w.Imperative) {
 					continue
 				}
 				if v := objective(w); v > best {
