@@ -37,7 +37,10 @@
 // CLI gives more examples of (one in common use) ranks a little higher. A
 // command scores higher when the query explains
 // more of its path and when it has more of the query's words anywhere (its
-// examples included); a group ranks below the subcommands it holds.
+// examples included, a rare word counting more than a common one); one
+// whose path the query names two levels of ("uninstall a plugin" for
+// "plugin uninstall") above one it names one level of; a group ranks
+// below the subcommands it holds.
 //
 // [DefaultWeights] were fitted on the development half of the task set of
 // test/searchbench (requests worded as people ask over the real trees of

@@ -61,8 +61,14 @@ type Weights struct {
 	Group float64
 	// PathCoverage is how much a document's score depends on the share of
 	// its path words that the query explains; Coverage how much on the
-	// share of the query's words the document matches.
+	// share of the query's words the document matches, each word weighed
+	// by its rarity (idf) and the weight of its kind (a participle or a
+	// word of a phrase of the thesaurus less).
 	PathCoverage, Coverage float64
+	// PathWords scales a document's score by 1+PathWords*(n-1) when the
+	// query explains n > 1 levels of its path: "remove a plugin" names
+	// both words of "plugin uninstall" and only one of "uninstall".
+	PathWords float64
 	// Participle is the weight of a word ending in -ed or -ing after the
 	// query's first word, relative to another word: in "bring my stopped
 	// cluster back up" or "remove a published release" it describes the
@@ -112,6 +118,7 @@ func DefaultWeights() Weights {
 		Group:          0.7,
 		PathCoverage:   0.45,
 		Coverage:       0.78,
+		PathWords:      0.4,
 		Participle:     0.2,
 		Question:       1,
 		Examples:       0.5,
@@ -161,7 +168,7 @@ type Index struct {
 type scratch struct {
 	total   []float64
 	concept []float64
-	matched []uint16
+	matched []float32 // the weight of the counted concepts each document has
 	covered []uint16
 	mark    []int32 // the last concept that touched each document
 	in      []bool  // whether a document is in touched
@@ -405,7 +412,8 @@ func (ix *Index) Len() int { return ix.docs }
 type concept struct {
 	terms  [24]alt
 	n      int
-	counts bool // counts toward the share of the query matched
+	counts bool    // counts toward the share of the query matched
+	weight float64 // how much: its idf, less for a participle or a phrase's word
 }
 
 // Search returns at most limit documents matching query, best first (all
@@ -429,13 +437,13 @@ func (ix *Index) Search(query string, limit int) []Hit {
 	s.buf = forEachWord(query, s.buf, func(w []byte) { s.words = append(s.words, string(w)) })
 
 	var concepts [32]concept
-	nc, counted := 0, 0
+	nc, counted := 0, 0.0
 	addConcept := func(c concept) {
 		if nc < len(concepts) && c.n > 0 {
 			concepts[nc] = c
 			nc++
 			if c.counts {
-				counted++
+				counted += c.weight
 			}
 		}
 	}
@@ -474,14 +482,10 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		default:
 			c := ix.concept(stem(w), false, true)
 			if i < consumed {
-				for k := range c.terms[:c.n] {
-					c.terms[k].w *= phraseWordWeight
-				}
+				c.scale(phraseWordWeight)
 			}
 			if seenContent && participle(w) {
-				for k := range c.terms[:c.n] {
-					c.terms[k].w *= ix.w.Participle
-				}
+				c.scale(ix.w.Participle)
 			}
 			seenContent = true
 			addConcept(c)
@@ -518,7 +522,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 			}
 			s.total[d] += s.concept[d]
 			if c.counts {
-				s.matched[d]++
+				s.matched[d] += float32(c.weight)
 			}
 			s.concept[d] = 0
 		}
@@ -531,11 +535,14 @@ func (ix *Index) Search(query string, limit int) []Hit {
 	for _, d := range s.touched {
 		score := s.total[d]
 		if pl := ix.pathLen[d]; pl > 0 {
-			cov := float64(bits.OnesCount16(s.covered[d])) / float64(pl)
-			score *= 1 - w.PathCoverage + w.PathCoverage*cov
+			n := bits.OnesCount16(s.covered[d])
+			score *= 1 - w.PathCoverage + w.PathCoverage*float64(n)/float64(pl)
+			if n > 1 {
+				score *= 1 + w.PathWords*float64(n-1)
+			}
 		}
 		if counted > 0 {
-			score *= 1 + w.Coverage*float64(s.matched[d])/float64(counted)
+			score *= 1 + w.Coverage*float64(s.matched[d])/counted
 		}
 		if ix.group[d] {
 			score *= w.Group
@@ -579,7 +586,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 // (unless it only carries intent), its thesaurus entries and the indexed
 // words it begins or that begin it.
 func (ix *Index) concept(t string, intentOnly, counts bool) concept {
-	c := concept{counts: counts}
+	c := concept{counts: counts, weight: 1}
 	add := func(term string, w float64) {
 		if _, ok := ix.terms[term]; !ok || c.n == len(c.terms) {
 			return
@@ -596,6 +603,7 @@ func (ix *Index) concept(t string, intentOnly, counts bool) concept {
 	if !intentOnly {
 		add(t, 1)
 	}
+
 	for _, a := range lex().expand[t] {
 		add(a.term, a.w*ix.w.Synonym)
 	}
@@ -611,7 +619,21 @@ func (ix *Index) concept(t string, intentOnly, counts bool) concept {
 			add(t[:l], ix.w.Prefix)
 		}
 	}
+	idf := float32(0)
+	for _, a := range c.terms[:c.n] {
+		idf = max(idf, ix.idf[ix.terms[a.term]])
+	}
+	c.weight = float64(idf)
 	return c
+}
+
+// scale weighs the concept's terms, and how much it counts toward the
+// share of the query matched, by f.
+func (c *concept) scale(f float64) {
+	for k := range c.terms[:c.n] {
+		c.terms[k].w *= f
+	}
+	c.weight *= f
 }
 
 func (ix *Index) getScratch() *scratch {
@@ -621,7 +643,7 @@ func (ix *Index) getScratch() *scratch {
 	return &scratch{
 		total:   make([]float64, ix.docs),
 		concept: make([]float64, ix.docs),
-		matched: make([]uint16, ix.docs),
+		matched: make([]float32, ix.docs),
 		covered: make([]uint16, ix.docs),
 		mark:    make([]int32, ix.docs),
 		in:      make([]bool, ix.docs),

@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"math"
 	"slices"
 	"sync"
 	"testing"
@@ -382,5 +383,32 @@ func TestSearchImperative(t *testing.T) {
 	w.Imperative = 0
 	if got := first(w, "file a report"); got != 0 {
 		t.Errorf("without the prior, file a report: %v first, want the tie's first (report view)", docs[got].Path)
+	}
+}
+
+// TestSearchPathWords: a query that explains two levels of a command's
+// path ("plugin uninstall") scales its score by 1+PathWords; a command
+// of one level explained is left as it is.
+func TestSearchPathWords(t *testing.T) {
+	docs := []Doc{
+		{Path: []string{"uninstall"}, Short: "Uninstall a release and the hooks of its plugin"},
+		{Path: []string{"plugin", "uninstall"}, Short: "Remove one"},
+	}
+	score := func(pw float64) (top, nested float64) {
+		w := DefaultWeights()
+		w.PathWords = pw
+		for _, h := range NewWeighted(docs, w).Search("uninstall a plugin", 0) {
+			if h.Doc == 0 {
+				top = h.Score
+			} else {
+				nested = h.Score
+			}
+		}
+		return top, nested
+	}
+	top0, nested0 := score(0)
+	top, nested := score(0.5)
+	if top != top0 || nested0 == 0 || math.Abs(nested/nested0-1.5) > 1e-9 {
+		t.Errorf("uninstall %.3f -> %.3f, plugin uninstall %.3f -> %.3f; want the first unchanged, the second 1.5 times", top0, top, nested0, nested)
 	}
 }

@@ -45,7 +45,7 @@ func fit(ts []Task, clis map[string]*CLI) rank.Weights {
 	}
 	w := rank.DefaultWeights()
 	params := []*float64{&w.Path, &w.Alias, &w.Short, &w.Long, &w.ExampleComment, &w.ExampleCode, &w.FlagName,
-		&w.FlagUsage, &w.K1, &w.B, &w.Synonym, &w.Prefix, &w.PathCoverage, &w.Coverage, &w.Group, &w.Participle, &w.Question, &w.Examples, &w.Imperative}
+		&w.FlagUsage, &w.K1, &w.B, &w.Synonym, &w.Prefix, &w.PathCoverage, &w.PathWords, &w.Coverage, &w.Group, &w.Participle, &w.Question, &w.Examples, &w.Imperative}
 	best := objective(w)
 	for range 3 {
 		improved := false
