@@ -13,6 +13,7 @@
 //	go run . -half known      # all three sets: the fourth round's development data
 //	go run . -v               # and list the tasks rank does not answer first
 //	go run . -fit             # fit rank's weights on the development half
+//	go run . -half known -cvw Question,PathWords  # do these weights generalize?
 package main
 
 import (
@@ -34,6 +35,7 @@ func main() {
 	verbose := flag.Bool("v", false, "list the tasks whose right command rank does not put first")
 	fit := flag.Bool("fit", false, "fit rank's weights on the tasks of -half (dev or all) and print them")
 	cv := flag.Bool("cv", false, "cross-validate the fitting within the tasks of -half (dev or all)")
+	cvw := flag.String("cvw", "", "cross-validate these weights only (comma-separated names of rank.Weights): off, fitted on one half of -half and measured on the other")
 	data := flag.String("data", "testdata", "the directory holding tasks.json and trees/")
 	query := flag.String("q", "", "rank this query on the tree of -cli and print the top 10, instead of the evaluation")
 	cliName := flag.String("cli", "kubectl", "the CLI whose tree -q searches")
@@ -46,13 +48,13 @@ func main() {
 		}
 		return
 	}
-	if err := run(*data, *half, *verbose, *fit, *cv); err != nil {
+	if err := run(*data, *half, *verbose, *fit, *cv, *cvw); err != nil {
 		fmt.Fprintln(os.Stderr, "searchbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(data, half string, verbose, fit, cv bool) error {
+func run(data, half string, verbose, fit, cv bool, cvw string) error {
 	tasks, err := loadTasks(data)
 	if err != nil {
 		return err
@@ -64,7 +66,7 @@ func run(data, half string, verbose, fit, cv bool) error {
 	if err := checkTasks(tasks, clis); err != nil {
 		return err
 	}
-	if fit || cv {
+	if fit || cv || cvw != "" {
 		// The held-out tasks are never fitted on: tasks.json's held-out
 		// half may be, once run (it then is development data), fresh.json
 		// and heldout3.json may not.
@@ -76,6 +78,9 @@ func run(data, half string, verbose, fit, cv bool) error {
 				return err
 			}
 			half = "all"
+		}
+		if cvw != "" {
+			return crossValidateNamed(pick(tasks, half), clis, strings.Split(cvw, ","))
 		}
 		if cv {
 			crossValidate(pick(tasks, half), clis)
