@@ -170,8 +170,10 @@ type scratch struct {
 	concept []float64
 	matched []float32 // the weight of the counted concepts each document has
 	covered []uint16
-	mark    []int32 // the last concept that touched each document
-	in      []bool  // whether a document is in touched
+	cpath   []uint16 // the path words the current concept explains
+	onPath  []uint8  // how many concepts explain some of a document's path words
+	mark    []int32  // the last concept that touched each document
+	in      []bool   // whether a document is in touched
 	touched []int32
 	ctouch  []int32
 	words   []string
@@ -512,7 +514,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 				if v := idf * float64(p.score); v > s.concept[p.doc] {
 					s.concept[p.doc] = v
 				}
-				s.covered[p.doc] |= p.path
+				s.cpath[p.doc] |= p.path
 			}
 		}
 		for _, d := range s.ctouch {
@@ -524,7 +526,11 @@ func (ix *Index) Search(query string, limit int) []Hit {
 			if c.counts {
 				s.matched[d] += float32(c.weight)
 			}
-			s.concept[d] = 0
+			if s.cpath[d] != 0 {
+				s.covered[d] |= s.cpath[d]
+				s.onPath[d] = min(s.onPath[d]+1, 255)
+			}
+			s.concept[d], s.cpath[d] = 0, 0
 		}
 	}
 	norm := strings.Join(s.words, " ")
@@ -537,7 +543,9 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		if pl := ix.pathLen[d]; pl > 0 {
 			n := bits.OnesCount16(s.covered[d])
 			score *= 1 - w.PathCoverage + w.PathCoverage*float64(n)/float64(pl)
-			if n > 1 {
+			// Levels explained by as many different words: "apply"
+			// alone explains both levels of "apply set-last-applied".
+			if n = min(n, int(s.onPath[d])); n > 1 {
 				score *= 1 + w.PathWords*float64(n-1)
 			}
 		}
@@ -560,7 +568,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		if score > 0 {
 			hits = append(hits, Hit{Doc: int(d), Score: score})
 		}
-		s.total[d], s.matched[d], s.covered[d], s.mark[d], s.in[d] = 0, 0, 0, 0, false
+		s.total[d], s.matched[d], s.covered[d], s.onPath[d], s.mark[d], s.in[d] = 0, 0, 0, 0, 0, false
 	}
 	s.touched = s.touched[:0]
 	slices.SortFunc(hits, func(a, b Hit) int {
@@ -645,6 +653,8 @@ func (ix *Index) getScratch() *scratch {
 		concept: make([]float64, ix.docs),
 		matched: make([]float32, ix.docs),
 		covered: make([]uint16, ix.docs),
+		cpath:   make([]uint16, ix.docs),
+		onPath:  make([]uint8, ix.docs),
 		mark:    make([]int32, ix.docs),
 		in:      make([]bool, ix.docs),
 	}

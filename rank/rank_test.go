@@ -411,4 +411,13 @@ func TestSearchPathWords(t *testing.T) {
 	if top != top0 || nested0 == 0 || math.Abs(nested/nested0-1.5) > 1e-9 {
 		t.Errorf("uninstall %.3f -> %.3f, plugin uninstall %.3f -> %.3f; want the first unchanged, the second 1.5 times", top0, top, nested0, nested)
 	}
+	// One word explaining two levels ("apply" in "apply set-last-applied")
+	// is one level explained.
+	docs = []Doc{
+		{Path: []string{"apply"}, Short: "Apply a configuration to a resource"},
+		{Path: []string{"apply", "set-last-applied"}, Short: "Set the last-applied annotation"},
+	}
+	if hits := New(docs).Search("apply a manifest", 0); len(hits) == 0 || hits[0].Doc != 0 {
+		t.Errorf("apply a manifest: %v, want apply first", hits)
+	}
 }
