@@ -158,6 +158,7 @@ type Index struct {
 	pathLen  []uint8   // path words of each document
 	depth    []uint8   // levels of each document's path
 	pathKey  []string  // each document's path words joined by spaces, lower case
+	nameKey  []string  // the words of its path, each between spaces ("port forward" for port-forward)
 	group    []bool    // whether a document's path is the start of another's
 	reads    []bool    // whether a document's command reads rather than acts
 	prior    []float32 // each document's prior by its examples, a factor
@@ -245,6 +246,11 @@ func NewWeighted(docs []Doc, w Weights) *Index {
 		ix.pathLen = append(ix.pathLen, uint8(min(pos, 16)))
 		ix.depth = append(ix.depth, uint8(min(len(d.Path), 255)))
 		ix.pathKey = append(ix.pathKey, strings.ToLower(strings.Join(d.Path, " ")))
+		nk := ""
+		if ws := words(strings.Join(d.Path, " ")); len(ws) > 0 {
+			nk = " " + strings.Join(ws, " ") + " "
+		}
+		ix.nameKey = append(ix.nameKey, nk)
 		ix.reads = append(ix.reads, reads(d))
 		for _, a := range d.Aliases {
 			addName(a, fAlias, -1)
@@ -533,7 +539,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 			s.concept[d], s.cpath[d] = 0, 0
 		}
 	}
-	norm := strings.Join(s.words, " ")
+	norm := " " + strings.Join(s.words, " ") + " "
 	hits := s.hits[:0]
 	w := ix.w
 	asks := asksState(s.words)
@@ -562,7 +568,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		if asks && ix.reads[d] {
 			score *= 1 + w.Question
 		}
-		if k := ix.pathKey[d]; k != "" && strings.Contains(norm, k) {
+		if k := ix.nameKey[d]; k != "" && strings.Contains(norm, k) {
 			score *= 1.5 // the query names the command
 		}
 		if score > 0 {

@@ -421,3 +421,27 @@ func TestSearchPathWords(t *testing.T) {
 		t.Errorf("apply a manifest: %v, want apply first", hits)
 	}
 }
+
+// TestSearchNamesCommand: a query naming a command's path ranks it
+// higher, but only as whole words: "desktop" does not name top.
+func TestSearchNamesCommand(t *testing.T) {
+	docs := []Doc{{Path: []string{"top"}, Short: "Display pod usage"}, {Path: []string{"port-forward"}, Short: "Forward ports"}}
+	ix := New(docs)
+	score := func(q string, doc int) float64 {
+		for _, h := range ix.Search(q, 0) {
+			if h.Doc == doc {
+				return h.Score
+			}
+		}
+		return 0
+	}
+	if a, b := score("pod usage on my desktop", 0), score("pod usage on my notebook", 0); a != b || a == 0 {
+		t.Errorf("top: %.3f for desktop, %.3f for notebook; want the same, not 0", a, b)
+	}
+	if a, b := score("pod usage, top", 0), score("pod usage", 0); a <= b {
+		t.Errorf("top: %.3f named, %.3f not; want named higher", a, b)
+	}
+	if a, b := score("port forward", 1), score("forward port", 1); a <= b {
+		t.Errorf("port-forward: %.3f named, %.3f not; want named higher", a, b)
+	}
+}
