@@ -180,6 +180,7 @@ type scratch struct {
 	words   []string
 	hits    []Hit
 	buf     []byte
+	norm    []byte
 }
 
 // New indexes docs with DefaultWeights.
@@ -539,7 +540,11 @@ func (ix *Index) Search(query string, limit int) []Hit {
 			s.concept[d], s.cpath[d] = 0, 0
 		}
 	}
-	norm := " " + strings.Join(s.words, " ") + " "
+	s.norm = append(s.norm[:0], ' ')
+	for _, w := range s.words {
+		s.norm = append(append(s.norm, w...), ' ')
+	}
+	norm := string(s.norm) // the query's words, each between spaces
 	hits := s.hits[:0]
 	w := ix.w
 	asks := asksState(s.words)
