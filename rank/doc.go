@@ -42,10 +42,9 @@
 // "plugin uninstall") above one it names one level of; a group ranks
 // below the subcommands it holds.
 //
-// [DefaultWeights] were fitted on the development half of the task set of
-// test/searchbench (requests worded as people ask over the real trees of
-// eight CLIs), which also measures the ranking against search mode's
-// previous one on the held-out half.
+// [DefaultWeights] were fitted on the task sets of test/searchbench
+// (requests worded as people ask over the real trees of eight CLIs), which
+// also measures the ranking against search mode's previous one.
 //
 // The package is text only: it knows nothing of cobra or MCP, keeps no
 // state between calls, and builds its tables on first use, so that linking
