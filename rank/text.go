@@ -84,3 +84,39 @@ func undouble(w string) string {
 	}
 	return w
 }
+
+// reads reports whether a command reads rather than acts: its description
+// starts with a verb of reading ("List", "Shows", "Print") or its name is
+// one ("list", "status", "version").
+func reads(d Doc) bool {
+	lx := lex()
+	if len(d.Path) > 0 {
+		if ws := words(d.Path[len(d.Path)-1]); len(ws) > 0 && lx.readName[stem(ws[len(ws)-1])] {
+			return true
+		}
+	}
+	first := ""
+	forEachWord(d.Short, nil, func(w []byte) {
+		if first == "" {
+			first = string(w)
+		}
+	})
+	return first != "" && lx.readVerb[stem(first)]
+}
+
+// asksState reports whether a query (its lower-case words) asks a question
+// about state: it opens with a question word or an auxiliary ("is my
+// cluster up", "which node", "what version", "do all the members hold the
+// same data") or with "how" and a measure ("how long", "how many").
+func asksState(ws []string) bool {
+	if len(ws) == 0 {
+		return false
+	}
+	switch ws[0] {
+	case "is", "are", "was", "were", "am", "does", "do", "did", "has", "have", "which", "what", "when", "where", "who", "whose", "why":
+		return true
+	case "how":
+		return len(ws) > 1 && lex().measure[ws[1]]
+	}
+	return false
+}

@@ -349,6 +349,18 @@ var negationWords = []string{"without", "instead", "rather", "except", "excludin
 // of merging the pull request").
 const negationScope = 1
 
+// readVerbs start the description of a command that reads rather than
+// acts ("List the pods", "Shows the status"); readNames name one ("list",
+// "status"). A question about state favours them.
+const (
+	readVerbs = "list show display print output get view describe inspect examine retrieve return read check search find watch observe dump tell"
+	readNames = "list ls get show view status version history top describe inspect info logs events explain whoami"
+)
+
+// measureWords after "how" ask about state ("how long", "how many"), not
+// for a way to act ("how do I").
+const measureWords = "long many much often old big far recent"
+
 // alt is one word a query word expands to, with its weight.
 type alt struct {
 	term string
@@ -362,11 +374,18 @@ type lexicon struct {
 	stop     map[string]bool
 	intent   map[string]bool
 	negation map[string]bool
+	readVerb map[string]bool // stems of readVerbs
+	readName map[string]bool // stems of readNames
+	measure  map[string]bool
 }
 
 // lex builds the lexicon on first use.
 var lex = sync.OnceValue(func() *lexicon {
 	l := &lexicon{expand: map[string][]alt{}, stop: map[string]bool{}, intent: map[string]bool{}, negation: map[string]bool{}}
+	l.readVerb, l.readName, l.measure = stemSet(readVerbs), stemSet(readNames), map[string]bool{}
+	for _, w := range strings.Fields(measureWords) {
+		l.measure[w] = true
+	}
 	for _, w := range negationWords {
 		l.negation[w] = true
 	}
@@ -404,3 +423,12 @@ var lex = sync.OnceValue(func() *lexicon {
 	}
 	return l
 })
+
+// stemSet is the set of the stems of the words of s.
+func stemSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[stem(w)] = true
+	}
+	return m
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"reflect"
 
 	"github.com/cobramcp/cobramcp/rank"
 )
@@ -45,7 +46,7 @@ func fit(ts []Task, clis map[string]*CLI) rank.Weights {
 	}
 	w := rank.DefaultWeights()
 	params := []*float64{&w.Path, &w.Alias, &w.Short, &w.Long, &w.ExampleComment, &w.ExampleCode, &w.FlagName,
-		&w.FlagUsage, &w.K1, &w.B, &w.Synonym, &w.Prefix, &w.PathCoverage, &w.Coverage, &w.Group, &w.Participle}
+		&w.FlagUsage, &w.K1, &w.B, &w.Synonym, &w.Prefix, &w.PathCoverage, &w.PathWords, &w.Coverage, &w.Group, &w.Participle, &w.Question, &w.Examples, &w.Imperative}
 	best := objective(w)
 	for range 3 {
 		improved := false
@@ -53,7 +54,7 @@ func fit(ts []Task, clis map[string]*CLI) rank.Weights {
 			orig := *p
 			for _, f := range []float64{0, 0.5, 0.75, 1.25, 1.5, 2} {
 				*p = orig * f
-				if *p > 1 && (p == &w.B || p == &w.PathCoverage || p == &w.Group || p == &w.Participle) {
+				if *p > 1 && (p == &w.B || p == &w.PathCoverage || p == &w.Group || p == &w.Participle || p == &w.Imperative) {
 					continue
 				}
 				if v := objective(w); v > best {
@@ -67,4 +68,65 @@ func fit(ts []Task, clis map[string]*CLI) rank.Weights {
 		}
 	}
 	return w
+}
+
+// crossValidateNamed checks that some of rank's weights (mechanisms
+// added to the ranking) generalize: on each half of ts, with those
+// weights off (zero), then fitted on the other half only (a grid of
+// values for each in turn, twice round), then at rank.DefaultWeights.
+func crossValidateNamed(ts []Task, clis map[string]*CLI, names []string) error {
+	field := func(w *rank.Weights, n string) (*float64, error) {
+		f := reflect.ValueOf(w).Elem().FieldByName(n)
+		if !f.IsValid() || f.Kind() != reflect.Float64 {
+			return nil, fmt.Errorf("%q is no weight of rank.Weights", n)
+		}
+		return f.Addr().Interface().(*float64), nil
+	}
+	var halves [2][]Task
+	for i, t := range ts {
+		halves[i%2] = append(halves[i%2], t)
+	}
+	ev := func(ts []Task, w rank.Weights) scores {
+		return evaluate(ts, clis, func(c *CLI) ranker { return rankSearch(rank.NewWeighted(c.Docs, w)) })
+	}
+	objective := func(s scores) float64 { return 2*float64(s.first) + float64(s.top3) + 0.5*float64(s.top8) }
+	for k := range 2 {
+		train, test := halves[k], halves[1-k]
+		w := rank.DefaultWeights()
+		var ps []*float64
+		var grids [][]float64
+		for _, n := range names {
+			p, err := field(&w, n)
+			if err != nil {
+				return err
+			}
+			var g []float64
+			for _, f := range []float64{0, 0.25, 0.5, 1, 1.5, 2, 3} {
+				g = append(g, *p*f)
+			}
+			ps, grids = append(ps, p), append(grids, g)
+			*p = 0
+		}
+		off := ev(test, w)
+		for range 2 {
+			for i, p := range ps {
+				best, bv := -1.0, 0.0
+				for _, v := range grids[i] {
+					*p = v
+					if o := objective(ev(train, w)); o > best {
+						best, bv = o, v
+					}
+				}
+				*p = bv
+			}
+		}
+		on, d := ev(test, w), ev(test, rank.DefaultWeights())
+		fmt.Printf("fold %d (%d tasks): off %.1f%% %.1f%% %.1f%%; fitted on the other %d %.1f%% %.1f%% %.1f%%", k, len(test),
+			off.pct(off.first), off.pct(off.top3), off.pct(off.top8), len(train), on.pct(on.first), on.pct(on.top3), on.pct(on.top8))
+		for i, n := range names {
+			fmt.Printf(" %s=%.3g", n, *ps[i])
+		}
+		fmt.Printf("; default weights %.1f%% %.1f%% %.1f%%\n", d.pct(d.first), d.pct(d.top3), d.pct(d.top8))
+	}
+	return nil
 }

@@ -11,8 +11,10 @@
 //	go run . -half heldout3   # the third held-out set (testdata/heldout3.json)
 //	go run . -half heldout4   # the fourth held-out set (testdata/heldout4.json)
 //	go run . -half seen       # tasks.json and fresh.json: the third round's development data
+//	go run . -half known      # all three sets: the fourth round's development data
 //	go run . -v               # and list the tasks rank does not answer first
 //	go run . -fit             # fit rank's weights on the development half
+//	go run . -half known -cvw Question,PathWords  # do these weights generalize?
 package main
 
 import (
@@ -20,7 +22,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,13 +32,15 @@ import (
 )
 
 func main() {
-	half := flag.String("half", "dev", "the tasks to run: dev, heldout, all (the two halves of tasks.json), fresh (fresh.json, held out in the second round), seen (all of tasks.json and fresh.json, the development data of the third round), heldout3 (heldout3.json, held out in the third) or heldout4 (heldout4.json, a fourth held-out set)")
+	half := flag.String("half", "dev", "the tasks to run: dev, heldout, all (the two halves of tasks.json), fresh (fresh.json, held out in the second round), seen (all of tasks.json and fresh.json, the development data of the third round), heldout3 (heldout3.json, held out in the third), known (all three files, the development data of the fourth) or heldout4 (heldout4.json, held out in the fourth)")
 	verbose := flag.Bool("v", false, "list the tasks whose right command rank does not put first")
 	fit := flag.Bool("fit", false, "fit rank's weights on the tasks of -half (dev or all) and print them")
 	cv := flag.Bool("cv", false, "cross-validate the fitting within the tasks of -half (dev or all)")
+	cvw := flag.String("cvw", "", "cross-validate these weights only (comma-separated names of rank.Weights): off, fitted on one half of -half and measured on the other")
 	data := flag.String("data", "testdata", "the directory holding tasks.json and trees/")
 	query := flag.String("q", "", "rank this query on the tree of -cli and print the top 10, instead of the evaluation")
 	cliName := flag.String("cli", "kubectl", "the CLI whose tree -q searches")
+	flag.Func("set", "run rank with this weight changed from rank.DefaultWeights (name=value, such as Question=0.5; repeatable)", setWeight)
 	flag.Parse()
 	if *query != "" {
 		if err := ask(*data, *cliName, *query); err != nil {
@@ -43,13 +49,13 @@ func main() {
 		}
 		return
 	}
-	if err := run(*data, *half, *verbose, *fit, *cv); err != nil {
+	if err := run(*data, *half, *verbose, *fit, *cv, *cvw); err != nil {
 		fmt.Fprintln(os.Stderr, "searchbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(data, half string, verbose, fit, cv bool) error {
+func run(data, half string, verbose, fit, cv bool, cvw string) error {
 	tasks, err := loadTasks(data)
 	if err != nil {
 		return err
@@ -61,18 +67,21 @@ func run(data, half string, verbose, fit, cv bool) error {
 	if err := checkTasks(tasks, clis); err != nil {
 		return err
 	}
-	if fit || cv {
+	if fit || cv || cvw != "" {
 		// The held-out tasks are never fitted on: tasks.json's held-out
 		// half may be, once run (it then is development data), fresh.json,
 		// heldout3.json and heldout4.json may not.
-		if half != "dev" && half != "all" && half != "seen" {
-			return fmt.Errorf("-fit and -cv run on -half dev, all or seen only")
+		if half != "dev" && half != "all" && half != "seen" && half != "known" {
+			return fmt.Errorf("-fit and -cv run on -half dev, all, seen or known only")
 		}
-		if half == "seen" {
-			if tasks, err = seen(data, tasks); err != nil {
+		if half == "seen" || half == "known" {
+			if tasks, err = seen(data, tasks, half == "known"); err != nil {
 				return err
 			}
 			half = "all"
+		}
+		if cvw != "" {
+			return crossValidateNamed(pick(tasks, half), clis, strings.Split(cvw, ","))
 		}
 		if cv {
 			crossValidate(pick(tasks, half), clis)
@@ -91,13 +100,13 @@ func run(data, half string, verbose, fit, cv bool) error {
 			return err
 		}
 	}
-	if half == "seen" {
-		if ts, err = seen(data, tasks); err != nil {
+	if half == "seen" || half == "known" {
+		if ts, err = seen(data, tasks, half == "known"); err != nil {
 			return err
 		}
 	}
 	if ts == nil {
-		return fmt.Errorf("-half %q: want dev, heldout, all, fresh, seen, heldout3 or heldout4", half)
+		return fmt.Errorf("-half %q: want dev, heldout, all, fresh, seen, heldout3, known or heldout4", half)
 	}
 	fmt.Printf("%d tasks (%s half) over %d CLIs\n\n", len(ts), half, len(clis))
 	fmt.Printf("%-30s %7s %7s %7s\n", "ranking", "first", "top 3", "top 8")
@@ -107,7 +116,7 @@ func run(data, half string, verbose, fit, cv bool) error {
 	}{
 		{"baseline (bridge/search.go)", func(c *CLI) ranker { return newBaseline(c.Commands).Search }},
 		{"BM25 (path, short, long)", func(c *CLI) ranker { return newBM25(c.Commands).Search }},
-		{"rank", func(c *CLI) ranker { return rankSearch(rank.New(c.Docs)) }},
+		{"rank", func(c *CLI) ranker { return rankSearch(rank.NewWeighted(c.Docs, weights)) }},
 	}
 	for _, r := range rankers {
 		s := evaluate(ts, clis, r.new)
@@ -141,14 +150,22 @@ func run(data, half string, verbose, fit, cv bool) error {
 	return nil
 }
 
-// seen returns the tasks seen before the third round: all of tasks.json
-// and fresh.json.
-func seen(data string, tasks []Task) ([]Task, error) {
-	fresh, err := loadTaskFile(filepath.Join(data, "fresh.json"))
-	if err != nil {
-		return nil, err
+// seen returns the tasks seen before the third round, all of tasks.json
+// and fresh.json, and with heldout3.json those seen before the fourth.
+func seen(data string, tasks []Task, third bool) ([]Task, error) {
+	files := []string{"fresh.json"}
+	if third {
+		files = append(files, "heldout3.json")
 	}
-	return append(slices.Clone(tasks), fresh...), nil
+	out := slices.Clone(tasks)
+	for _, f := range files {
+		more, err := loadTaskFile(filepath.Join(data, f))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, more...)
+	}
+	return out, nil
 }
 
 // ask prints rank's top 10 for one query.
@@ -161,7 +178,7 @@ func ask(data, cliName, query string) error {
 	if cli == nil {
 		return fmt.Errorf("no tree of %s", cliName)
 	}
-	for _, h := range rank.New(cli.Docs).Search(query, 10) {
+	for _, h := range rank.NewWeighted(cli.Docs, weights).Search(query, 10) {
 		fmt.Printf("%8.3f  %s\n", h.Score, cli.Commands[h.Doc].Path)
 	}
 	return nil
@@ -288,4 +305,23 @@ func largest(clis map[string]*CLI) *CLI {
 		}
 	}
 	return big
+}
+
+// weights are rank's weights in the evaluation: rank.DefaultWeights but
+// for the changes of -set.
+var weights = rank.DefaultWeights()
+
+// setWeight sets one of weights from "Name=value".
+func setWeight(s string) error {
+	name, val, ok := strings.Cut(s, "=")
+	f := reflect.ValueOf(&weights).Elem().FieldByName(name)
+	if !ok || !f.IsValid() || f.Kind() != reflect.Float64 {
+		return fmt.Errorf("%q: want a field of rank.Weights, = and a number", s)
+	}
+	v, err := strconv.ParseFloat(val, 64)
+	if err != nil {
+		return fmt.Errorf("%q: %w", s, err)
+	}
+	f.SetFloat(v)
+	return nil
 }
