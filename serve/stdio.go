@@ -104,30 +104,26 @@ func idKey(id json.RawMessage) string {
 // rule the HTTP transport applies too: internal/rpcid).
 func exactID(id json.RawMessage) bool { return rpcid.Exact(id) }
 
-// track records the request line (or the cancellation) in p.flight, and
-// returns the answer for a request whose id is in flight already, or "".
-func (p *parseErrorReader) track(line []byte) string {
-	if p.flight == nil {
-		return ""
+// track records the request m (or the cancellation it is) in p.flight,
+// and returns the answer for a request whose id is in flight already, or
+// "".
+func (p *parseErrorReader) track(m message) string {
+	if p.flight == nil || m.method == "" {
+		return "" // not tracked, or a response
 	}
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-		Params struct {
-			RequestID json.RawMessage `json:"requestId"`
-		} `json:"params"`
-	}
-	if json.Unmarshal(line, &m) != nil || m.Method == "" {
-		return "" // a response, or checked already
-	}
-	if len(m.ID) > 0 {
-		if !p.flight.start(idKey(m.ID)) {
-			return invalidRequest(m.ID, "the id is in use by a request still in progress")
+	if len(m.id) > 0 {
+		if !p.flight.start(idKey(m.id)) {
+			return invalidRequest(m.id, "the id is in use by a request still in progress")
 		}
 		return ""
 	}
-	if m.Method == "notifications/cancelled" && len(m.Params.RequestID) > 0 {
-		p.flight.cancel(idKey(m.Params.RequestID))
+	if m.method == "notifications/cancelled" {
+		var params struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		if json.Unmarshal(m.params, &params) == nil && len(params.RequestID) > 0 {
+			p.flight.cancel(idKey(params.RequestID))
+		}
 	}
 	return ""
 }
