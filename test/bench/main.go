@@ -67,17 +67,15 @@ func run() error {
 	if err := goBuild(without, "-tags", strings.Trim(cfg.tags+",nobridge", ",")); err != nil {
 		return err
 	}
-	if want("size") || want("cold") || want("rss") {
-		if err := goBuild(sdk, "-tags", strings.Trim(cfg.tags+",sdkfloor", ",")); err != nil {
-			return err
-		}
+	if err := goBuild(sdk, "-tags", strings.Trim(cfg.tags+",sdkfloor", ",")); err != nil {
+		return err
 	}
 
 	fmt.Printf("machine: %s, %d cores, %s/%s, %s\n", cpuModel(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
 	fmt.Printf("command: go run . %s\n\n", strings.Join(os.Args[1:], " "))
 	t := &table{}
 	if want("echo") || want("cpu") {
-		if err := echoCalls(t, with, cfg); err != nil {
+		if err := echoCalls(t, with, sdk, cfg); err != nil {
 			return err
 		}
 	}
@@ -221,10 +219,17 @@ func direct(bin string, args ...string) (time.Duration, error) {
 }
 
 // echoCalls: latency of one call over direct exec, alternated so that both
-// see the same machine, and the server's CPU per call.
-func echoCalls(t *table, bin string, cfg config) error {
-	var lat, floor, over, cpu []float64
+// see the same machine, and the server's CPU per call; and, in each round,
+// the CPU per call of the go-sdk floor's server (sdk: one trivial tool that
+// runs no process), the part of a call that is the go-sdk's alone.
+func echoCalls(t *table, bin, sdk string, cfg config) error {
+	var lat, floor, over, cpu, sdkCPU []float64
 	for range cfg.rounds {
+		c, err := sdkCallCPU(sdk, cfg.calls)
+		if err != nil {
+			return err
+		}
+		sdkCPU = append(sdkCPU, c)
 		s, err := startServer(bin)
 		if err != nil {
 			return err
@@ -268,7 +273,38 @@ func echoCalls(t *table, bin string, cfg config) error {
 	}
 	t.add(row{"echo call latency (ms)", floor, lat, over, "+ms over direct", "≤ +1.0 (Ophis +1.18)"})
 	t.add(row{"server CPU per call (ms)", nil, cpu, nil, "", "≤ 0.7 (Ophis 0.81)"})
+	t.add(row{"server CPU per call, go-sdk only: a trivial tool, no process (ms)", nil, sdkCPU, nil, "", "—"})
 	return nil
+}
+
+// sdkCallCPU is the server CPU per call of the go-sdk floor's trivial tool
+// over n calls, after a warm-up.
+func sdkCallCPU(sdk string, n int) (float64, error) {
+	s, err := startServer(sdk)
+	if err != nil {
+		return 0, err
+	}
+	defer s.close()
+	args := map[string]any{"args": []string{"hello", "world"}}
+	for range 20 {
+		if _, err := s.call("echo", args); err != nil {
+			return 0, err
+		}
+	}
+	cpu0, err := procCPU(s.cmd.Process.Pid)
+	if err != nil {
+		return 0, err
+	}
+	for range n {
+		if _, err := s.call("echo", args); err != nil {
+			return 0, err
+		}
+	}
+	cpu1, err := procCPU(s.cmd.Process.Pid)
+	if err != nil {
+		return 0, err
+	}
+	return ms(cpu1-cpu0) / float64(n), nil
 }
 
 // inflight: calls/s with cfg.inflight calls in flight, over one session and
