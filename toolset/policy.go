@@ -150,7 +150,7 @@ func (ts *Toolset) View(p Policy, l Listing) (*Toolset, error) {
 		full.defs[i] = out.listedTool(t, l.Expanded)
 	}
 	out.list = full
-	if mode == ToolModeSearch || mode == ToolModeAuto && (len(tools) > AutoSearchTools || full.bytes() > AutoSearchBytes) {
+	if mode == ToolModeSearch || mode == ToolModeAuto && (len(tools) > AutoSearchTools || full.bytesOver(AutoSearchBytes)) {
 		out.list = newSearchMode(out)
 	}
 	return out, nil
@@ -248,17 +248,20 @@ func (t *Tool) ReadOnly() bool {
 	return t.MCP.Annotations != nil && t.MCP.Annotations.ReadOnlyHint
 }
 
-// bytes is the size of the listing as tools/list sends it.
-func (l fullListing) bytes() int {
+// bytesOver reports whether the listing, as tools/list sends it, is longer
+// than limit bytes; it stops encoding the tools once it is.
+func (l fullListing) bytesOver(limit int) bool {
 	n := 0
 	for _, t := range l.defs {
 		b, err := json.Marshal(t)
 		if err != nil {
 			continue
 		}
-		n += len(b) + 1
+		if n += len(b) + 1; n > limit {
+			return true
+		}
 	}
-	return n
+	return false
 }
 
 // unknownTool is the error of a call of a tool that this toolset does not
