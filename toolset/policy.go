@@ -145,12 +145,12 @@ func (ts *Toolset) View(p Policy, l Listing) (*Toolset, error) {
 	if err := out.applyPins(p.Pins); err != nil {
 		return nil, &PolicyError{Setting: SettingPins, Err: err}
 	}
-	full := fullListing{defs: make([]*mcp.Tool, len(tools))}
+	full := newFullListing(make([]*mcp.Tool, len(tools)))
 	for i, t := range tools {
 		full.defs[i] = out.listedTool(t, l.Expanded)
 	}
 	out.list = full
-	if mode == ToolModeSearch || mode == ToolModeAuto && (len(tools) > AutoSearchTools || full.bytesOver(AutoSearchBytes)) {
+	if mode == ToolModeSearch || mode == ToolModeAuto && (len(tools) > AutoSearchTools || full.bytes() > AutoSearchBytes) {
 		out.list = newSearchMode(out)
 	}
 	return out, nil
@@ -246,22 +246,6 @@ func withFlagsDescription(t *mcp.Tool, d string) *mcp.Tool {
 // mcp.readOnlyHint "true", which --read-only requires.
 func (t *Tool) ReadOnly() bool {
 	return t.MCP.Annotations != nil && t.MCP.Annotations.ReadOnlyHint
-}
-
-// bytesOver reports whether the listing, as tools/list sends it, is longer
-// than limit bytes; it stops encoding the tools once it is.
-func (l fullListing) bytesOver(limit int) bool {
-	n := 0
-	for _, t := range l.defs {
-		b, err := json.Marshal(t)
-		if err != nil {
-			continue
-		}
-		if n += len(b) + 1; n > limit {
-			return true
-		}
-	}
-	return false
 }
 
 // unknownTool is the error of a call of a tool that this toolset does not
