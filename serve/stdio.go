@@ -137,8 +137,8 @@ type replyWriter struct {
 }
 
 func (w *replyWriter) Write(p []byte) (int, error) {
-	var m sdkMessage
-	if json.Unmarshal(p, &m) != nil || m.Method != nil || len(m.ID) == 0 {
+	m, err := readSDKMessage(p)
+	if err != nil || m.Method != nil || len(m.ID) == 0 {
 		return w.out.Write(p) // a request or a notification of the server
 	}
 	if w.flight.finish(idKey(m.ID)) {
@@ -151,17 +151,6 @@ func (w *replyWriter) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	return w.out.Write(p)
-}
-
-// sdkMessage is what the writers of the go-sdk's messages read of one: a
-// response has no method; its error may have the code 0 (see errorCode).
-type sdkMessage struct {
-	ID     json.RawMessage `json:"id"`
-	Method *string         `json:"method"`
-	Error  *struct {
-		Code    int64  `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
 }
 
 // coded returns msg, the message m was read from, with a JSON-RPC code
