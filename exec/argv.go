@@ -203,7 +203,7 @@ func encodeRepeated(f *pflag.Flag, v any) ([]string, error) {
 		}
 		out[i] = s
 	}
-	if f.Value.Type() == "stringArray" {
+	if f.Value.Type() == "stringArray" && !plainList(out) {
 		if err := checkListReadBack("stringArray", out, out); err != nil {
 			return nil, err
 		}
@@ -597,6 +597,9 @@ func encodeStringSlice(v any) (string, error) {
 		fields[i] = s
 	}
 	text := csvRecord(fields)
+	if plainList(fields) {
+		return text, nil
+	}
 	got, err := readStringSlice(text)
 	if err != nil || !slices.Equal(got, fields) {
 		return "", fmt.Errorf("an element holding \"\\r\\n\" (pflag's CSV reader reads it as \"\\n\"): %w", ErrUnrepresentable)
@@ -605,6 +608,25 @@ func encodeStringSlice(v any) (string, error) {
 		return "", err
 	}
 	return text, nil
+}
+
+// plainList reports whether pflag reads the list back exactly whatever
+// the reading, so that the read-back (a pflag flag set made, set and read
+// per value, with a CSV writer and reader of 4 KB buffers each) can be
+// skipped: one element or more, none empty, none holding a comma, a quote,
+// CR or LF. Such elements are written as they are, split as they are by
+// pflag's CSV reader, and quoted by its CSV writer only where they read
+// back the same (a leading space, `\.`).
+func plainList(elems []string) bool {
+	if len(elems) == 0 {
+		return false
+	}
+	for _, e := range elems {
+		if e == "" || strings.ContainsAny(e, ",\"\r\n") {
+			return false
+		}
+	}
+	return true
 }
 
 // csvRecord writes fields as one CSV record (no line end), quoting a field

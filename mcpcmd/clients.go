@@ -204,7 +204,7 @@ func newEnableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 	})
 	addLocationFlags(c, cl, &loc)
 	c.Flags().StringVar(&name, "server-name", "", "name of the server entry (default: the CLI's name)")
-	c.Flags().StringArrayVar(&envs, "env", nil, "environment variable for the server, KEY=VALUE (repeatable; wins over captured ones)")
+	listFlag(c.Flags(), &envs, "env", "environment variable for the server, KEY=VALUE (repeatable; wins over captured ones)", true)
 	c.Flags().BoolVar(&dryRun, "dry-run", false, "print the change without writing it")
 	c.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return startFlagHint(o, c, err) })
 	return c

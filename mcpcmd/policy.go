@@ -55,7 +55,7 @@ func policySettings() []setting {
 		{
 			flag: flagTools, lib: toolset.SettingTools, access: true,
 			define: func(fs *pflag.FlagSet, _ toolset.ToolMode) {
-				fs.StringSlice(flagTools, nil, "serve only the tools matching these name patterns (glob syntax, e.g. 'CLINAME_get_*'; env CLIENV_MCP_TOOLS)")
+				listFlag(fs, new([]string), flagTools, "serve only the tools matching these name patterns (glob syntax, e.g. 'CLINAME_get_*'; env CLIENV_MCP_TOOLS)", false)
 			},
 			read: func(s *settings, fs *pflag.FlagSet, val string, set bool, _ string) error {
 				s.Tools, _ = fs.GetStringSlice(flagTools)
@@ -69,7 +69,7 @@ func policySettings() []setting {
 		{
 			flag: flagExcludeTools, lib: toolset.SettingExcludeTools, access: true,
 			define: func(fs *pflag.FlagSet, _ toolset.ToolMode) {
-				fs.StringSlice(flagExcludeTools, nil, "do not serve the tools matching these name patterns; wins over --tools (env CLIENV_MCP_EXCLUDE_TOOLS)")
+				listFlag(fs, new([]string), flagExcludeTools, "do not serve the tools matching these name patterns; wins over --tools (env CLIENV_MCP_EXCLUDE_TOOLS)", false)
 			},
 			read: func(s *settings, fs *pflag.FlagSet, val string, set bool, _ string) error {
 				s.ExcludeTools, _ = fs.GetStringSlice(flagExcludeTools)
@@ -97,7 +97,7 @@ func policySettings() []setting {
 		{
 			flag: flagSet, lib: toolset.SettingPins,
 			define: func(fs *pflag.FlagSet, _ toolset.ToolMode) {
-				fs.StringArray(flagSet, nil, "pin a flag for every call, FLAG=VALUE (repeatable): it leaves the schemas and a call cannot change it (env CLIENV_MCP_SET=FLAG=VALUE,...; \\, for a comma in a value)")
+				listFlag(fs, new([]string), flagSet, "pin a flag for every call, FLAG=VALUE (repeatable): it leaves the schemas and a call cannot change it (env CLIENV_MCP_SET=FLAG=VALUE,...; \\, for a comma in a value)", true)
 			},
 			read: readPins,
 			args: func(s *settings) []string {

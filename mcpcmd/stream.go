@@ -94,7 +94,7 @@ func newStreamCmd(o *Options) *cobra.Command {
 	fl.BoolVar(&f.openTokenFile, flagOpenToken, false, "accept a --token-file that its group or others may read or write (refused by default, as ssh refuses such keys)")
 	fl.StringVar(&f.tokenEnv, flagTokenEnv, "", "environment variable holding the bearer token (default <ROOT>_MCP_TOKEN, e.g. CLIENV_MCP_TOKEN)")
 	fl.BoolVar(&f.insecurePublic, flagInsecurePub, false, "DANGEROUS: serve without a token on an address other machines can reach (only behind something that authenticates)")
-	fl.StringSliceVar(&f.allowOrigins, "allow-origin", nil, "browser origin allowed besides the server's own (scheme://host[:port]); repeatable")
+	listFlag(fl, &f.allowOrigins, "allow-origin", "browser origin allowed besides the server's own (scheme://host[:port]); repeatable", false)
 	fl.StringVar(&f.tlsCert, "tls-cert", "", "serve HTTPS with this certificate (PEM; needs --tls-key)")
 	fl.StringVar(&f.tlsKey, "tls-key", "", "private key of --tls-cert (PEM)")
 	fl.Int64Var(&f.maxBody, "max-body-bytes", httpserve.DefaultMaxBodyBytes, "largest request body accepted; larger ones get 413")

@@ -40,21 +40,14 @@ func flagsOnly(c *cobra.Command, args []string) error {
 // alone when it fails at run time (a file it cannot read, a pattern that
 // matches no tool, an export that would lose data), keeping cobra's usage
 // text for the errors cobra finds before running the command: unknown
-// flags, bad flag values and wrong argument counts.
+// flags, bad flag values and wrong argument counts. cobra runs PreRun after
+// those checks and before RunE; one function for every command, so that
+// building the group allocates nothing for it.
 func usageOnlyForUsageErrors(group *cobra.Command) {
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
-		if run := c.RunE; run != nil {
-			c.RunE = func(c *cobra.Command, args []string) error {
-				c.SilenceUsage = true
-				return run(c, args)
-			}
-		}
-		if run := c.Run; run != nil {
-			c.Run = func(c *cobra.Command, args []string) {
-				c.SilenceUsage = true
-				run(c, args)
-			}
+		if c.PreRun == nil && c.PreRunE == nil {
+			c.PreRun = silenceUsage
 		}
 		for _, s := range c.Commands() {
 			walk(s)
@@ -64,3 +57,6 @@ func usageOnlyForUsageErrors(group *cobra.Command) {
 		walk(s)
 	}
 }
+
+// silenceUsage is the PreRun of the mcp commands (usageOnlyForUsageErrors).
+func silenceUsage(c *cobra.Command, _ []string) { c.SilenceUsage = true }

@@ -89,8 +89,8 @@ func mendCodes(p []byte) []byte {
 // mendMessage returns msg with its error's code set when it is a response
 // with an error of code 0, else msg.
 func mendMessage(msg []byte) []byte {
-	var m sdkMessage
-	if json.Unmarshal(msg, &m) != nil {
+	m, err := readSDKMessage(msg)
+	if err != nil {
 		return msg
 	}
 	fixed, ok := m.coded(msg)

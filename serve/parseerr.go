@@ -25,6 +25,15 @@ const maxMessage = 16 << 20
 // decoder accepts; a deeper message ends its session.
 const maxDepth = 1000
 
+// message is what check reads of a JSON-RPC message that it passes: its
+// id (nil for a notification or none), its method ("" for a response) and
+// its params, for tracking the requests in flight (track).
+type message struct {
+	id     json.RawMessage
+	method string
+	params json.RawMessage
+}
+
 // check returns the error response for a line that is not a JSON-RPC 2.0
 // message, or "" for one that is. The go-sdk ends the session on either,
 // and also on a message that nests deeper than maxDepth, that repeats a
@@ -32,51 +41,62 @@ const maxDepth = 1000
 // "error" of the wrong type is fatal) or whose "error" does not decode as
 // {"code": int64, "message": string}: check answers those too.
 func check(line []byte) string {
-	if !json.Valid(line) {
-		return parseErrorMessage
-	}
+	reply, _ := inspect(line)
+	return reply
+}
+
+// inspect is check, returning too what it read of a message it passes. It
+// decodes the line once, into its top-level members; one scan of the line
+// gives its depth and how many members it names, which tells a repeated
+// member (the decoded members are fewer).
+func inspect(line []byte) (string, message) {
 	var m map[string]json.RawMessage
-	if json.Unmarshal(line, &m) != nil {
-		return invalidRequest(nil, "a message must be a JSON object (batches are not supported)")
+	if err := json.Unmarshal(line, &m); err != nil {
+		if _, ok := err.(*json.SyntaxError); ok {
+			return parseErrorMessage, message{}
+		}
+		return invalidRequest(nil, "a message must be a JSON object (batches are not supported)"), message{}
 	}
 	id, hasID := m["id"]
 	if hasID && !validID(id) {
 		id = nil
 	}
-	if depth(line) > maxDepth {
-		return invalidRequest(id, fmt.Sprintf("the message nests deeper than %d levels", maxDepth))
+	deepest, members := shape(line)
+	if deepest > maxDepth {
+		return invalidRequest(id, fmt.Sprintf("the message nests deeper than %d levels", maxDepth)), message{}
 	}
-	if !uniqueMembers(line) {
-		return invalidRequest(nil, "a member of the message is repeated")
+	if members != len(m) {
+		return invalidRequest(nil, "a member of the message is repeated"), message{}
 	}
 	if string(m["jsonrpc"]) != `"2.0"` {
-		return invalidRequest(id, `"jsonrpc" must be "2.0"`)
+		return invalidRequest(id, `"jsonrpc" must be "2.0"`), message{}
 	}
 	if hasID && id == nil {
-		return invalidRequest(nil, `"id" must be a string or a number`)
+		return invalidRequest(nil, `"id" must be a string or a number`), message{}
 	}
 	if hasID && !exactID(id) {
-		return invalidRequest(id, rpcid.Refusal)
+		return invalidRequest(id, rpcid.Refusal), message{}
 	}
 	if method, ok := m["method"]; ok {
 		var s string
 		if json.Unmarshal(method, &s) != nil || s == "" {
-			return invalidRequest(id, `"method" must be a non-empty string`)
+			return invalidRequest(id, `"method" must be a non-empty string`), message{}
 		}
-		if params, ok := m["params"]; ok && !isObjectOrArray(params) {
-			return invalidRequest(id, `"params" must be an object or an array`)
+		params, ok := m["params"]
+		if ok && !isObjectOrArray(params) {
+			return invalidRequest(id, `"params" must be an object or an array`), message{}
 		}
-		return ""
+		return "", message{id: id, method: s, params: params}
 	}
 	_, hasResult := m["result"]
 	errObj, hasError := m["error"]
 	if !hasID || hasResult == hasError {
-		return invalidRequest(id, `a message needs a "method", or an "id" with one "result" or "error"`)
+		return invalidRequest(id, `a message needs a "method", or an "id" with one "result" or "error"`), message{}
 	}
 	if hasError && !validError(errObj) {
-		return invalidRequest(id, `"error" must be an object with an integer "code" and a string "message"`)
+		return invalidRequest(id, `"error" must be an object with an integer "code" and a string "message"`), message{}
 	}
-	return ""
+	return "", message{id: id}
 }
 
 // validError reports whether raw decodes as the go-sdk's error object: an
@@ -84,7 +104,10 @@ func check(line []byte) string {
 // "message" (if present) a string.
 func validError(raw json.RawMessage) bool {
 	var e map[string]json.RawMessage
-	if json.Unmarshal(raw, &e) != nil || e == nil || !uniqueMembers(raw) {
+	if json.Unmarshal(raw, &e) != nil || e == nil {
+		return false
+	}
+	if _, members := shape(raw); members != len(e) {
 		return false
 	}
 	var code int64
@@ -98,31 +121,11 @@ func validError(raw json.RawMessage) bool {
 	return true
 }
 
-// uniqueMembers reports whether the JSON object obj names no member twice.
-func uniqueMembers(obj []byte) bool {
-	dec := json.NewDecoder(bytes.NewReader(obj))
-	if _, err := dec.Token(); err != nil {
-		return false
-	}
-	seen := map[string]bool{}
-	for dec.More() {
-		tok, err := dec.Token()
-		k, ok := tok.(string)
-		if err != nil || !ok || seen[k] {
-			return false
-		}
-		seen[k] = true
-		var skip json.RawMessage
-		if dec.Decode(&skip) != nil {
-			return false
-		}
-	}
-	return true
-}
-
-// depth returns how deeply the objects and arrays of a JSON text nest.
-func depth(data []byte) int {
-	d, deepest := 0, 0
+// shape scans a JSON text once and returns how deeply its objects and
+// arrays nest and, when it is an object, how many members it names at its
+// top (every one, repeated or not: the ':' outside strings at depth 1).
+func shape(data []byte) (deepest, members int) {
+	d := 0
 	inString, escaped := false, false
 	for _, b := range data {
 		switch {
@@ -140,9 +143,11 @@ func depth(data []byte) int {
 			deepest = max(deepest, d)
 		case b == '}' || b == ']':
 			d--
+		case b == ':' && d == 1:
+			members++
 		}
 	}
-	return deepest
+	return deepest, members
 }
 
 func validID(id json.RawMessage) bool {
@@ -239,9 +244,9 @@ func (p *parseErrorReader) Read(b []byte) (int, error) {
 			if len(line) == 0 {
 				continue
 			}
-			reply = check(line)
-			if reply == "" {
-				reply = p.track(line)
+			var m message
+			if reply, m = inspect(line); reply == "" {
+				reply = p.track(m)
 			}
 		}
 		if reply != "" {

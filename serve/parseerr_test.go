@@ -86,6 +86,11 @@ func TestCheckJSONRPC(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"m","data":[1]}}`, ""},
 		{`{"jsonrpc":1,"jsonrpc":"2.0","id":8,"method":"ping"}`, `"id":null,"error":{"code":-32600`},
 		{`{"jsonrpc":"2.0","id":8,"error":[1],"error":{"code":1}}`, `"id":null,"error":{"code":-32600`},
+		// A member named twice, once escaped, is repeated; a ':' or an
+		// escaped quote inside a string counts for nothing.
+		{`{"jsonrpc":"2.0","id":8,"method":"ping","\u006dethod":"x"}`, `"id":null,"error":{"code":-32600,"message":"Invalid Request: a member of the message is repeated"`},
+		{`{"jsonrpc":"2.0","id":"a:b","method":"p:q\":","params":{"k:":{"x":1,"y":2}}}`, ""},
+		{`{"jsonrpc":"2.0","id":9,"error":{"code":1,"message":"a:b","\u0063ode":2}}`, `"id":9,"error":{"code":-32600`},
 	}
 	for _, tt := range tests {
 		got := check([]byte(tt.line))
@@ -129,5 +134,27 @@ func TestParseErrorReaderTooLong(t *testing.T) {
 				t.Errorf("wrote %q, want %d errors", out.String(), tt.errors)
 			}
 		})
+	}
+}
+
+// TestTrackExactNames: the requests in flight are told by the members the
+// go-sdk reads, named exactly: a notification with an "ID" member is no
+// request, and a later request with that id is not refused as in use.
+func TestTrackExactNames(t *testing.T) {
+	in := `{"jsonrpc":"2.0","method":"notifications/initialized","ID":5}` + "\n" +
+		`{"jsonrpc":"2.0","id":5,"method":"ping"}` + "\n" +
+		`{"jsonrpc":"2.0","id":5,"method":"ping"}` + "\n"
+	var out bytes.Buffer
+	r := newParseErrorReader(strings.NewReader(in), &out)
+	r.flight = &inFlight{ids: map[string]bool{}}
+	got, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(got), "\n"); n != 2 {
+		t.Errorf("passed %q, want the notification and the first ping", got)
+	}
+	if !strings.Contains(out.String(), `"id":5,"error":{"code":-32600`) || strings.Count(out.String(), "\n") != 1 {
+		t.Errorf("answered %q, want one refusal of the second ping (id 5 in use)", out.String())
 	}
 }

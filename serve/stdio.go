@@ -104,30 +104,26 @@ func idKey(id json.RawMessage) string {
 // rule the HTTP transport applies too: internal/rpcid).
 func exactID(id json.RawMessage) bool { return rpcid.Exact(id) }
 
-// track records the request line (or the cancellation) in p.flight, and
-// returns the answer for a request whose id is in flight already, or "".
-func (p *parseErrorReader) track(line []byte) string {
-	if p.flight == nil {
-		return ""
+// track records the request m (or the cancellation it is) in p.flight,
+// and returns the answer for a request whose id is in flight already, or
+// "".
+func (p *parseErrorReader) track(m message) string {
+	if p.flight == nil || m.method == "" {
+		return "" // not tracked, or a response
 	}
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-		Params struct {
-			RequestID json.RawMessage `json:"requestId"`
-		} `json:"params"`
-	}
-	if json.Unmarshal(line, &m) != nil || m.Method == "" {
-		return "" // a response, or checked already
-	}
-	if len(m.ID) > 0 {
-		if !p.flight.start(idKey(m.ID)) {
-			return invalidRequest(m.ID, "the id is in use by a request still in progress")
+	if len(m.id) > 0 {
+		if !p.flight.start(idKey(m.id)) {
+			return invalidRequest(m.id, "the id is in use by a request still in progress")
 		}
 		return ""
 	}
-	if m.Method == "notifications/cancelled" && len(m.Params.RequestID) > 0 {
-		p.flight.cancel(idKey(m.Params.RequestID))
+	if m.method == "notifications/cancelled" {
+		var params struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		if json.Unmarshal(m.params, &params) == nil && len(params.RequestID) > 0 {
+			p.flight.cancel(idKey(params.RequestID))
+		}
 	}
 	return ""
 }
@@ -141,8 +137,8 @@ type replyWriter struct {
 }
 
 func (w *replyWriter) Write(p []byte) (int, error) {
-	var m sdkMessage
-	if json.Unmarshal(p, &m) != nil || m.Method != nil || len(m.ID) == 0 {
+	m, err := readSDKMessage(p)
+	if err != nil || m.Method != nil || len(m.ID) == 0 {
 		return w.out.Write(p) // a request or a notification of the server
 	}
 	if w.flight.finish(idKey(m.ID)) {
@@ -155,17 +151,6 @@ func (w *replyWriter) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	return w.out.Write(p)
-}
-
-// sdkMessage is what the writers of the go-sdk's messages read of one: a
-// response has no method; its error may have the code 0 (see errorCode).
-type sdkMessage struct {
-	ID     json.RawMessage `json:"id"`
-	Method *string         `json:"method"`
-	Error  *struct {
-		Code    int64  `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
 }
 
 // coded returns msg, the message m was read from, with a JSON-RPC code

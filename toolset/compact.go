@@ -182,14 +182,15 @@ func jsonType(s *jsonschema.Schema) string {
 
 // compactTool returns the compact definition of t: its expanded
 // definition without the shared flags, with a short description and a
-// small output schema. The expanded definition is not changed.
+// small output schema (output, shared by every tool). The expanded
+// definition is not changed.
 //
 // It also sets t.unlisted, the shared flags left out of the schema.
-func compactTool(t *Tool, shared map[*pflag.Flag]bool, brief func(*jsonschema.Schema) *jsonschema.Schema) *mcp.Tool {
+func compactTool(t *Tool, shared map[*pflag.Flag]bool, brief func(*jsonschema.Schema) *jsonschema.Schema, output *jsonschema.Schema) *mcp.Tool {
 	full := t.expanded
 	cp := *full
 	cp.Description = compactDescription(t.Command, t.groupText)
-	cp.OutputSchema = compactOutputSchema()
+	cp.OutputSchema = output
 	in := *t.inputSchema()
 	in.Properties = maps.Clone(in.Properties)
 	if flags := in.Properties["flags"]; flags != nil {
@@ -351,8 +352,9 @@ func (ts *Toolset) compact(served map[*pflag.Flag]*pflag.Flag) {
 		briefs[p] = b
 		return b
 	}
+	output := compactOutputSchema()
 	for _, t := range ts.tools {
-		t.MCP = compactTool(t, set, brief)
+		t.MCP = compactTool(t, set, brief, output)
 	}
 }
 

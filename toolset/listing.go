@@ -63,6 +63,9 @@ type listing interface {
 	mode() ToolMode
 	// tools returns the definitions tools/list returns, sorted by name.
 	tools() []*mcp.Tool
+	// registered returns tools() as the server registers them, their
+	// schemas encoded (see wireDefs).
+	registered() []*mcp.Tool
 	// call runs the call of the listed tool named name through ts, or
 	// returns false when the listing has no such tool.
 	call(ctx context.Context, ts *Toolset, name string, arguments json.RawMessage, progress progressFunc) (*mcp.CallToolResult, bool)
@@ -73,11 +76,27 @@ type listing interface {
 // fullListing lists one tool per served command.
 type fullListing struct {
 	defs []*mcp.Tool // as listed, sorted by name
+	wire *wireDefs   // defs encoded, made on first use
+}
+
+func newFullListing(defs []*mcp.Tool) fullListing {
+	return fullListing{defs: defs, wire: &wireDefs{}}
 }
 
 func (fullListing) mode() ToolMode { return ToolModeFull }
 
 func (l fullListing) tools() []*mcp.Tool { return l.defs }
+
+func (l fullListing) registered() []*mcp.Tool {
+	defs, _ := l.wire.get(l.defs)
+	return defs
+}
+
+// bytes is the size of the listing as tools/list sends it.
+func (l fullListing) bytes() int {
+	_, n := l.wire.get(l.defs)
+	return n
+}
 
 func (fullListing) call(ctx context.Context, ts *Toolset, name string, arguments json.RawMessage, progress progressFunc) (*mcp.CallToolResult, bool) {
 	t, ok := ts.byName[name]

@@ -145,7 +145,7 @@ func (ts *Toolset) View(p Policy, l Listing) (*Toolset, error) {
 	if err := out.applyPins(p.Pins); err != nil {
 		return nil, &PolicyError{Setting: SettingPins, Err: err}
 	}
-	full := fullListing{defs: make([]*mcp.Tool, len(tools))}
+	full := newFullListing(make([]*mcp.Tool, len(tools)))
 	for i, t := range tools {
 		full.defs[i] = out.listedTool(t, l.Expanded)
 	}
@@ -246,19 +246,6 @@ func withFlagsDescription(t *mcp.Tool, d string) *mcp.Tool {
 // mcp.readOnlyHint "true", which --read-only requires.
 func (t *Tool) ReadOnly() bool {
 	return t.MCP.Annotations != nil && t.MCP.Annotations.ReadOnlyHint
-}
-
-// bytes is the size of the listing as tools/list sends it.
-func (l fullListing) bytes() int {
-	n := 0
-	for _, t := range l.defs {
-		b, err := json.Marshal(t)
-		if err != nil {
-			continue
-		}
-		n += len(b) + 1
-	}
-	return n
 }
 
 // unknownTool is the error of a call of a tool that this toolset does not

@@ -138,6 +138,11 @@ func (*searchMode) mode() ToolMode { return ToolModeSearch }
 // tools returns the definitions, sorted by name.
 func (m *searchMode) tools() []*mcp.Tool { return m.defs }
 
+func (m *searchMode) registered() []*mcp.Tool {
+	defs, _ := encodeDefs(m.defs)
+	return defs
+}
+
 // call runs the search, describe or run tool; the last two read the
 // pins of ts and run through it.
 func (m *searchMode) call(ctx context.Context, ts *Toolset, name string, a json.RawMessage, progress progressFunc) (*mcp.CallToolResult, bool) {

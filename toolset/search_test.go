@@ -205,6 +205,11 @@ func TestSearchListingIsSmall(t *testing.T) {
 		g := &cobra.Command{Use: fmt.Sprintf("group-with-a-long-name-%04d", i), Short: strings.Repeat("long ", 50), RunE: noop}
 		huge.AddCommand(g)
 	}
+	// Few tools, but over AutoSearchBytes: long help texts.
+	wordy := &cobra.Command{Use: "wordy"}
+	for i := range 95 {
+		wordy.AddCommand(&cobra.Command{Use: fmt.Sprintf("cmd%02d", i), Short: "a command", Long: strings.Repeat("words of help ", 700), RunE: noop})
+	}
 	for _, tt := range []struct {
 		name string
 		root *cobra.Command
@@ -214,6 +219,7 @@ func TestSearchListingIsSmall(t *testing.T) {
 		{"large", largeTree(), toolset.ToolModeSearch},
 		{"kubectl and helm", realisticTree(), toolset.ToolModeSearch},
 		{"2000 commands", huge, toolset.ToolModeSearch},
+		{"95 commands with long help", wordy, toolset.ToolModeSearch},
 	} {
 		ts := mustTools(t, tt.root, nil)
 		v, err := ts.View(toolset.Policy{}, toolset.Listing{Mode: toolset.ToolModeSearch})

@@ -54,9 +54,10 @@ func (ts *Toolset) NewServer(opts ServerOptions) *mcp.Server {
 	base := opts.Context
 	ts = ts.hiding(opts.HideEnv)
 	srv.AddReceivingMiddleware(ts.answerUnknownTool)
-	for _, t := range ts.list.tools() {
+	wire := ts.list.registered()
+	for i, t := range ts.list.tools() {
 		name := t.Name
-		srv.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		handler := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			if base != nil {
 				var cancel context.CancelFunc
 				ctx, cancel = mergeCancel(ctx, base)
@@ -66,7 +67,17 @@ func (ts *Toolset) NewServer(opts ServerOptions) *mcp.Server {
 			defer stop()
 			res, _ := ts.list.call(ctx, ts, name, req.Params.Arguments, progress)
 			return res, nil
-		})
+		}
+		// The go-sdk checks a schema when the tool is added, and reads a
+		// *jsonschema.Schema more cheaply there than its encoding (which it
+		// would decode twice more); it keeps the definition it is given and
+		// encodes it for every tools/list answer (and, over HTTP, reads it
+		// for every call). So it is given a copy of the definition, which,
+		// once added and before the server serves, takes the schemas encoded
+		// once (see wireDefs): the same bytes on the wire, encoded once.
+		reg := *t
+		srv.AddTool(&reg, handler)
+		reg.InputSchema, reg.OutputSchema = wire[i].InputSchema, wire[i].OutputSchema
 	}
 	return srv
 }

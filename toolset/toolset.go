@@ -80,7 +80,7 @@ func New(root *cobra.Command, cfg *Config) (*Toolset, error) {
 	for i, t := range ts.tools {
 		defs[i] = t.MCP
 	}
-	ts.list = fullListing{defs: defs}
+	ts.list = newFullListing(defs)
 	return ts, nil
 }
 

@@ -121,6 +121,15 @@ type walker struct {
 	problems []Problem
 	flags    map[*pflag.Flag]flagEntry   // one schema per flag, shared by every tool that serves it
 	served   map[*pflag.Flag]*pflag.Flag // the flag served in place of each of the tree's (see servedFlag)
+	output   *jsonschema.Schema          // the output schema, shared by every tool (as the flags' are)
+}
+
+// outputSchema is the output schema of the walk's tools, made once.
+func (w *walker) outputSchema() *jsonschema.Schema {
+	if w.output == nil {
+		w.output = outputSchema()
+	}
+	return w.output
 }
 
 func (w *walker) problem(c *cobra.Command, tool, flag string, err error) {
@@ -248,7 +257,7 @@ func (w *walker) tool(c *cobra.Command, sel Selector) (*Tool, error) {
 		Name:         name,
 		Description:  description(c, groupText),
 		InputSchema:  inputSchema(flagsSchema, args, afterDash),
-		OutputSchema: outputSchema(),
+		OutputSchema: w.outputSchema(),
 		Annotations:  ann,
 	}
 	if t.MCP.Annotations != nil {

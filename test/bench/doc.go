@@ -16,6 +16,11 @@
 //     and without cobramcp linked;
 //   - 50 MiB of output, uncapped: time and the server's peak RSS.
 //
+// The server CPU per call, cold start, idle RSS, size and `kubelite version`
+// figures are given for the go-sdk floor too: kubelite built with -tags
+// sdkfloor links only the go-sdk and serves one trivial tool that runs no
+// process (kubelite/sdkfloor.go), what any bridge on the go-sdk costs.
+//
 // Run it with `make bench` from the repository root, or
 //
 //	cd test/bench && go run . [-calls 300] [-rounds 5] [-kubectl ../../bin/kubectl]

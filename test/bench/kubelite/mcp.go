@@ -1,4 +1,4 @@
-//go:build !nobridge
+//go:build !nobridge && !sdkfloor
 
 package main
 

@@ -1,0 +1,45 @@
+package toolset
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// BenchmarkDecodeInput is the per-call decoding and validation of a tool's
+// arguments: positional args only (echo), and flags with positional args
+// (get).
+func BenchmarkDecodeInput(b *testing.B) {
+	noop := func(*cobra.Command, []string) error { return nil }
+	root := &cobra.Command{Use: "kl"}
+	root.PersistentFlags().StringP("namespace", "n", "default", "the namespace")
+	root.PersistentFlags().Int("v", 0, "verbosity")
+	echo := &cobra.Command{Use: "echo [WORD...]", RunE: noop}
+	get := &cobra.Command{Use: "get TYPE [NAME...]", Args: cobra.MinimumNArgs(1), RunE: noop}
+	get.Flags().StringP("output", "o", "", "output format")
+	get.Flags().BoolP("all-namespaces", "A", false, "all namespaces")
+	get.Flags().StringSlice("sort-by", nil, "sort by")
+	root.AddCommand(echo, get)
+	ts, err := New(root, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct{ tool, args string }{
+		{"kl_echo", `{"args":["hello","world"]}`},
+		{"kl_get", `{"flags":{"output":"json","all-namespaces":true,"sort-by":["a","b"],"namespace":"x"},"args":["pods","a"]}`},
+	} {
+		t, ok := ts.Lookup(bc.tool)
+		if !ok {
+			b.Fatalf("no tool %s", bc.tool)
+		}
+		b.Run(bc.tool, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := t.decodeInput(json.RawMessage(bc.args)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
