@@ -70,7 +70,7 @@ func New(o Options) *cobra.Command {
 		}
 	}
 	usageOnlyForUsageErrors(group)
-	nameTheCLI(group, func() string { return helpName(&o, group) })
+	nameTheCLI(group, func() string { return helpName(&o, group) }, completingAs(&o, os.Args))
 	return group
 }
 

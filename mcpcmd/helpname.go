@@ -1,6 +1,7 @@
 package mcpcmd
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -36,7 +37,12 @@ func helpName(o *Options, c *cobra.Command) string {
 // first shown, then printed by the help and usage functions the commands
 // would otherwise inherit. Commands a program moves out of the group after
 // New (cobramcp serves them at its top) keep this.
-func nameTheCLI(group *cobra.Command, cliName func() string) {
+//
+// A shell completion request (completing, the name the program was called
+// by) shows the flags' usages and the commands' short texts without help
+// or usage being asked, and before the group knows its root: they are
+// rewritten at once, with that name.
+func nameTheCLI(group *cobra.Command, cliName func() string, completing string) {
 	// The commands as they stand now: a program may move some of them out
 	// of the group (cobramcp serves them at its top), and their texts and
 	// help still name the CLI.
@@ -52,6 +58,9 @@ func nameTheCLI(group *cobra.Command, cliName func() string) {
 	var named string // the root name the texts were rewritten for
 	rename := func() {
 		name := cliName()
+		if completing != "" {
+			name = completing
+		}
 		if name == named {
 			return
 		}
@@ -65,6 +74,9 @@ func nameTheCLI(group *cobra.Command, cliName func() string) {
 			renameTexts(c, r)
 		}
 	}
+	if completing != "" {
+		rename()
+	}
 	for _, c := range append([]*cobra.Command{group}, group.Commands()...) {
 		c.SetHelpFunc(func(h *cobra.Command, args []string) {
 			rename()
@@ -75,6 +87,21 @@ func nameTheCLI(group *cobra.Command, cliName func() string) {
 			return inherited(c).UsageFunc()(u)
 		})
 	}
+}
+
+// completingAs returns the name the mcp texts give the CLI when this
+// process answers a shell completion request (args are the program's
+// arguments, cobra's __complete or __completeNoDesc first): the program's
+// name, or unnamedCLI for a CLI served from outside (named only by the
+// words after --); "" when it answers none.
+func completingAs(o *Options, args []string) string {
+	if len(args) < 2 || args[1] != cobra.ShellCompRequestCmd && args[1] != cobra.ShellCompNoDescRequestCmd {
+		return ""
+	}
+	if o.ServerName != nil {
+		return unnamedCLI
+	}
+	return strings.TrimSuffix(filepath.Base(args[0]), ".exe")
 }
 
 // inherited is the command whose help and usage functions group would use

@@ -2,6 +2,8 @@ package mcpcmd_test
 
 import (
 	"bytes"
+	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -52,6 +54,42 @@ func TestHelpNamesTheCLI(t *testing.T) {
 	for _, want := range []string{"acme mcp stream --addr", "ACME_MCP_TOKEN", "acme_get_*", "env ACME_MCP_READ_ONLY"} {
 		if !strings.Contains(all.String(), want) {
 			t.Errorf("no help shows %q", want)
+		}
+	}
+}
+
+// TestCompletionNamesTheCLI: shell completion shows the flags' usages
+// without asking for help, before the group knows its root: they name the
+// program as it was called, never a placeholder.
+func TestCompletionNamesTheCLI(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"/usr/local/bin/acme", "__complete", "mcp", "start", "--"}, []string{"ACME_MCP_TOOLS", "acme_get_*", "ACME_MCP_READ_ONLY"}},
+		{[]string{"acme", "__completeNoDesc", "mcp", "start", "--t"}, []string{"--tools", "--tool-mode"}},
+		{[]string{"acme", "__complete", "mcp", ""}, []string{"start", "stream"}},
+	} {
+		saved := os.Args
+		os.Args = tt.args
+		root := &cobra.Command{Use: "acme"}
+		root.AddCommand(mcpcmd.New(mcpcmd.Options{Load: newFake().load}))
+		os.Args = saved
+		var out bytes.Buffer
+		root.SetOut(&out)
+		root.SetErr(io.Discard)
+		root.SetArgs(tt.args[1:])
+		if err := root.Execute(); err != nil {
+			t.Fatalf("%v: %v", tt.args, err)
+		}
+		text := out.String()
+		for _, w := range tt.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%v: no %q in\n%s", tt.args, w, text)
+			}
+		}
+		if strings.Contains(text, "CLINAME") || strings.Contains(text, "CLIENV") {
+			t.Errorf("%v: a placeholder in\n%s", tt.args, text)
 		}
 	}
 }
