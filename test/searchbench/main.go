@@ -10,6 +10,7 @@
 //	go run . -half fresh      # the second held-out set (testdata/fresh.json)
 //	go run . -half heldout3   # the third held-out set (testdata/heldout3.json)
 //	go run . -half heldout4   # the fourth held-out set (testdata/heldout4.json)
+//	go run . -half heldout5   # the fifth held-out set (testdata/heldout5.json)
 //	go run . -half seen       # tasks.json and fresh.json: the third round's development data
 //	go run . -half known      # all three sets: the fourth round's development data
 //	go run . -v               # and list the tasks rank does not answer first
@@ -32,7 +33,7 @@ import (
 )
 
 func main() {
-	half := flag.String("half", "dev", "the tasks to run: dev, heldout, all (the two halves of tasks.json), fresh (fresh.json, held out in the second round), seen (all of tasks.json and fresh.json, the development data of the third round), heldout3 (heldout3.json, held out in the third), known (all three files, the development data of the fourth) or heldout4 (heldout4.json, held out in the fourth)")
+	half := flag.String("half", "dev", "the tasks to run: dev, heldout, all (the two halves of tasks.json), fresh (fresh.json, held out in the second round), seen (all of tasks.json and fresh.json, the development data of the third round), heldout3 (heldout3.json, held out in the third), known (all three files, the development data of the fourth) heldout4 (heldout4.json, held out in the fourth) or heldout5 (heldout5.json, held out in the fifth)")
 	verbose := flag.Bool("v", false, "list the tasks whose right command rank does not put first")
 	fit := flag.Bool("fit", false, "fit rank's weights on the tasks of -half (dev or all) and print them")
 	cv := flag.Bool("cv", false, "cross-validate the fitting within the tasks of -half (dev or all)")
@@ -70,7 +71,7 @@ func run(data, half string, verbose, fit, cv bool, cvw string) error {
 	if fit || cv || cvw != "" {
 		// The held-out tasks are never fitted on: tasks.json's held-out
 		// half may be, once run (it then is development data), fresh.json,
-		// heldout3.json and heldout4.json may not.
+		// heldout3.json, heldout4.json and heldout5.json may not.
 		if half != "dev" && half != "all" && half != "seen" && half != "known" {
 			return fmt.Errorf("-fit and -cv run on -half dev, all, seen or known only")
 		}
@@ -92,7 +93,7 @@ func run(data, half string, verbose, fit, cv bool, cvw string) error {
 		return nil
 	}
 	ts := pick(tasks, half)
-	if half == "fresh" || half == "heldout3" || half == "heldout4" {
+	if half == "fresh" || half == "heldout3" || half == "heldout4" || half == "heldout5" {
 		if ts, err = loadTaskFile(filepath.Join(data, half+".json")); err != nil {
 			return err
 		}
@@ -106,7 +107,7 @@ func run(data, half string, verbose, fit, cv bool, cvw string) error {
 		}
 	}
 	if ts == nil {
-		return fmt.Errorf("-half %q: want dev, heldout, all, fresh, seen, heldout3, known or heldout4", half)
+		return fmt.Errorf("-half %q: want dev, heldout, all, fresh, seen, heldout3, known, heldout4 or heldout5", half)
 	}
 	fmt.Printf("%d tasks (%s half) over %d CLIs\n\n", len(ts), half, len(clis))
 	fmt.Printf("%-30s %7s %7s %7s\n", "ranking", "first", "top 3", "top 8")
