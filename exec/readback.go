@@ -26,22 +26,22 @@ import (
 // pflag's getter returns, both as the flag's Go type.
 func readBack(kind string, vals []string) (bound, got any, err error) {
 	fs := pflag.NewFlagSet("verify", pflag.ContinueOnError)
-	var p any
+	var read func() (any, any, error)
 	switch kind {
 	case "stringToString":
-		p = fs.StringToString("v", nil, "")
+		read = readPair(fs.StringToString("v", nil, ""), fs.GetStringToString)
 	case "stringToInt":
-		p = fs.StringToInt("v", nil, "")
+		read = readPair(fs.StringToInt("v", nil, ""), fs.GetStringToInt)
 	case "stringToInt64":
-		p = fs.StringToInt64("v", nil, "")
+		read = readPair(fs.StringToInt64("v", nil, ""), fs.GetStringToInt64)
 	case "stringSlice":
-		p = fs.StringSlice("v", nil, "")
+		read = readPair(fs.StringSlice("v", nil, ""), fs.GetStringSlice)
 	case "stringArray":
-		p = fs.StringArray("v", nil, "")
+		read = readPair(fs.StringArray("v", nil, ""), fs.GetStringArray)
 	case "float32Slice":
-		p = fs.Float32Slice("v", nil, "")
+		read = readPair(fs.Float32Slice("v", nil, ""), fs.GetFloat32Slice)
 	case "float64Slice":
-		p = fs.Float64Slice("v", nil, "")
+		read = readPair(fs.Float64Slice("v", nil, ""), fs.GetFloat64Slice)
 	default:
 		return nil, nil, fmt.Errorf("no read-back for %s", kind)
 	}
@@ -50,33 +50,20 @@ func readBack(kind string, vals []string) (bound, got any, err error) {
 			return nil, nil, err
 		}
 	}
-	switch kind {
-	case "stringToString":
-		bound = *p.(*map[string]string)
-		got, err = fs.GetStringToString("v")
-	case "stringToInt":
-		bound = *p.(*map[string]int)
-		got, err = fs.GetStringToInt("v")
-	case "stringToInt64":
-		bound = *p.(*map[string]int64)
-		got, err = fs.GetStringToInt64("v")
-	case "stringSlice":
-		bound = *p.(*[]string)
-		got, err = fs.GetStringSlice("v")
-	case "stringArray":
-		bound = *p.(*[]string)
-		got, err = fs.GetStringArray("v")
-	case "float32Slice":
-		bound = *p.(*[]float32)
-		got, err = fs.GetFloat32Slice("v")
-	case "float64Slice":
-		bound = *p.(*[]float64)
-		got, err = fs.GetFloat64Slice("v")
-	}
+	bound, got, err = read()
 	if err != nil {
 		return bound, nil, fmt.Errorf("pflag's getter: %w", err)
 	}
 	return bound, got, nil
+}
+
+// readPair returns what the variable p bound to flag "v" holds and what
+// pflag's getter get returns for it.
+func readPair[T any](p *T, get func(string) (T, error)) func() (any, any, error) {
+	return func() (any, any, error) {
+		g, err := get("v")
+		return *p, g, err
+	}
 }
 
 // getterName is the pflag getter of kind.
