@@ -10,9 +10,9 @@ import (
 	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/example/mycli"
 	"github.com/cobramcp/cobramcp/external"
+	"github.com/cobramcp/cobramcp/internal/corpustest"
 	"github.com/cobramcp/cobramcp/internal/toolcompare"
 	"github.com/cobramcp/cobramcp/toolset"
-	"github.com/spf13/pflag"
 )
 
 // mycliBin returns the built mycli ($MYCLI_BIN, as `make test` sets it),
@@ -58,22 +58,11 @@ func TestMycliFromOutside(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sets []*pflag.FlagSet
-	for _, tl := range in.List() {
-		sets = append(sets, tl.Flags)
-	}
 	known, err := toolcompare.KnownLimits("../docs/external.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	diffs := toolcompare.Tools(in.Tools(), out.Tools(), toolcompare.Annotated(sets...))
-	for _, d := range diffs {
-		if known[d.Kind] {
-			t.Logf("known limit %s", d)
-		} else {
-			t.Errorf("difference not listed in docs/external.md: %s", d)
-		}
-	}
+	corpustest.Differences(t, known, in, out)
 	for _, n := range r.Notes {
 		t.Logf("note: %s", n)
 	}

@@ -95,15 +95,29 @@ func Compare(t *testing.T, known map[string]bool, c CLI) string {
 	if len(in.Tools()) < c.MinTools {
 		t.Fatalf("in-process: only %d tools", len(in.Tools()))
 	}
-	var sets []*pflag.FlagSet
-	for _, tl := range in.List() {
-		sets = append(sets, tl.Flags)
-	}
 	flags := 0 // the flags of every tool, each tool's inherited ones too
 	for _, tl := range in.Tools() {
 		if f := tl.InputSchema.(*jsonschema.Schema).Properties["flags"]; f != nil {
 			flags += len(f.Properties)
 		}
+	}
+	counts := toolcompare.Count(Differences(t, known, in, out))
+	calls(t, c, out)
+	typeDiffs := counts["flag-type"] + counts["flag-custom-type"] + counts["flag-annotation"]
+	return fmt.Sprintf("| %s | %s | %d / %d | %d | %d / %d | %.1f | %.2f | %d | %s |", c.Name, c.Version,
+		len(out.Tools()), len(in.Tools()), flags, flags-typeDiffs-counts["flag-missing"], flags,
+		cold.Seconds(), warm.Seconds(), n.Load(), Summary(counts))
+}
+
+// Differences compares every tool of in (a tree reflected in-process)
+// with out (the same CLI from outside) and reports each difference on t:
+// one of a kind that known lists (docs/external.md's known limits) is
+// logged, any other fails t. It returns them all.
+func Differences(t *testing.T, known map[string]bool, in, out *toolset.Toolset) []toolcompare.Difference {
+	t.Helper()
+	var sets []*pflag.FlagSet
+	for _, tl := range in.List() {
+		sets = append(sets, tl.Flags)
 	}
 	diffs := toolcompare.Tools(in.Tools(), out.Tools(), toolcompare.Annotated(sets...))
 	for _, d := range diffs {
@@ -113,16 +127,17 @@ func Compare(t *testing.T, known map[string]bool, c CLI) string {
 			t.Errorf("difference not listed in docs/external.md: %s", d)
 		}
 	}
-	calls(t, c, out)
-	counts := toolcompare.Count(diffs)
+	return diffs
+}
+
+// Summary words counts (toolcompare.Count) by kind, in order:
+// "args-arity 2, tags 51".
+func Summary(counts map[string]int) string {
 	var summary []string
 	for _, k := range slices.Sorted(maps.Keys(counts)) {
 		summary = append(summary, fmt.Sprintf("%s %d", k, counts[k]))
 	}
-	typeDiffs := counts["flag-type"] + counts["flag-custom-type"] + counts["flag-annotation"]
-	return fmt.Sprintf("| %s | %s | %d / %d | %d | %d / %d | %.1f | %.2f | %d | %s |", c.Name, c.Version,
-		len(out.Tools()), len(in.Tools()), flags, flags-typeDiffs-counts["flag-missing"], flags,
-		cold.Seconds(), warm.Seconds(), n.Load(), strings.Join(summary, ", "))
+	return strings.Join(summary, ", ")
 }
 
 // calls runs each of c.Calls twice, directly first, each in a directory

@@ -2,21 +2,17 @@ package realcli
 
 import (
 	"context"
-	"fmt"
-	"maps"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/spf13/pflag"
 
 	"github.com/cobramcp/cobramcp/external"
 	"github.com/cobramcp/cobramcp/internal/corpustest"
 	"github.com/cobramcp/cobramcp/internal/toolcompare"
 	"github.com/cobramcp/cobramcp/toolset"
+	"github.com/spf13/pflag"
 )
 
 // buildKubectl builds ./kubectl (kubectl with the mcp group, as `make
@@ -60,10 +56,6 @@ func TestKubectlFromOutside(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sets []*pflag.FlagSet
-	for _, tl := range in.List() {
-		sets = append(sets, tl.Flags)
-	}
 	known, err := toolcompare.KnownLimits("../../docs/external.md")
 	if err != nil {
 		t.Fatal(err)
@@ -71,25 +63,13 @@ func TestKubectlFromOutside(t *testing.T) {
 	if len(in.Tools()) < 90 {
 		t.Fatalf("in-process: %d tools, want kubectl's (about 100)", len(in.Tools()))
 	}
-	diffs := toolcompare.Tools(in.Tools(), out.Tools(), toolcompare.Annotated(sets...))
-	for _, d := range diffs {
-		if known[d.Kind] {
-			t.Logf("known limit %s", d)
-		} else {
-			t.Errorf("difference not listed in docs/external.md: %s", d)
-		}
-	}
-	counts := toolcompare.Count(diffs)
+	counts := toolcompare.Count(corpustest.Differences(t, known, in, out))
 	if n := counts["tool-missing"] + counts["tool-extra"]; n > 0 {
 		// Known limits of other CLIs (gh's groups that run though
 		// their help says otherwise); kubectl's tools are all seen.
 		t.Errorf("%d tools missing or extra from outside", n)
 	}
-	var summary []string
-	for _, k := range slices.Sorted(maps.Keys(counts)) {
-		summary = append(summary, fmt.Sprintf("%s %d", k, counts[k]))
-	}
-	t.Logf("%d tools in-process, %d from outside; differences by kind: %s", len(in.Tools()), len(out.Tools()), strings.Join(summary, ", "))
+	t.Logf("%d tools in-process, %d from outside; differences by kind: %s", len(in.Tools()), len(out.Tools()), corpustest.Summary(counts))
 
 	// The overlay cobramcp ships for kubectl gives the defaults that no
 	// help prints (but --cache-dir's, which depends on $HOME): with it
@@ -107,6 +87,10 @@ func TestKubectlFromOutside(t *testing.T) {
 	overlaid, err := corpustest.Expanded(tree, &toolset.Config{Executable: r.Path})
 	if err != nil {
 		t.Fatal(err)
+	}
+	var sets []*pflag.FlagSet
+	for _, tl := range in.List() {
+		sets = append(sets, tl.Flags)
 	}
 	unseen := 0
 	for _, d := range toolcompare.Tools(in.Tools(), overlaid.Tools(), toolcompare.Annotated(sets...)) {
