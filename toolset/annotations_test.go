@@ -6,10 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cobramcp/cobramcp/toolset"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
-
-	"github.com/cobramcp/cobramcp/bridge"
 )
 
 // TestAnnotationKeys checks the command annotations the walk reads: ours
@@ -61,7 +60,7 @@ func TestAnnotationKeys(t *testing.T) {
 			root := &cobra.Command{Use: "an"}
 			root.AddCommand(&cobra.Command{Use: "x", RunE: noop, Annotations: tt.ann})
 			var log bytes.Buffer
-			ts := mustTools(t, root, &bridge.Config{Logger: slog.New(slog.NewTextHandler(&log, nil))})
+			ts := mustTools(t, root, &toolset.Config{Logger: slog.New(slog.NewTextHandler(&log, nil))})
 			tool, ok := ts.Lookup("an_x")
 			if !ok {
 				t.Fatalf("an_x is not served; problems %v", ts.Problems())

@@ -68,7 +68,7 @@ func testTree() *cobra.Command {
 	return root
 }
 
-func mustTools(t *testing.T, root *cobra.Command, cfg *bridge.Config) *toolset.Toolset {
+func mustTools(t *testing.T, root *cobra.Command, cfg *toolset.Config) *toolset.Toolset {
 	t.Helper()
 	ts, err := toolset.New(root, cfg)
 	if err != nil {
@@ -251,7 +251,7 @@ func TestAnnotationsAndOutputSchema(t *testing.T) {
 }
 
 func TestSelectors(t *testing.T) {
-	cfg := &bridge.Config{Selectors: []bridge.Selector{
+	cfg := &toolset.Config{Selectors: []toolset.Selector{
 		{Cmd: toolset.AllowCmds("get"), InheritedFlag: toolset.ExcludeFlags("debug")},
 		{Cmd: toolset.AllowCmds("delete", "version"), LocalFlag: toolset.AllowFlags("all")},
 	}}
@@ -275,7 +275,7 @@ func TestSelectors(t *testing.T) {
 }
 
 func TestToolPrefixAndNames(t *testing.T) {
-	ts := mustTools(t, testTree(), &bridge.Config{ToolPrefix: "k8s.x"})
+	ts := mustTools(t, testTree(), &toolset.Config{ToolPrefix: "k8s.x"})
 	if _, ok := ts.Lookup("k8s_x_get_pods"); !ok {
 		t.Errorf("prefix not applied: %v", names(ts))
 	}
@@ -314,7 +314,7 @@ func TestNameClashIsReported(t *testing.T) {
 }
 
 func TestInputErrors(t *testing.T) {
-	ts := mustTools(t, testTree(), &bridge.Config{Executable: "/nonexistent/never-run"})
+	ts := mustTools(t, testTree(), &toolset.Config{Executable: "/nonexistent/never-run"})
 	tests := []struct {
 		tool, args, want string
 	}{
@@ -367,7 +367,7 @@ func TestInputErrors(t *testing.T) {
 
 func TestMiddlewareSeesArgv(t *testing.T) {
 	var seen *toolset.Call
-	cfg := &bridge.Config{Middleware: []toolset.Middleware{func(next toolset.RunFunc) toolset.RunFunc {
+	cfg := &toolset.Config{Middleware: []toolset.Middleware{func(next toolset.RunFunc) toolset.RunFunc {
 		return func(ctx context.Context, c *toolset.Call) (*execResult, error) {
 			seen = c
 			return &execResult{Stdout: "ok", ExitCode: 0}, nil

@@ -1,11 +1,9 @@
 package toolset_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/cobramcp/cobramcp/toolset"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestCapabilitiesAreWhatTheServerDoes checks that initialize advertises
@@ -15,18 +13,7 @@ import (
 func TestCapabilitiesAreWhatTheServerDoes(t *testing.T) {
 	ts := mustTools(t, testTree(), nil)
 	srv := ts.NewServer(toolset.ServerOptions{})
-	st, ct := mcp.NewInMemoryTransports()
-	ctx := context.Background()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connect(t, srv)
 	caps := cs.InitializeResult().Capabilities
 	if caps.Tools == nil {
 		t.Fatal("the tools capability is missing")

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/cobramcp/cobramcp/bridge"
@@ -74,7 +73,7 @@ func TestCompactStatesSharedFlagsOnce(t *testing.T) {
 	}
 }
 
-func myTreeWith(cfg *bridge.Config) *toolset.Toolset {
+func myTreeWith(cfg *toolset.Config) *toolset.Toolset {
 	root := mycli.New()
 	root.AddCommand(bridge.Command(nil))
 	ts, err := toolset.New(root, cfg)
@@ -85,7 +84,7 @@ func myTreeWith(cfg *bridge.Config) *toolset.Toolset {
 }
 
 // expandedWith is myTreeWith(cfg) listed expanded.
-func expandedWith(cfg *bridge.Config) *toolset.Toolset {
+func expandedWith(cfg *toolset.Config) *toolset.Toolset {
 	v, err := myTreeWith(cfg).View(toolset.Policy{}, toolset.Listing{Expanded: true})
 	if err != nil {
 		panic(err)
@@ -108,8 +107,8 @@ func TestCompactValidatesExactly(t *testing.T) {
 		}
 	}
 	var argvC, argvE []string
-	compact := myTreeWith(&bridge.Config{Middleware: []toolset.Middleware{record(&argvC)}, Executable: "/nonexistent"})
-	expanded := expandedWith(&bridge.Config{Middleware: []toolset.Middleware{record(&argvE)}, Executable: "/nonexistent"})
+	compact := myTreeWith(&toolset.Config{Middleware: []toolset.Middleware{record(&argvC)}, Executable: "/nonexistent"})
+	expanded := expandedWith(&toolset.Config{Middleware: []toolset.Middleware{record(&argvE)}, Executable: "/nonexistent"})
 	calls := []struct {
 		args    string
 		refused bool // on every tool that parses flags
@@ -245,7 +244,7 @@ func TestCompactFlagDescriptions(t *testing.T) {
 }
 
 func TestInstructions(t *testing.T) {
-	ts := myTreeWith(&bridge.Config{Instructions: "Use --state to work on a scratch file."})
+	ts := myTreeWith(&toolset.Config{Instructions: "Use --state to work on a scratch file."})
 	got := ts.Instructions()
 	for _, w := range []string{"Use --state to work on a scratch file.", "mycli 1.4.2: mycli is a small", "Each tool runs one mycli command",
 		"--namespace string: namespace of the objects (default \"default\")", "--verbose count", "stdout, stderr, exitCode"} {
@@ -262,7 +261,7 @@ func TestInstructions(t *testing.T) {
 
 	// A long author's text is cut, with a mark, so that the shared flags
 	// still fit; the whole stays within 2 KB.
-	big := myTreeWith(&bridge.Config{Instructions: strings.Repeat("Author words. ", 400)}).Instructions()
+	big := myTreeWith(&toolset.Config{Instructions: strings.Repeat("Author words. ", 400)}).Instructions()
 	if len(big) > toolset.MaxInstructions || !strings.Contains(big, "…(cut)") {
 		t.Errorf("instructions of %d bytes, cut mark %v", len(big), strings.Contains(big, "…(cut)"))
 	}
@@ -335,20 +334,9 @@ func TestSharedFlagsCutFits(t *testing.T) {
 // TestInstructionsInInitialize checks that a client receives the
 // instructions in the initialize result.
 func TestInstructionsInInitialize(t *testing.T) {
-	ts := myTreeWith(&bridge.Config{Instructions: "Author's note."})
+	ts := myTreeWith(&toolset.Config{Instructions: "Author's note."})
 	srv := ts.NewServer(toolset.ServerOptions{})
-	ct, st := mcp.NewInMemoryTransports()
-	ctx := context.Background()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connect(t, srv)
 	if got := cs.InitializeResult().Instructions; got != ts.Instructions() || !strings.HasPrefix(got, "Author's note.") {
 		t.Errorf("initialize instructions:\n%s\nwant:\n%s", got, ts.Instructions())
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/cobra"
 
-	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/example/mycli"
 	"github.com/cobramcp/cobramcp/internal/roundtrip"
 	"github.com/cobramcp/cobramcp/toolset"
@@ -18,8 +17,8 @@ import (
 
 // captureArgv is a Config whose middleware records the argv of a call
 // instead of running it.
-func captureArgv(argv *[]string) *bridge.Config {
-	return &bridge.Config{Middleware: []toolset.Middleware{func(toolset.RunFunc) toolset.RunFunc {
+func captureArgv(argv *[]string) *toolset.Config {
+	return &toolset.Config{Middleware: []toolset.Middleware{func(toolset.RunFunc) toolset.RunFunc {
 		return func(_ context.Context, c *toolset.Call) (*execResult, error) {
 			*argv = c.Argv
 			return &execResult{}, nil

@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -26,19 +25,6 @@ func exampleRoot() *cobra.Command {
 	greet.Flags().Bool("loud", false, "shout")
 	root.AddCommand(greet)
 	return root
-}
-
-// The one-line adoption: the mcp group serves every runnable command.
-func ExampleCommand() {
-	root := exampleRoot()
-	root.AddCommand(bridge.Command(nil))
-	for _, path := range [][]string{{"mcp", "start"}, {"mcp", "tools"}} {
-		c, _, err := root.Find(path)
-		fmt.Println(c.CommandPath(), err)
-	}
-	// Output:
-	// mycli mcp start <nil>
-	// mycli mcp tools <nil>
 }
 
 // Reflect a tree into tools without serving them.
@@ -65,7 +51,7 @@ func ExampleMiddleware() {
 			return &execResult{Stdout: "not run in this example\n"}, nil // next(ctx, c) would run it
 		}
 	}
-	ts, _ := toolset.New(exampleRoot(), &bridge.Config{Middleware: []toolset.Middleware{audit}})
+	ts, _ := toolset.New(exampleRoot(), &toolset.Config{Middleware: []toolset.Middleware{audit}})
 	res, _ := ts.Call(context.Background(), "mycli_greet", json.RawMessage(`{"flags":{"loud":false},"args":["--loud"]}`))
 	fmt.Println("isError:", res.IsError)
 	// Output:

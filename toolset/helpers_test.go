@@ -1,8 +1,10 @@
 package toolset_test
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
+	"testing"
 
 	"github.com/spf13/pflag"
 
@@ -26,3 +28,20 @@ func resultText(r *mcp.CallToolResult) string {
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
 
 type pflagFlag = pflag.Flag
+
+// connect connects a client to srv over in-memory transports.
+func connect(t *testing.T, srv *mcp.Server) *mcp.ClientSession {
+	t.Helper()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/exec"
 	"github.com/cobramcp/cobramcp/toolset"
 )
@@ -41,7 +40,7 @@ func TestHideEnv(t *testing.T) {
 		seen = nil
 		return e
 	}
-	ts := mustTools(t, testTree(), &bridge.Config{Env: env, Middleware: []toolset.Middleware{capture}})
+	ts := mustTools(t, testTree(), &toolset.Config{Env: env, Middleware: []toolset.Middleware{capture}})
 	search, err := ts.View(toolset.Policy{}, toolset.Listing{Mode: toolset.ToolModeSearch})
 	if err != nil {
 		t.Fatal(err)
@@ -81,23 +80,6 @@ func TestHideEnv(t *testing.T) {
 			}
 		})
 	}
-}
-
-// connect connects a client to srv over in-memory transports.
-func connect(t *testing.T, srv *mcp.Server) *mcp.ClientSession {
-	t.Helper()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cs.Close() })
-	return cs
 }
 
 func mustJSON(t *testing.T, v any) []byte {

@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/flagschema"
+	"github.com/cobramcp/cobramcp/toolset"
 )
 
 // invalidTree is a root "v" with one command, "set", whose flags and args
@@ -46,7 +46,7 @@ func invalidTree() *cobra.Command {
 // (flags.NAME, args), the value and what is wanted, and every problem of
 // the call is there, in a fixed order.
 func TestInvalidArgumentsWording(t *testing.T) {
-	ts := mustTools(t, invalidTree(), &bridge.Config{Executable: "/nonexistent/never-run"})
+	ts := mustTools(t, invalidTree(), &toolset.Config{Executable: "/nonexistent/never-run"})
 	const pre = "v_set: invalid arguments: "
 	const post = ". Nothing was run."
 	tests := []struct {

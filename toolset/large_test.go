@@ -11,7 +11,6 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/cobra"
 
-	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -108,7 +107,7 @@ func TestLargeTree(t *testing.T) {
 	if avg := float64(total) / 110; avg < 8.5 || avg > 9.5 || most != 36 {
 		t.Fatalf("tree shape: %.1f local flags on average, %d at most; want about 9 and 36", avg, most)
 	}
-	ts, err := toolset.New(root, &bridge.Config{Executable: "/nonexistent/never-run"})
+	ts, err := toolset.New(root, &toolset.Config{Executable: "/nonexistent/never-run"})
 	if err != nil {
 		t.Fatal(err)
 	}

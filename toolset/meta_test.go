@@ -10,7 +10,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
-	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -23,7 +22,7 @@ func TestToolRecordMeta(t *testing.T) {
 	plain := &cobra.Command{Use: "plain", RunE: noop}
 	root.AddCommand(get, plain)
 
-	ts := mustTools(t, root, &bridge.Config{Namespace: "acme"})
+	ts := mustTools(t, root, &toolset.Config{Namespace: "acme"})
 	tool, _ := ts.Lookup("tt_get_pods")
 	m := tool.MCP.Meta
 	if m["id"] != "acme:tt_get_pods" || m["namespace"] != "acme" || m["version"] != "2.0.1" {
@@ -64,7 +63,7 @@ func TestImageOutputBecomesImageContent(t *testing.T) {
 	}
 	for _, tt := range tests {
 		stdout := tt.stdout
-		cfg := &bridge.Config{Middleware: []toolset.Middleware{func(toolset.RunFunc) toolset.RunFunc {
+		cfg := &toolset.Config{Middleware: []toolset.Middleware{func(toolset.RunFunc) toolset.RunFunc {
 			return func(context.Context, *toolset.Call) (*execResult, error) { return &execResult{Stdout: stdout}, nil }
 		}}}
 		ts := mustTools(t, testTree(), cfg)
@@ -98,7 +97,7 @@ func TestNestedNullsAreNotGiven(t *testing.T) {
 	_ = run.Flags().SetAnnotation("overrides", "jsonschema", []string{
 		`{"type":"object","properties":{"image":{"type":"string"},"replicas":{"type":"integer"},"env":{"type":"array","items":{"type":"object","properties":{"k":{"type":"string"},"v":{"type":"string"}},"additionalProperties":false}}},"required":["image"],"additionalProperties":false}`})
 	root.AddCommand(run)
-	ts := mustTools(t, root, &bridge.Config{Middleware: []toolset.Middleware{capture}})
+	ts := mustTools(t, root, &toolset.Config{Middleware: []toolset.Middleware{capture}})
 	res, err := ts.Call(context.Background(), "tt_run", json.RawMessage(
 		`{"flags":{"overrides":{"image":"x","replicas":null,"env":[{"k":"a","v":null}]}},"args":null}`))
 	if err != nil || res.IsError {
@@ -130,7 +129,7 @@ func TestArgsUsage(t *testing.T) {
 
 func TestRequiredFlagNotServedLeavesCommandOut(t *testing.T) {
 	root := testTree()
-	cfg := &bridge.Config{Selectors: []bridge.Selector{{LocalFlag: toolset.ExcludeFlags("filename")}}}
+	cfg := &toolset.Config{Selectors: []toolset.Selector{{LocalFlag: toolset.ExcludeFlags("filename")}}}
 	ts := mustTools(t, root, cfg)
 	if _, ok := ts.Lookup("tt_apply"); ok {
 		t.Error("tt_apply served without its required --filename")

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -27,7 +26,7 @@ func TestMaxParallel(t *testing.T) {
 		t.Fatal(err)
 	}
 	const limit, calls = 2, 5
-	ts := mustTools(t, testTree(), &bridge.Config{Executable: script, MaxParallel: limit})
+	ts := mustTools(t, testTree(), &toolset.Config{Executable: script, MaxParallel: limit})
 	var wg sync.WaitGroup
 	for range calls {
 		wg.Go(func() {
@@ -70,7 +69,7 @@ func TestEnvAndTimeoutAnnotation(t *testing.T) {
 	root := testTree()
 	slow, _, _ := root.Find([]string{"echo"})
 	slow.Annotations = map[string]string{toolset.AnnotationTimeout: "300ms"}
-	ts := mustTools(t, root, &bridge.Config{Executable: script, Env: []string{"FOO=bar", "PATH=/usr/bin:/bin"}, Timeout: time.Hour})
+	ts := mustTools(t, root, &toolset.Config{Executable: script, Env: []string{"FOO=bar", "PATH=/usr/bin:/bin"}, Timeout: time.Hour})
 
 	res, err := ts.Call(context.Background(), "tt_version", json.RawMessage(`{}`))
 	if err != nil || res.IsError || res.StructuredContent.(toolset.Output).Stdout != "FOO=bar HOME=\n" {

@@ -24,7 +24,7 @@ import (
 func recordingTree(t *testing.T) (*toolset.Toolset, *[][]string) {
 	t.Helper()
 	var argvs [][]string
-	cfg := &bridge.Config{Middleware: []toolset.Middleware{func(toolset.RunFunc) toolset.RunFunc {
+	cfg := &toolset.Config{Middleware: []toolset.Middleware{func(toolset.RunFunc) toolset.RunFunc {
 		return func(_ context.Context, c *toolset.Call) (*execResult, error) {
 			argvs = append(argvs, c.Argv)
 			return &execResult{Stdout: "ok"}, nil

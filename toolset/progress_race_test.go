@@ -13,7 +13,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -27,7 +26,7 @@ func TestProgressEndsBeforeResult(t *testing.T) {
 	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	ts := mustTools(t, testTree(), &bridge.Config{Executable: script, MaxParallel: 4})
+	ts := mustTools(t, testTree(), &toolset.Config{Executable: script, MaxParallel: 4})
 	srv := ts.NewServer(toolset.ServerOptions{})
 	var mu sync.Mutex
 	done := map[any]bool{}
@@ -93,7 +92,7 @@ func TestProgressEndsBeforeResult(t *testing.T) {
 // TestPanicIsAnErrorResult: a panic in a call (here a middleware's) is the
 // call's error result; the server keeps serving.
 func TestPanicIsAnErrorResult(t *testing.T) {
-	cfg := &bridge.Config{Middleware: []toolset.Middleware{func(next toolset.RunFunc) toolset.RunFunc {
+	cfg := &toolset.Config{Middleware: []toolset.Middleware{func(next toolset.RunFunc) toolset.RunFunc {
 		return func(ctx context.Context, c *toolset.Call) (*execResult, error) {
 			if len(c.Args) > 0 {
 				panic("boom")
@@ -107,18 +106,8 @@ func TestPanicIsAnErrorResult(t *testing.T) {
 		t.Fatalf("Toolset.Call of a panicking call: %v %+v", err, res)
 	}
 	srv := ts.NewServer(toolset.ServerOptions{})
-	st, ct := mcp.NewInMemoryTransports()
 	ctx := context.Background()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connect(t, srv)
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "tt_echo", Arguments: map[string]any{"args": []string{"x"}}})
 	if err != nil || !res.IsError || !strings.Contains(resultText(res), "panicked: boom") {
 		t.Fatalf("panicking call: %v %+v", err, res)

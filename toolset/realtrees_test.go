@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/internal/roundtrip"
 	"github.com/cobramcp/cobramcp/toolset"
 )
@@ -202,7 +201,7 @@ func TestEtcdctlLikeHiddenFlags(t *testing.T) {
 	}
 	var argv []string
 	cfg := captureArgv(&argv)
-	cfg.Selectors = []bridge.Selector{{HiddenFlag: func(f *pflag.Flag) bool { return f.Name != "cacert" }}}
+	cfg.Selectors = []toolset.Selector{{HiddenFlag: func(f *pflag.Flag) bool { return f.Name != "cacert" }}}
 	ts := mustTools(t, etcdctlTree(), cfg)
 	tool, _ := ts.Lookup("etcdctl_get")
 	for n, want := range map[string]bool{"endpoints": true, "user": true, "write-out": true, "cacert": false} {

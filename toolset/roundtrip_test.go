@@ -11,7 +11,6 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/pflag"
 
-	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/example/mycli"
 	"github.com/cobramcp/cobramcp/flagschema"
 	"github.com/cobramcp/cobramcp/internal/roundtrip"
@@ -72,7 +71,7 @@ func TestMycliArgvRoundTrip(t *testing.T) {
 		}
 	}
 	root := mycli.New()
-	ts, err := toolset.New(root, &bridge.Config{Middleware: []toolset.Middleware{capture}})
+	ts, err := toolset.New(root, &toolset.Config{Middleware: []toolset.Middleware{capture}})
 	if err != nil {
 		t.Fatal(err)
 	}

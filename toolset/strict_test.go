@@ -8,8 +8,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/dialect"
+	"github.com/cobramcp/cobramcp/toolset"
 )
 
 // groupsTree has one command per kind of cobra flag group, the way
@@ -40,11 +40,11 @@ func groupsTree() *cobra.Command {
 // groups are restated in the flags object's description, naming every
 // flag, and reported as Restated.
 func TestOpenAIStrictRealTrees(t *testing.T) {
-	etcd := &bridge.Config{Selectors: []bridge.Selector{{HiddenFlag: func(*pflag.Flag) bool { return true }}}}
+	etcd := &toolset.Config{Selectors: []toolset.Selector{{HiddenFlag: func(*pflag.Flag) bool { return true }}}}
 	trees := []struct {
 		name     string
 		root     *cobra.Command
-		cfg      *bridge.Config
+		cfg      *toolset.Config
 		restated map[string]string // tool -> a sentence its flags description holds
 	}{
 		{"docker", dockerTree(&dockerSeen{}), nil, nil},

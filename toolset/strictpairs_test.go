@@ -11,7 +11,6 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/cobra"
 
-	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/dialect"
 	"github.com/cobramcp/cobramcp/exec"
 	"github.com/cobramcp/cobramcp/flagschema"
@@ -57,7 +56,7 @@ func TestStrictPairsRoundTrip(t *testing.T) {
 			return &exec.Result{}, nil
 		}
 	}
-	ts := mustTools(t, pairsTree(), &bridge.Config{Middleware: []toolset.Middleware{capture}})
+	ts := mustTools(t, pairsTree(), &toolset.Config{Middleware: []toolset.Middleware{capture}})
 	tool, ok := ts.Lookup("app_set")
 	if !ok {
 		t.Fatalf("app_set left out: %v", ts.Problems())

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/internal/roundtrip"
 	"github.com/cobramcp/cobramcp/toolset"
 )
@@ -44,7 +43,7 @@ func TestArgsNeverSelectASubCommand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var argv []string
-		cfg := &bridge.Config{Middleware: []toolset.Middleware{func(toolset.RunFunc) toolset.RunFunc {
+		cfg := &toolset.Config{Middleware: []toolset.Middleware{func(toolset.RunFunc) toolset.RunFunc {
 			return func(_ context.Context, c *toolset.Call) (*execResult, error) {
 				argv = c.Argv
 				return &execResult{}, nil

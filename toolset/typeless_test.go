@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/flagschema"
+	"github.com/cobramcp/cobramcp/toolset"
 )
 
 // A jsonschema annotation without a type never drops its command: the
@@ -39,7 +39,7 @@ func TestTypelessAnnotationKeepsTheTool(t *testing.T) {
 			}
 			root.AddCommand(run)
 			var log bytes.Buffer
-			ts := mustTools(t, root, &bridge.Config{Logger: slog.New(slog.NewTextHandler(&log, nil))})
+			ts := mustTools(t, root, &toolset.Config{Logger: slog.New(slog.NewTextHandler(&log, nil))})
 			tool, ok := ts.Lookup("app_run")
 			if !ok {
 				t.Fatalf("app_run left out; problems %v; log:\n%s", ts.Problems(), log.String())
@@ -84,7 +84,7 @@ func TestRefusedAnnotationKeepsTheTool(t *testing.T) {
 	}
 	root.AddCommand(run)
 	var log bytes.Buffer
-	ts := mustTools(t, root, &bridge.Config{Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	ts := mustTools(t, root, &toolset.Config{Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	if _, ok := ts.Lookup("app_run"); !ok {
 		t.Fatalf("app_run left out; log:\n%s", log.String())
 	}
