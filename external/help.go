@@ -405,7 +405,8 @@ func (f *helpFlag) unwrap(raw string) {
 }
 
 // wrapSlop is how far past its width pflag's wrap lets the last piece of
-// a usage run rather than leave a short word alone on a line.
+// a usage run rather than leave a short word alone on a line (pflag's wrap
+// takes it from the column's width).
 const wrapSlop = 5
 
 // unwrapLines undoes pflag's FlagUsagesWrapped on a usage of several lines
@@ -463,36 +464,38 @@ func unwrapLines(printed []string, raw string) ([]string, bool) {
 	return nil, false
 }
 
-// pflagWrap wraps s as pflag's FlagUsagesWrapped does (its wrap and
-// wrapN), width being the width of the usage's column less wrapSlop, and
-// returns the lines without their indentation.
+// pflagWrap wraps the usage s as pflag's FlagUsagesWrapped does when the
+// usage's column is width+wrapSlop wide, and returns the lines without
+// their indentation: pflag itself wraps it, as the usage of a flag of a
+// set of its own, at the number of columns that gives that width.
 func pflagWrap(s string, width int) []string {
-	var lines []string
-	for {
-		var piece string
-		piece, s = wrapPiece(s, width)
-		lines = append(lines, strings.Split(piece, "\n")...)
-		if s == "" {
-			return lines
+	fs := pflag.NewFlagSet("", pflag.ContinueOnError)
+	fs.String("x", "", s)
+	if strings.Contains(s, "`") {
+		return nil // pflag would take back-quoted words for a placeholder
+	}
+	// The usage's column: where its first line follows the flag's name.
+	const name = "--x string"
+	first, _, _ := strings.Cut(s, "\n")
+	plain := fs.FlagUsagesWrapped(0)
+	at := strings.Index(plain, name)
+	if at < 0 {
+		return nil
+	}
+	at += len(name)
+	col := strings.Index(plain[at:], first)
+	if col < 0 {
+		return nil
+	}
+	col += at
+	lines := strings.Split(strings.TrimSuffix(fs.FlagUsagesWrapped(col+width+wrapSlop), "\n"), "\n")
+	for i, l := range lines {
+		if len(l) < col {
+			return nil
 		}
+		lines[i] = l[col:]
 	}
-}
-
-// wrapPiece splits the next line off s: at the last white space before
-// width, or at a line break before that one; all of s when it is at most
-// wrapSlop longer than width.
-func wrapPiece(s string, width int) (piece, rest string) {
-	if width+wrapSlop > len(s) {
-		return s, ""
-	}
-	at := strings.LastIndexAny(s[:width], " \t\n")
-	if at <= 0 {
-		return s, ""
-	}
-	if nl := strings.LastIndex(s[:width], "\n"); nl > 0 && nl < at {
-		return s[:nl], s[nl+1:]
-	}
-	return s[:at], s[at+1:]
+	return lines
 }
 
 // continuation returns the text of a continuation line of the flag's
