@@ -559,48 +559,27 @@ func (f *helpFlag) split(typ string) (usage, def string, ok bool) {
 }
 
 // printedDefault reports whether pflag could have printed def as the
-// default of a flag of its own type typ: pflag leaves a zero default
-// out, and a default is a value of the type. Otherwise the text is the
-// usage's own words (docker's "(default 0 = unlimited)" on an int, "(default
-// shows just running)" on a bool, "(default 0s)" on a duration). A custom
-// or unknown type ("") may print anything.
+// default of a flag of its own type typ: pflag leaves a default it takes
+// for the type's zero out (pflag itself is asked), and a default is a
+// value of the type. Otherwise the text is the usage's own words
+// (docker's "(default 0 = unlimited)" on an int, "(default shows just
+// running)" on a bool, "(default 0s)" on a duration). A custom or unknown
+// type ("") may print anything.
 func printedDefault(typ, def string) bool {
 	if _, builtin := pflagTypes()[typ]; !builtin {
 		return true
-	}
-	if pflagZero(typ, def) {
-		return false
-	}
-	if zeroDefault(typ, def) {
-		return true // printed for a map, a uintSlice...
 	}
 	fs := pflag.NewFlagSet("", pflag.ContinueOnError)
 	if err := define(fs, typ, "f", ""); err != nil {
 		return true
 	}
-	return setDefault(fs.Lookup("f"), def) == nil
-}
-
-// pflagZero reports whether pflag (1.0.5 to 1.0.10) takes def for the
-// zero value of its type typ and leaves it out of the help. It prints
-// the empty default of some types all the same: "(default [])" for a map
-// or a uintSlice.
-func pflagZero(typ, def string) bool {
-	switch typ {
-	case "bool":
-		return def == "false" || def == ""
-	case "duration":
-		return def == "0" || def == "0s"
-	case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "count", "float32", "float64":
-		return def == "0"
-	case "string":
-		return def == ""
-	case "ip", "ipMask", "ipNet":
-		return def == "<nil>"
-	case "intSlice", "stringSlice", "stringArray":
-		return def == "[]"
+	fl := fs.Lookup("f")
+	fl.DefValue = def
+	if !strings.Contains(fs.FlagUsages(), "(default ") {
+		return false // pflag does not print this default
 	}
-	return false
+	// Printed, an empty map or list ("[]") is no value Set takes.
+	return zeroDefault(typ, def) || setDefault(fl, def) == nil
 }
 
 // assignDefault returns the default of a kubectl-style line (--name=X:):
