@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"runtime/debug"
 	"slices"
 	"sort"
@@ -17,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cobramcp/cobramcp/exec"
+	"github.com/cobramcp/cobramcp/internal/schemacheck"
 )
 
 // Output is the structured result of every call, matching the output schema.
@@ -156,6 +156,11 @@ func (t *Tool) decodeInput(arguments json.RawMessage) (*input, error) {
 	v, err := t.validator()
 	if err != nil {
 		return nil, err
+	}
+	// The fast checker decides the common case; jsonschema-go decides the
+	// rest and words every refusal (internal/schemacheck).
+	if t.quick.Check(doc) == schemacheck.Valid {
+		return in, nil
 	}
 	if err := v.Validate(doc); err != nil {
 		return nil, fmt.Errorf("invalid arguments: %s", invalidArguments(t.inputSchema(), doc, err))
@@ -297,11 +302,9 @@ func (ts *Toolset) call(ctx context.Context, t *Tool, arguments json.RawMessage,
 	if err != nil {
 		return errorResult(fmt.Sprintf("%s: %v. Nothing was run.", t.MCP.Name, err))
 	}
-	exe := ts.cfg.Executable
-	if exe == "" {
-		if exe, err = os.Executable(); err != nil {
-			return errorResult(fmt.Sprintf("%s: cannot find this program's executable: %v", t.MCP.Name, err))
-		}
+	exe, err := ts.executable()
+	if err != nil {
+		return errorResult(fmt.Sprintf("%s: cannot find this program's executable: %v", t.MCP.Name, err))
 	}
 	opts := exec.Options{Env: ts.cfg.Env, MaxOutput: ts.cfg.MaxOutput}
 	if t.Timeout > 0 {

@@ -9,7 +9,7 @@ import (
 
 // BenchmarkDecodeInput is the per-call decoding and validation of a tool's
 // arguments: positional args only (echo), and flags with positional args
-// (get).
+// (get), in a loop and on a fresh goroutine each time.
 func BenchmarkDecodeInput(b *testing.B) {
 	noop := func(*cobra.Command, []string) error { return nil }
 	root := &cobra.Command{Use: "kl"}
@@ -37,6 +37,22 @@ func BenchmarkDecodeInput(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := t.decodeInput(json.RawMessage(bc.args)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		// As a server decodes: on a goroutine of its own per call (the
+		// go-sdk's), whose stack starts small and grows with the depth
+		// the decoding reaches.
+		b.Run(bc.tool+"/goroutine", func(b *testing.B) {
+			b.ReportAllocs()
+			errc := make(chan error)
+			for b.Loop() {
+				go func() {
+					_, err := t.decodeInput(json.RawMessage(bc.args))
+					errc <- err
+				}()
+				if err := <-errc; err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -125,19 +125,20 @@ func (ts *Toolset) View(p Policy, l Listing) (*Toolset, error) {
 	}
 
 	out := &Toolset{
-		cfg:      ts.cfg,
-		root:     ts.root,
-		tools:    tools,
-		byName:   make(map[string]*Tool, len(tools)),
-		all:      ts.all,
-		problems: ts.problems,
-		shared:   sharedUnless(ts.shared, l.Expanded),
-		slots:    ts.slots,
-		running:  ts.running,
-		viewed:   true,
-		policy:   p,
-		pins:     map[string]map[string]json.RawMessage{},
-		pinFrom:  map[string]string{},
+		cfg:        ts.cfg,
+		root:       ts.root,
+		tools:      tools,
+		byName:     make(map[string]*Tool, len(tools)),
+		all:        ts.all,
+		problems:   ts.problems,
+		shared:     sharedUnless(ts.shared, l.Expanded),
+		slots:      ts.slots,
+		running:    ts.running,
+		executable: ts.executable,
+		viewed:     true,
+		policy:     p,
+		pins:       map[string]map[string]json.RawMessage{},
+		pinFrom:    map[string]string{},
 	}
 	for _, t := range tools {
 		out.byName[t.MCP.Name] = t

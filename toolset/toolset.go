@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/cobramcp/cobramcp/flagschema"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -31,6 +33,9 @@ type Toolset struct {
 	problems []Problem
 	slots    chan struct{}
 	running  *inFlight
+	// executable is the binary calls run: Config.Executable, or
+	// os.Executable() asked once (it reads a link on every call).
+	executable func() (string, error)
 
 	// What View applied: the policy and the listing chosen once for it.
 	viewed  bool
@@ -59,6 +64,12 @@ func New(root *cobra.Command, cfg *Config) (*Toolset, error) {
 		byName:  make(map[string]*Tool, len(w.tools)),
 		slots:   make(chan struct{}, c.MaxParallel),
 		running: newInFlight(),
+		executable: sync.OnceValues(func() (string, error) {
+			if c.Executable != "" {
+				return c.Executable, nil
+			}
+			return os.Executable()
+		}),
 	}
 	for _, t := range w.tools {
 		if prev, dup := ts.byName[t.MCP.Name]; dup {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cobramcp/cobramcp/exec"
+	"github.com/cobramcp/cobramcp/internal/schemacheck"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -63,6 +64,7 @@ type Tool struct {
 	resolveOnce sync.Once
 	resolved    *jsonschema.Resolved // a private copy of the input schema, resolved at the first call
 	resolveErr  error
+	quick       *schemacheck.Checker // the fast checker of that copy (see validator)
 }
 
 // validator returns the resolved input schema. It resolves a private deep
@@ -73,7 +75,9 @@ func (t *Tool) validator() (*jsonschema.Resolved, error) {
 		t.resolved, t.resolveErr = t.inputSchema().CloneSchemas().Resolve(nil)
 		if t.resolveErr != nil {
 			t.resolveErr = fmt.Errorf("input schema does not resolve: %w", t.resolveErr)
+			return
 		}
+		t.quick, _ = schemacheck.New(t.resolved.Schema())
 	})
 	return t.resolved, t.resolveErr
 }
