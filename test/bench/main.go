@@ -37,6 +37,7 @@ type config struct {
 	kubectl  string // a kubectl with the mcp group (test/realcli/kubectl), or ""
 	only     string // run only the figures whose key contains this
 	tags     string // build tags for kubelite
+	against  string // another checkout of cobramcp, whose kubelite the call figures alternate with
 }
 
 func run() error {
@@ -49,6 +50,7 @@ func run() error {
 	flag.IntVar(&cfg.bigRuns, "bigruns", 3, "runs of the large-output figure")
 	flag.StringVar(&cfg.kubectl, "kubectl", "", "path of a kubectl with the mcp group (make kubectl), for cold start on its real tree")
 	flag.StringVar(&cfg.tags, "tags", "", "build tags for kubelite (profile: with KUBELITE_CPUPROFILE=FILE in the environment, the server writes a CPU profile)")
+	flag.StringVar(&cfg.against, "against", "", "another checkout of cobramcp (say, a git worktree at an older commit): the echo call figures are measured for its kubelite too, alternated with this one's in every round")
 	flag.StringVar(&cfg.only, "only", "", "run only the figures whose key contains this (echo, cpu, inflight, sleep, cold, rss, size, big)")
 	flag.Parse()
 
@@ -75,7 +77,14 @@ func run() error {
 	fmt.Printf("command: go run . %s\n\n", strings.Join(os.Args[1:], " "))
 	t := &table{}
 	if want("echo") || want("cpu") {
-		if err := echoCalls(t, with, sdk, cfg); err != nil {
+		against := ""
+		if cfg.against != "" {
+			against = filepath.Join(dir, "kubelite-against")
+			if err := goBuildIn(filepath.Join(cfg.against, "test", "bench"), against, "-tags", cfg.tags); err != nil {
+				return err
+			}
+		}
+		if err := echoCalls(t, with, sdk, against, cfg); err != nil {
 			return err
 		}
 	}
@@ -121,8 +130,12 @@ func run() error {
 // of starting it (a binary as the linker wrote it started 0.3 to 0.6 ms
 // slower than a copy of it on the 2-core machine), so every binary is
 // written the same way.
-func goBuild(out string, args ...string) error {
+func goBuild(out string, args ...string) error { return goBuildIn(".", out, args...) }
+
+// goBuildIn is goBuild in the bench directory dir of another checkout.
+func goBuildIn(dir, out string, args ...string) error {
 	cmd := exec.Command("go", append(append([]string{"build", "-o", out + ".built"}, args...), "./kubelite")...)
+	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("building kubelite %v: %w", args, err)
@@ -218,68 +231,97 @@ func direct(bin string, args ...string) (time.Duration, error) {
 	return d, nil
 }
 
-// echoCalls: latency of one call over direct exec, alternated so that both
-// see the same machine, and the server's CPU per call; and, in each round,
-// the CPU per call of the go-sdk floor's server (sdk: one trivial tool that
-// runs no process), the part of a call that is the go-sdk's alone.
-func echoCalls(t *table, bin, sdk string, cfg config) error {
-	var lat, floor, over, cpu, sdkCPU []float64
+// echoCalls: echo calls one at a time, each after a direct run of
+// `kubelite echo` (whose time is the latency's floor), so that every server
+// idles between calls as a client's server does while its commands run.
+// The go-sdk floor and, with -against, the other checkout's kubelite are
+// driven the same way in the same rounds, alternated, so that they meet
+// the same load.
+func echoCalls(t *table, bin, sdk, against string, cfg config) error {
+	type figures struct{ lat, floor, over, cpu []float64 }
+	var ours, theirs figures
+	var sdkCPU []float64
 	for range cfg.rounds {
-		c, err := sdkCallCPU(sdk, cfg.calls)
+		c, err := sdkCallCPU(sdk, bin, cfg.calls)
 		if err != nil {
 			return err
 		}
 		sdkCPU = append(sdkCPU, c)
-		s, err := startServer(bin)
-		if err != nil {
-			return err
-		}
-		args := map[string]any{"args": []string{"hello", "world"}}
-		for range 20 { // warm up: page cache, the server's heap
-			if _, err := s.call("kubelite_echo", args); err != nil {
-				s.close()
-				return err
+		for _, side := range []struct {
+			bin string
+			f   *figures
+		}{{bin, &ours}, {against, &theirs}} {
+			if side.bin == "" {
+				continue
 			}
-		}
-		cpu0, err := serverCPU(s.cmd.Process.Pid)
-		if err != nil {
-			s.close()
-			return err
-		}
-		var mcpD, dirD []float64
-		for range cfg.calls {
-			d, err := direct(bin, "echo", "hello", "world")
+			lat, floor, cpu, err := pacedCalls(side.bin, cfg.calls)
 			if err != nil {
-				s.close()
 				return err
 			}
-			dirD = append(dirD, ms(d))
-			start := time.Now()
-			if _, err := s.call("kubelite_echo", args); err != nil {
-				s.close()
-				return err
-			}
-			mcpD = append(mcpD, ms(time.Since(start)))
+			f := side.f
+			f.lat, f.floor, f.over = append(f.lat, lat), append(f.floor, floor), append(f.over, lat-floor)
+			f.cpu = append(f.cpu, cpu)
 		}
-		cpu1, err := serverCPU(s.cmd.Process.Pid)
-		s.close()
-		if err != nil {
-			return err
-		}
-		lat = append(lat, median(mcpD))
-		floor = append(floor, median(dirD))
-		over = append(over, median(mcpD)-median(dirD))
-		cpu = append(cpu, ms(cpu1-cpu0)/float64(cfg.calls))
 	}
-	t.add(row{"echo call latency (ms)", floor, lat, over, "+ms over direct", "≤ +1.0 (Ophis +1.18)"})
-	t.add(row{"server CPU per call (ms)", nil, cpu, nil, "", "≤ 0.7 (Ophis 0.81)"})
-	t.add(row{"server CPU per call, go-sdk only: a trivial tool, no process (ms)", nil, sdkCPU, nil, "", "—"})
+	t.add(row{"echo call latency (ms)", ours.floor, ours.lat, ours.over, "+ms over direct", "≤ +1.0 (Ophis +1.18)"})
+	t.add(row{"server CPU per call (ms)", nil, ours.cpu, nil, "", "≤ 0.7 (Ophis 0.81)"})
+	if against != "" {
+		t.add(row{"echo call latency, -against (ms)", theirs.floor, theirs.lat, theirs.over, "+ms over direct", "—"})
+		ratio := make([]float64, len(ours.cpu))
+		for i := range ratio {
+			ratio[i] = ours.cpu[i] / theirs.cpu[i]
+		}
+		t.add(row{"server CPU per call, -against (ms)", nil, theirs.cpu, ratio, "this / -against, per round", "—"})
+	}
+	t.add(row{"server CPU per call, go-sdk only: a trivial tool, no process, same pace (ms)", nil, sdkCPU, nil, "", "—"})
 	return nil
 }
 
+// pacedCalls serves n echo calls from bin's `mcp start`, each after a
+// direct run of `bin echo`, and returns the median latency of a call and
+// of a direct run, and the server's CPU per call.
+func pacedCalls(bin string, n int) (lat, floor, cpu float64, err error) {
+	s, err := startServer(bin)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	defer s.close()
+	args := map[string]any{"args": []string{"hello", "world"}}
+	for range 20 { // warm up: page cache, the server's heap
+		if _, err := s.call("kubelite_echo", args); err != nil {
+			return 0, 0, 0, err
+		}
+	}
+	cpu0, err := serverCPU(s.cmd.Process.Pid)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	var mcpD, dirD []float64
+	for range n {
+		d, err := direct(bin, "echo", "hello", "world")
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		dirD = append(dirD, ms(d))
+		start := time.Now()
+		if _, err := s.call("kubelite_echo", args); err != nil {
+			return 0, 0, 0, err
+		}
+		mcpD = append(mcpD, ms(time.Since(start)))
+	}
+	cpu1, err := serverCPU(s.cmd.Process.Pid)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	return median(mcpD), median(dirD), ms(cpu1-cpu0) / float64(n), nil
+}
+
 // sdkCallCPU is the server CPU per call of the go-sdk floor's trivial tool
-// over n calls, after a warm-up.
-func sdkCallCPU(sdk string, n int) (float64, error) {
+// over n calls, after a warm-up, each call after a direct run of `bin
+// echo` as in echoCalls: a Go server that idles between calls pays for
+// waking up each time (served back to back, the same calls cost the floor
+// less than half as much).
+func sdkCallCPU(sdk, bin string, n int) (float64, error) {
 	s, err := startServer(sdk)
 	if err != nil {
 		return 0, err
@@ -296,6 +338,9 @@ func sdkCallCPU(sdk string, n int) (float64, error) {
 		return 0, err
 	}
 	for range n {
+		if _, err := direct(bin, "echo", "hello", "world"); err != nil {
+			return 0, err
+		}
 		if _, err := s.call("echo", args); err != nil {
 			return 0, err
 		}
