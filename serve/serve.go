@@ -27,8 +27,15 @@ func StdioTransport(in io.Reader, out io.Writer) mcp.Transport {
 // Stdio serves srv on in and out until in ends or ctx is done. A session
 // that ends because in reached its end, or because ctx was cancelled,
 // returns nil.
+//
+// When in is an *os.File on a pipe or a socket (a client's stdin), Stdio
+// reads it through Go's poller, in non-blocking mode for as long as it
+// serves: nothing else may read in meanwhile.
 func Stdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer) error {
-	err := srv.Run(ctx, StdioTransport(in, out))
+	r, stop, undo := pollable(in)
+	defer undo()
+	defer context.AfterFunc(ctx, stop)() // a read waiting for the next line ends with ctx
+	err := srv.Run(ctx, StdioTransport(r, out))
 	if err == nil || ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return nil
 	}
