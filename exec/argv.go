@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cobramcp/cobramcp/flagschema"
+	"github.com/cobramcp/cobramcp/internal/jsonvalue"
 	"github.com/spf13/pflag"
 )
 
@@ -871,19 +872,8 @@ func elemErr(i int, err error) error {
 // jsonType names the JSON type of a decoded value (or the Go type of
 // another value).
 func jsonType(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "boolean"
-	case json.Number, float64, float32, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
-		return "number"
-	case string:
-		return "string"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "object"
+	if t := jsonvalue.Type(v); t != "" {
+		return t
 	}
 	return fmt.Sprintf("%T", v)
 }

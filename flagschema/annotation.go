@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cobramcp/cobramcp/internal/jsonvalue"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/pflag"
 )
@@ -64,7 +65,7 @@ func annotationSchema(f *pflag.Flag) (*jsonschema.Schema, string, error) {
 	}
 	root, ok := doc.(map[string]any)
 	if !ok {
-		return nil, "", fmt.Errorf("want a JSON object, have %s", jsonKind(doc))
+		return nil, "", fmt.Errorf("want a JSON object, have %s", jsonvalue.Described(doc))
 	}
 
 	declared, _ := root["$schema"].(string)
@@ -147,23 +148,6 @@ func toSchema(doc any) (*jsonschema.Schema, error) {
 		return nil, fmt.Errorf("does not resolve: %w", err)
 	}
 	return s, nil
-}
-
-// jsonKind names the JSON type of a decoded value.
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case json.Number:
-		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
-	}
-	return "an object"
 }
 
 // Keywords whose value is one schema, an array of schemas, or an object of

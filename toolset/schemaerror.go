@@ -14,6 +14,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/cobramcp/cobramcp/flagschema"
+	"github.com/cobramcp/cobramcp/internal/jsonvalue"
 )
 
 // invalidArguments words every problem of doc, a call's arguments that
@@ -206,7 +207,7 @@ func word(msg string, s *jsonschema.Schema, name string, v any) string {
 		if want == "" {
 			want = strings.Join(s.Types, " or ")
 		}
-		return show(v) + " is " + jsonKind(v) + ", want " + want
+		return show(v) + " is " + jsonvalue.Described(v) + ", want " + want
 	case keyword == "enum" && len(s.Enum) > 0:
 		vals := make([]string, len(s.Enum))
 		for i, e := range s.Enum {
@@ -313,24 +314,6 @@ func show(v any) string {
 		return string(b[:cut]) + "…"
 	}
 	return string(b)
-}
-
-// jsonKind names the JSON type of v with its article: "a string".
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	default:
-		return "a number"
-	}
 }
 
 func isString(v any) bool { _, ok := v.(string); return ok }

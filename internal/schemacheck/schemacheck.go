@@ -7,6 +7,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/cobramcp/cobramcp/internal/jsonvalue"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -185,24 +186,18 @@ func (c *Checker) check(s *jsonschema.Schema, v any) Verdict {
 // jsonType is v's JSON type as jsonschema-go names it ("integer" for a
 // float64 without a fraction), or "" for a Go type outside JSON's.
 func jsonType(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "boolean"
-	case float64:
-		if _, frac := math.Modf(v); frac == 0 {
-			return "integer"
-		}
-		return "number"
-	case string:
-		return "string"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "object"
+	t := jsonvalue.Type(v)
+	if t != "number" {
+		return t
 	}
-	return ""
+	f, ok := v.(float64)
+	if !ok {
+		return "" // compared exactly only as a float64
+	}
+	if _, frac := math.Modf(f); frac == 0 {
+		return "integer"
+	}
+	return "number"
 }
 
 // typeMatches reports whether a value of JSON type got satisfies the

@@ -1,0 +1,3 @@
+// Package jsonvalue names the JSON type of a value decoded by encoding/json,
+// for the messages and checks that say what a value is.
+package jsonvalue
