@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 NODEDIR := test/node
 
-.PHONY: all build demo test vet unit realcli docker corpus corpus-fast node-deps bench bench-cost searchbench searchbench-encoder kubectl external-timing fuzz clean
+.PHONY: all build demo test vet unit realcli docker corpus corpus-fast node-deps bench bench-cost bench-sdk searchbench searchbench-encoder kubectl external-timing fuzz clean
 
 all: build
 
@@ -68,12 +68,17 @@ test: vet build node-deps unit realcli docker corpus-fast
 # then the cost table (test/bench: a kubectl-like CLI adopting cobramcp, driven by a go-sdk
 # client, each figure against running the command directly; BENCHFLAGS passes options,
 # e.g. BENCHFLAGS=-kubectl=$(CURDIR)/bin/kubectl after make kubectl), then the search figures.
-bench: bench-cost searchbench
+bench: bench-cost bench-sdk searchbench
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
 	cd test/realcli && $(GO) run ./listsize
 
 bench-cost:
 	cd test/bench && $(GO) vet ./... && $(GO) run . $(BENCHFLAGS)
+
+# What the go-sdk alone costs, version by version (test/bench/sdkversions, its own module:
+# each version is fetched from the module proxy): binary size and server CPU per call.
+bench-sdk:
+	cd test/bench/sdkversions && $(GO) vet ./... && $(GO) run .
 
 # Search ranking figures (package rank against search mode's previous ranking) on the task set of
 # test/searchbench over snapshots of 8 real CLIs' trees, and query latency: see its README.md.
