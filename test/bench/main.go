@@ -52,7 +52,11 @@ func run() error {
 	flag.StringVar(&cfg.tags, "tags", "", "build tags for kubelite (profile: with KUBELITE_CPUPROFILE=FILE in the environment, the server writes a CPU profile)")
 	flag.StringVar(&cfg.against, "against", "", "another checkout of cobramcp (say, a git worktree at an older commit): the echo call figures are measured for its kubelite too, alternated with this one's in every round")
 	flag.StringVar(&cfg.only, "only", "", "run only the figures whose key contains this (echo, cpu, inflight, sleep, cold, rss, size, big)")
+	protocol := flag.String("protocol", "", "the protocol version the bench client asks for (e.g. 2025-06-18, what most clients speak today); empty: the go-sdk client's newest, 2026-07-28, which sends _meta with every call")
 	flag.Parse()
+	if *protocol != "" {
+		sessionOptions = &mcp.ClientSessionOptions{ProtocolVersion: *protocol}
+	}
 
 	want := func(key string) bool { return strings.Contains(key, cfg.only) }
 	dir, err := os.MkdirTemp("", "cobramcp-bench-")
@@ -157,12 +161,16 @@ type server struct {
 	wait bool // close waits for cmd (CommandTransport's Close does it itself)
 }
 
+// sessionOptions are the bench client's, from -protocol: nil speaks the
+// go-sdk client's newest protocol version.
+var sessionOptions *mcp.ClientSessionOptions
+
 func startServer(bin string, env ...string) (*server, error) {
 	cmd := exec.Command(bin, "mcp", "start", "--mcp-log-level=error")
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stderr = os.Stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, nil)
-	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, sessionOptions)
 	if err != nil {
 		return nil, fmt.Errorf("connecting to %s mcp start: %w", bin, err)
 	}
@@ -189,7 +197,7 @@ func startServerBig(bin string, env ...string) (*server, error) {
 		return nil, err
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v0"}, nil)
-	cs, err := client.Connect(context.Background(), &mcp.IOTransport{Reader: stdout, Writer: stdin, MaxLineLength: -1}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.IOTransport{Reader: stdout, Writer: stdin, MaxLineLength: -1}, sessionOptions)
 	if err != nil {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()

@@ -7,7 +7,12 @@
 // as a client's does while its commands run). Rounds alternate the
 // versions so that they meet the same load.
 //
-//	cd test/bench/sdkversions && go run . [-rounds 6] [-calls 300] [v1.2.0 v1.4.1 ...]
+//	cd test/bench/sdkversions && go run . [-rounds 6] [-calls 300] [-protocol 2025-06-18] [v1.2.0 v1.4.1 ...]
+//
+// The go-sdk client of v1.8.0 asks for the 2026-07-28 protocol, which
+// sends a _meta with every call; a server of an older go-sdk answers with
+// the newest version it speaks, and its calls carry none. -protocol
+// 2025-06-18 compares every version on the protocol most clients speak.
 //
 // Each version is built in a module of its own under a temporary
 // directory, fetched from the module proxy.
@@ -40,6 +45,7 @@ func main() {
 func run() error {
 	rounds := flag.Int("rounds", 6, "rounds; each measures every version once")
 	calls := flag.Int("calls", 300, "calls per version and round")
+	protocol := flag.String("protocol", "", "the protocol version the client asks for (e.g. 2025-06-18); empty: the go-sdk client's newest (a server that does not speak it answers with its own)")
 	flag.Parse()
 	versions := flag.Args()
 	if len(versions) == 0 {
@@ -72,7 +78,7 @@ func run() error {
 	cpu := map[string][]float64{}
 	for range *rounds {
 		for _, v := range versions {
-			c, err := pacedCPU(bins[v], *calls)
+			c, err := pacedCPU(bins[v], *calls, *protocol)
 			if err != nil {
 				return fmt.Errorf("%s: %w", v, err)
 			}
@@ -144,11 +150,15 @@ func size(path string) (int64, error) {
 // pacedCPU serves n calls of the floor's echo tool from bin's `mcp
 // start`, each after a direct run of `bin echo`, and returns the server's
 // CPU per call.
-func pacedCPU(bin string, n int) (float64, error) {
+func pacedCPU(bin string, n int, protocol string) (float64, error) {
 	ctx := context.Background()
 	cmd := exec.Command(bin, "mcp", "start")
 	client := mcp.NewClient(&mcp.Implementation{Name: "sdkversions", Version: "v1.0.0"}, nil)
-	s, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	var opts *mcp.ClientSessionOptions
+	if protocol != "" {
+		opts = &mcp.ClientSessionOptions{ProtocolVersion: protocol}
+	}
+	s, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, opts)
 	if err != nil {
 		return 0, err
 	}
