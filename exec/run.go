@@ -2,10 +2,7 @@ package exec
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	osexec "os/exec"
 	"sync"
 	"time"
 )
@@ -124,27 +121,35 @@ func Run(ctx context.Context, path string, argv []string, opts Options) (*Result
 	stdout := newCapture("stdout", limit, opts.OnLine, &lineMu)
 	stderr := newCapture("stderr", limit, opts.OnLine, &lineMu)
 
-	cmd := osexec.Command(path, argv...)
-	cmd.Env = opts.Env
-	cmd.Dir = opts.Dir
-	setGroup(cmd)
-	wait := waiter(cmd)
-
-	// The starter forks every child, from a thread that outlives them all
-	// (see starter).
-	began := time.Now()
-	outR, errR, guard, err := start(cmd)
+	sp, err := prepare(path, argv, &opts)
 	if err != nil {
 		return nil, fmt.Errorf("exec: starting %s: %w", path, err)
 	}
+	// The starter forks every child, from a thread that outlives them all
+	// (see starter).
+	began := time.Now()
+	p, guard, err := start(sp)
+	if err != nil {
+		return nil, fmt.Errorf("exec: starting %s: %w", path, err)
+	}
+	outR, errR := p.outR, p.errR
 
 	// Each reader says when it is done; Run waits for both below.
 	read := make(chan struct{}, 2)
 	go func() { stdout.readFrom(outR); read <- struct{}{} }()
 	go func() { stderr.readFrom(errR); read <- struct{}{} }()
 
-	waited := make(chan error, 1)
-	go func() { waited <- wait() }()
+	type exit struct {
+		code   int
+		signal string
+		err    error
+	}
+	waited := make(chan exit, 1)
+	go func() {
+		var e exit
+		e.code, e.signal, e.err = p.wait()
+		waited <- e
+	}()
 
 	var timeout <-chan time.Time
 	if opts.Timeout > 0 {
@@ -154,11 +159,11 @@ func Run(ctx context.Context, path string, argv []string, opts Options) (*Result
 	}
 
 	res := &Result{}
-	g := &group{pgid: cmd.Process.Pid, proc: cmd.Process, grace: grace}
-	var waitErr error
+	g := &group{pgid: p.pid, proc: p, grace: grace}
+	var ended exit
 	exited := false
 	select {
-	case waitErr = <-waited:
+	case ended = <-waited:
 		exited = true
 	case <-ctx.Done():
 		res.Canceled = true
@@ -169,7 +174,7 @@ func Run(ctx context.Context, path string, argv []string, opts Options) (*Result
 		// The process may have exited just as ctx was done: then it was not
 		// ended by us.
 		select {
-		case waitErr = <-waited:
+		case ended = <-waited:
 			exited = true
 			res.Canceled, res.TimedOut = false, false
 		default:
@@ -179,10 +184,10 @@ func Run(ctx context.Context, path string, argv []string, opts Options) (*Result
 		g.terminate()
 		t := time.NewTimer(grace)
 		select {
-		case waitErr = <-waited:
+		case ended = <-waited:
 		case <-t.C:
 			g.kill()
-			waitErr = <-waited
+			ended = <-waited
 		}
 		t.Stop()
 	}
@@ -207,13 +212,11 @@ func Run(ctx context.Context, path string, argv []string, opts Options) (*Result
 	res.Stdout, res.StdoutOmitted = stdout.result()
 	res.Stderr, res.StderrOmitted = stderr.result()
 	res.StdoutUnread, res.StderrUnread = stdout.unread, stderr.unread
-	res.ExitCode = cmd.ProcessState.ExitCode()
-	res.Signal = exitSignal(cmd.ProcessState)
-	var exitErr *osexec.ExitError
-	if waitErr != nil && !errors.As(waitErr, &exitErr) {
-		// Wait failed for a reason other than the exit status; with files as
-		// stdout and stderr there is none left, but say so if it happens.
-		res.Stderr += fmt.Sprintf("\n[... cobramcp: waiting for %s: %v ...]\n", path, waitErr)
+	res.ExitCode, res.Signal = ended.code, ended.signal
+	if ended.err != nil {
+		// Wait failed; with files as stdout and stderr there is no reason
+		// left, but say so if it happens.
+		res.Stderr += fmt.Sprintf("\n[... cobramcp: waiting for %s: %v ...]\n", path, ended.err)
 	}
 	return res, nil
 }
@@ -222,7 +225,7 @@ func Run(ctx context.Context, path string, argv []string, opts Options) (*Result
 // stays valid after the leader has been reaped, as long as a member lives.
 type group struct {
 	pgid   int
-	proc   *os.Process
+	proc   *proc
 	grace  time.Duration
 	termAt time.Time // when SIGTERM was sent; zero: not yet
 	killed bool

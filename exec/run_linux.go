@@ -3,29 +3,24 @@ package exec
 import (
 	"bytes"
 	"os"
-	osexec "os/exec"
 	"runtime"
 	"strconv"
 	"syscall"
 	"unsafe"
 )
 
-// dieWithParent has the child killed (SIGKILL) when this process dies, even
-// by SIGKILL, when nothing is left to end its group: Linux's parent-death
-// signal (PR_SET_PDEATHSIG). Only the child gets it: its own children, the
-// rest of the group, outlive this process unless the child ends them.
-//
-// Linux sends the signal when the thread that started the child exits, not
-// the process; Go ends a thread when a goroutine locked to it returns. Every
-// child is therefore started by the starter, whose goroutine is locked to
-// its thread for good (lockThreadForever) and never returns, so no other
-// goroutine can end that thread under a running child.
-func dieWithParent(attr *syscall.SysProcAttr) {
-	attr.Pdeathsig = syscall.SIGKILL
-}
-
 // lockThreadForever locks the calling goroutine to its thread, for the
-// parent-death signal (see dieWithParent); the caller never unlocks it.
+// parent-death signal; the caller never unlocks it.
+//
+// Every child is killed (SIGKILL) when this process dies, even by SIGKILL,
+// when nothing is left to end its group: Linux's parent-death signal
+// (PR_SET_PDEATHSIG, see spawn). Only the child gets it: its own children,
+// the rest of the group, outlive this process unless the child ends them
+// (the guard ends them). Linux sends the signal when the thread that
+// started the child exits, not the process; Go ends a thread when a
+// goroutine locked to it returns. Every child is therefore started by the
+// starter, whose goroutine is locked to its thread for good and never
+// returns, so no other goroutine can end that thread under a running child.
 func lockThreadForever() {
 	runtime.LockOSThread()
 }
@@ -79,41 +74,6 @@ func parseStat(stat []byte) (state byte, pgrp int, ok bool) {
 		return 0, 0, false
 	}
 	return fields[0][0], pgrp, true
-}
-
-// outputPipe makes a pipe for one output stream of a child: the read end is
-// non-blocking and pollable (Run reads it with deadlines); the write end,
-// which only the child uses, stays blocking and out of the poller (os.Pipe
-// would register it, only for the start to take it out again). Both ends
-// are close-on-exec.
-func outputPipe() (r, w *os.File, err error) {
-	var p [2]int
-	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
-		return nil, nil, os.NewSyscallError("pipe2", err)
-	}
-	if err := syscall.SetNonblock(p[0], true); err != nil {
-		syscall.Close(p[0])
-		syscall.Close(p[1])
-		return nil, nil, os.NewSyscallError("setnonblock", err)
-	}
-	return os.NewFile(uintptr(p[0]), "|0"), os.NewFile(uintptr(p[1]), "|1"), nil
-}
-
-// waiter returns the wait for cmd's process, to call once it has started:
-// cmd.Wait, after the process has exited. Go's own wait blocks a thread in
-// waitid until then, one per running call; here the goroutine waits in the
-// poller on a pidfd of the process (readable once it has exited) and Wait
-// then reaps at once. Without a pidfd (an old kernel) it is cmd.Wait
-// alone.
-func waiter(cmd *osexec.Cmd) func() error {
-	fd := -1
-	cmd.SysProcAttr.PidFD = &fd // os keeps a copy of its own; this one is ours
-	return func() error {
-		if fd >= 0 {
-			awaitExit(fd)
-		}
-		return cmd.Wait()
-	}
 }
 
 // awaitExit returns once the process of the pidfd fd has exited (or when

@@ -12,8 +12,8 @@ import (
 
 func setGroup(*osexec.Cmd) {}
 
-func signalGroup(_ int, p *os.Process, _ bool) error {
-	if err := p.Kill(); err != nil && err != os.ErrProcessDone {
+func signalGroup(_ int, p *proc, _ bool) error {
+	if err := p.cmd.Process.Kill(); err != nil && err != os.ErrProcessDone {
 		return err
 	}
 	return nil
@@ -28,7 +28,3 @@ func exitSignal(*os.ProcessState) string { return "" }
 // drain reads nothing: reading stopped by closing f (pipes have no
 // deadlines here).
 func drain(*os.File, []byte, int, func([]byte)) bool { return false }
-
-func waiter(cmd *osexec.Cmd) func() error { return cmd.Wait }
-
-func outputPipe() (r, w *os.File, err error) { return os.Pipe() }

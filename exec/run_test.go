@@ -334,6 +334,9 @@ func TestRunOutput(t *testing.T) {
 		{"env as given", []string{"env", "COBRAMCP_X"}, func(o *Options) {
 			o.Env = []string{helperEnv + "=1", "COBRAMCP_X=y z"}
 		}, "y z", ""},
+		{"env: the last of a key wins", []string{"env", "COBRAMCP_X"}, func(o *Options) {
+			o.Env = []string{helperEnv + "=1", "COBRAMCP_X=first", "COBRAMCP_X=last"}
+		}, "last", ""},
 		{"env is the whole environment", []string{"envcount"}, func(o *Options) {
 			o.Env = []string{helperEnv + "=1", "A=1"}
 		}, "2", ""},

@@ -5,23 +5,14 @@ package exec
 import (
 	"errors"
 	"os"
-	osexec "os/exec"
 	"syscall"
 	"time"
 )
 
-// setGroup makes the child the leader of a new process group whose id is its
-// pid, and, where the system can, has it killed when this process dies
-// (dieWithParent).
-func setGroup(cmd *osexec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	dieWithParent(cmd.SysProcAttr)
-}
-
 // signalGroup sends SIGTERM (kill false) or SIGKILL (kill true) to every
 // process in the group pgid. It works after the leader has been reaped, as
 // long as any member lives. A group already gone is not an error.
-func signalGroup(pgid int, _ *os.Process, kill bool) error {
+func signalGroup(pgid int, _ *proc, kill bool) error {
 	sig := syscall.SIGTERM
 	if kill {
 		sig = syscall.SIGKILL
@@ -30,14 +21,6 @@ func signalGroup(pgid int, _ *os.Process, kill bool) error {
 		return err
 	}
 	return nil
-}
-
-// exitSignal names the signal that ended the process, or "".
-func exitSignal(ps *os.ProcessState) string {
-	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return ws.Signal().String()
-	}
-	return ""
 }
 
 // drain reads what is waiting in the pipe f, without waiting for more, at

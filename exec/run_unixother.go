@@ -14,16 +14,20 @@ func groupLive(pgid int) bool {
 	return syscall.Kill(-pgid, 0) == nil
 }
 
-// dieWithParent does nothing: only Linux has a parent-death signal, so here
-// a call's process outlives a server killed by SIGKILL.
-func dieWithParent(*syscall.SysProcAttr) {}
+// setGroup makes the child the leader of a new process group whose id is
+// its pid. Only Linux has a parent-death signal, so here a call's process
+// outlives a server killed by SIGKILL.
+func setGroup(cmd *osexec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+}
 
-// lockThreadForever does nothing: see dieWithParent.
+// lockThreadForever does nothing: there is no parent-death signal here.
 func lockThreadForever() {}
 
-// waiter returns the wait for cmd's process: cmd.Wait.
-func waiter(cmd *osexec.Cmd) func() error { return cmd.Wait }
-
-// outputPipe makes a pipe for one output stream of a child (see the Linux
-// version).
-func outputPipe() (r, w *os.File, err error) { return os.Pipe() }
+// exitSignal names the signal that ended the process, or "".
+func exitSignal(ps *os.ProcessState) string {
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return ws.Signal().String()
+	}
+	return ""
+}
