@@ -105,6 +105,17 @@ type Result struct {
 // The error is non-nil only when the process could not be started (not
 // found, not executable, ctx already done); the Result is then nil.
 func Run(ctx context.Context, path string, argv []string, opts Options) (*Result, error) {
+	return run(ctx, path, argv, opts, collect)
+}
+
+// collectFunc reads a started child's output until it and its group have
+// ended, ending the group on a timeout or a canceled ctx; the error says
+// that waiting for the child failed.
+type collectFunc func(ctx context.Context, p *proc, guard *guard, opts *Options, grace time.Duration, stdout, stderr *capture) (*Result, error)
+
+// run is Run with the way of collecting the child's output and exit
+// (collect, or collectWithGoroutines where the system needs it).
+func run(ctx context.Context, path string, argv []string, opts Options, collect collectFunc) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("exec: not starting %s: %w", path, err)
 	}
@@ -132,91 +143,15 @@ func Run(ctx context.Context, path string, argv []string, opts Options) (*Result
 	if err != nil {
 		return nil, fmt.Errorf("exec: starting %s: %w", path, err)
 	}
-	outR, errR := p.outR, p.errR
-
-	// Each reader says when it is done; Run waits for both below.
-	read := make(chan struct{}, 2)
-	go func() { stdout.readFrom(outR); read <- struct{}{} }()
-	go func() { stderr.readFrom(errR); read <- struct{}{} }()
-
-	type exit struct {
-		code   int
-		signal string
-		err    error
-	}
-	waited := make(chan exit, 1)
-	go func() {
-		var e exit
-		e.code, e.signal, e.err = p.wait()
-		waited <- e
-	}()
-
-	var timeout <-chan time.Time
-	if opts.Timeout > 0 {
-		t := time.NewTimer(opts.Timeout)
-		defer t.Stop()
-		timeout = t.C
-	}
-
-	res := &Result{}
-	g := &group{pgid: p.pid, proc: p, grace: grace}
-	var ended exit
-	exited := false
-	select {
-	case ended = <-waited:
-		exited = true
-	case <-ctx.Done():
-		res.Canceled = true
-	case <-timeout:
-		res.TimedOut = true
-	}
-	if !exited {
-		// The process may have exited just as ctx was done: then it was not
-		// ended by us.
-		select {
-		case ended = <-waited:
-			exited = true
-			res.Canceled, res.TimedOut = false, false
-		default:
-		}
-	}
-	if !exited {
-		g.terminate()
-		t := time.NewTimer(grace)
-		select {
-		case ended = <-waited:
-		case <-t.C:
-			g.kill()
-			ended = <-waited
-		}
-		t.Stop()
-	}
-	g.endRest()
-	guard.forget(g.pgid)
-
-	t := time.NewTimer(outputDrain)
-	for left := 2; left > 0; left-- {
-		select {
-		case <-read:
-		case <-t.C:
-			stopReading(outR)
-			stopReading(errR)
-			for ; left > 0; left-- {
-				<-read
-			}
-		}
-	}
-	t.Stop()
-
+	res, waitErr := collect(ctx, p, guard, &opts, grace, stdout, stderr)
 	res.Duration = time.Since(began)
 	res.Stdout, res.StdoutOmitted = stdout.result()
 	res.Stderr, res.StderrOmitted = stderr.result()
 	res.StdoutUnread, res.StderrUnread = stdout.unread, stderr.unread
-	res.ExitCode, res.Signal = ended.code, ended.signal
-	if ended.err != nil {
-		// Wait failed; with files as stdout and stderr there is no reason
-		// left, but say so if it happens.
-		res.Stderr += fmt.Sprintf("\n[... cobramcp: waiting for %s: %v ...]\n", path, ended.err)
+	if waitErr != nil {
+		// Waiting failed; with files as stdout and stderr there is no
+		// reason left, but say so if it happens.
+		res.Stderr += fmt.Sprintf("\n[... cobramcp: waiting for %s: %v ...]\n", path, waitErr)
 	}
 	return res, nil
 }

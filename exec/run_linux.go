@@ -90,24 +90,31 @@ func awaitExit(fd int) {
 		return
 	}
 	_ = rc.Read(func(fd uintptr) bool {
-		const pPIDFD = 3 // P_PIDFD
-		// siginfo_t: 128 bytes; si_pid follows three int32s, at the start
-		// of a union aligned as a pointer.
-		var info [32]int32
-		pid := 3
-		if unsafe.Sizeof(uintptr(0)) == 8 {
-			pid = 4
-		}
-		for {
-			_, _, e := syscall.Syscall6(syscall.SYS_WAITID, pPIDFD, fd, uintptr(unsafe.Pointer(&info)),
-				syscall.WEXITED|syscall.WNOHANG|syscall.WNOWAIT, 0, 0)
-			switch {
-			case e == syscall.EINTR:
-				continue
-			case e != 0:
-				return true // cannot tell: Wait will
-			}
-			return info[pid] != 0 // 0: not exited yet; wait for the pidfd
-		}
+		exited, ok := waitidNoHang(int(fd))
+		return exited || !ok // not ok: cannot tell; the caller's wait will
 	})
+}
+
+// waitidNoHang asks whether the process of the pidfd fd has exited, without
+// waiting and without reaping it; ok is false when that cannot be told.
+func waitidNoHang(fd int) (exited, ok bool) {
+	const pPIDFD = 3 // P_PIDFD
+	// siginfo_t: 128 bytes; si_pid follows three int32s, at the start of a
+	// union aligned as a pointer.
+	var info [32]int32
+	pid := 3
+	if unsafe.Sizeof(uintptr(0)) == 8 {
+		pid = 4
+	}
+	for {
+		_, _, e := syscall.Syscall6(syscall.SYS_WAITID, pPIDFD, uintptr(fd), uintptr(unsafe.Pointer(&info)),
+			syscall.WEXITED|syscall.WNOHANG|syscall.WNOWAIT, 0, 0)
+		switch {
+		case e == syscall.EINTR:
+			continue
+		case e != 0:
+			return false, false
+		}
+		return info[pid] != 0, true // 0: not exited yet
+	}
 }

@@ -137,10 +137,17 @@ func newSpawner() *spawner {
 }
 
 // proc is a started child: its pid (the id of its process group too), a
-// pidfd (-1: none, an old kernel) and the read ends of its output pipes.
+// pidfd (-1: none, an old kernel) and the read ends of its output pipes
+// (non-blocking).
 type proc struct {
 	pid, pidfd int
-	outR, errR *os.File
+	outR, errR int
+}
+
+// files returns the read ends of the child's output pipes as files, in the
+// poller.
+func (p *proc) files() (outR, errR *os.File) {
+	return os.NewFile(uintptr(p.outR), "|0"), os.NewFile(uintptr(p.errR), "|0")
 }
 
 // spawn starts s with stdin from the null device and stdout and stderr on
@@ -182,17 +189,26 @@ func (sp *spawner) spawn(s *spec) (*proc, error) {
 		syscall.Close(errR)
 		return nil, &os.PathError{Op: "fork/exec", Path: s.path, Err: err}
 	}
-	p.outR = os.NewFile(uintptr(outR), "|0")
-	p.errR = os.NewFile(uintptr(errR), "|0")
+	p.outR, p.errR = outR, errR
 	return p, nil
 }
 
 // wait waits for the child to exit and reaps it: in the poller on the
-// pidfd, so no thread waits per call, then wait4 at once. It returns the
-// exit code (-1 when a signal ended the child) and the signal's name.
+// pidfd, so no thread waits per call, then wait4 at once (see reap).
 func (p *proc) wait() (code int, signal string, err error) {
 	if p.pidfd >= 0 {
 		awaitExit(p.pidfd)
+		p.pidfd = -1
+	}
+	return p.reap()
+}
+
+// reap waits for the child with wait4, which returns at once when it has
+// exited, and closes its pidfd if still open. It returns the exit code (-1
+// when a signal ended the child) and the signal's name.
+func (p *proc) reap() (code int, signal string, err error) {
+	if p.pidfd >= 0 {
+		syscall.Close(p.pidfd)
 		p.pidfd = -1
 	}
 	var ws syscall.WaitStatus

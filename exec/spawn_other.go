@@ -3,10 +3,12 @@
 package exec
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	osexec "os/exec"
+	"time"
 )
 
 // spec is one start: here the os/exec command itself.
@@ -67,4 +69,14 @@ func (p *proc) wait() (code int, signal string, err error) {
 		err = nil
 	}
 	return p.cmd.ProcessState.ExitCode(), exitSignal(p.cmd.ProcessState), err
+}
+
+// files returns the read ends of the child's output pipes.
+func (p *proc) files() (outR, errR *os.File) { return p.outR, p.errR }
+
+// collect reads the child's output until it and its group have ended
+// (collectWithGoroutines: there is no one wait for the pipes and the exit
+// here).
+func collect(ctx context.Context, p *proc, guard *guard, opts *Options, grace time.Duration, stdout, stderr *capture) (*Result, error) {
+	return collectWithGoroutines(ctx, p, guard, opts, grace, stdout, stderr)
 }
