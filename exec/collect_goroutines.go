@@ -69,7 +69,7 @@ func collectWithGoroutines(ctx context.Context, p *proc, guard *guard, opts *Opt
 		t.Stop()
 	}
 	g.endRest()
-	guard.forget(g.pgid)
+	guard.forget(p.slot)
 
 	t := time.NewTimer(outputDrain)
 	for left := 2; left > 0; left-- {

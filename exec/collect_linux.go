@@ -161,7 +161,7 @@ func (c *call) step(now time.Time) bool {
 			c.g.kill()
 		}
 		c.rested = true
-		c.guard.forget(c.g.pgid)
+		c.guard.forget(c.proc.slot)
 		c.drainAt = now.Add(outputDrain)
 	}
 	if c.streams[0].fd < 0 && c.streams[1].fd < 0 {

@@ -4,24 +4,22 @@ import (
 	"os"
 	osexec "os/exec"
 	"strconv"
+	"sync"
 	"syscall"
 )
 
-// guardScript is the program of the guard (see guard): it keeps the set of
-// the process groups of running calls, told "+PGID" when one starts and
-// "-PGID" when it has been ended, and when its stdin reaches its end (this
-// process is gone, killed or exited) it sends SIGKILL to every group left.
-// After a normal exit the set is empty and it ends nothing. It ignores the
-// terminal's SIGHUP and SIGINT: this process decides when calls end.
+// guardScript is the program of the guard (see guard). It waits for the
+// end of its stdin, a pipe whose write end only this process holds (this
+// process is gone, killed or exited), then reads the guard's file on fd 3,
+// one line per slot, and sends SIGKILL to the process group of every slot
+// that holds one. After a normal exit every slot is empty and it ends
+// nothing. It ignores the terminal's SIGHUP and SIGINT: this process
+// decides when calls end.
 const guardScript = `trap '' HUP INT
-g=' '
-while read -r l; do
-	case $l in
-	+*) g="$g${l#+} " ;;
-	-*) p=" ${l#-} "; case $g in *"$p"*) g="${g%%"$p"*} ${g#*"$p"}" ;; esac ;;
-	esac
-done
-for p in $g; do kill -s KILL -- "-$p" 2>/dev/null; done
+while read -r l; do :; done
+while read -r p; do
+	case $p in ''|*[!0-9]*) ;; *) kill -s KILL -- "-$p" 2>/dev/null ;; esac
+done <&3
 `
 
 // guardShell is the shell that runs guardScript; without it there is no
@@ -31,70 +29,128 @@ const (
 	guardName  = "cobramcp-guard"
 )
 
+// slotSize is the size of one slot of the guard's file: a process group id,
+// right-aligned in spaces, and a newline; all spaces when the slot is free.
+// Linux's pids have at most 7 digits.
+const slotSize = 16
+
 // guard ends the calls' process groups when this process dies, even by
-// SIGKILL: the parent-death signal (dieWithParent) reaches only each call's
-// own process, and its children, re-parented to init, would live on. The
-// guard is one small process (a POSIX shell running guardScript), started
-// with the first call, outside this process's group so that the terminal's
-// signals leave it alone, and told the group of each call as it starts
-// and ends, over a pipe whose end it takes for this process's death.
+// SIGKILL: the parent-death signal (see lockThreadForever) reaches only each
+// call's own process, and its children, re-parented to init, would live on.
+// The guard is one small process (a POSIX shell running guardScript),
+// started with the first call, outside this process's group so that the
+// terminal's signals leave it alone. It sleeps until this process is gone:
+// the groups of the running calls are in a file the two share (deleted at
+// once, so it has no name), one slot per running call, written with one
+// pwrite when a call starts (watch) and one when its group has ended
+// (forget). A call costs the guard nothing, and never waits for it.
 //
 // Limits: a system without /bin/sh has no guard (a killed server then
 // leaves a call's children running, as other systems do); a process that
-// left the call's group (setsid) is not ended; and a message the guard
-// could not take at once (it is stopped, its pipe full) is dropped rather
-// than holding up the call.
+// left the call's group (setsid) is not ended.
 type guard struct {
-	w *os.File // the write end of the guard's stdin
+	w      *os.File      // the write end of the guard's stdin, never written
+	state  *os.File      // the slots, fd 3 of the guard
+	exited chan struct{} // closed when the guard has ended
+
+	mu    sync.Mutex
+	free  []int // slots free for reuse
+	slots int   // slots made
 }
 
 // startGuard starts the guard; nil when it cannot be started. Only the
 // starter calls it, so that the pipe's write end is made and kept under
 // the starter's rule (no other child forked meanwhile holds it).
 func startGuard() *guard {
+	state, err := guardFile()
+	if err != nil {
+		return nil
+	}
 	r, w, err := os.Pipe()
 	if err != nil {
+		state.Close()
 		return nil
 	}
 	defer r.Close()
 	cmd := osexec.Command(guardShell, "-c", guardScript)
 	cmd.Args[0] = guardName
 	cmd.Stdin = r
+	cmd.ExtraFiles = []*os.File{state}
 	// Its own group, no parent-death signal: it must outlive this process.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		w.Close()
+		state.Close()
 		return nil
 	}
-	go func() { _ = cmd.Wait() }() // reaped if it ends before this process
-	return &guard{w: w}
+	g := &guard{w: w, state: state, exited: make(chan struct{})}
+	go func() { // reaped if it ends before this process
+		_ = cmd.Wait()
+		close(g.exited)
+	}()
+	return g
 }
 
-// watch tells the guard that the group pgid belongs to a running call.
-func (g *guard) watch(pgid int) { g.send('+', pgid) }
-
-// forget tells the guard that the group pgid has been ended.
-func (g *guard) forget(pgid int) { g.send('-', pgid) }
-
-// send writes one line to the guard, without waiting: a guard that cannot
-// take it now loses it.
-func (g *guard) send(op byte, pgid int) {
-	if g == nil {
-		return
-	}
-	var buf [24]byte
-	line := strconv.AppendInt(append(buf[:0], op), int64(pgid), 10)
-	line = append(line, '\n')
-	rc, err := g.w.SyscallConn()
-	if err != nil {
-		return
-	}
-	_ = rc.Write(func(fd uintptr) bool {
-		for {
-			_, err := syscall.Write(int(fd), line)
-			if err != syscall.EINTR {
-				return true // written, or lost (EAGAIN, EPIPE): never wait
-			}
+// guardFile makes the guard's file, without a name: in memory (/dev/shm)
+// where there is one, else in the temporary directory.
+func guardFile() (*os.File, error) {
+	var err error
+	for _, dir := range []string{"/dev/shm", os.TempDir()} {
+		var f *os.File
+		if f, err = os.CreateTemp(dir, guardName+"-*"); err != nil {
+			continue
 		}
-	})
+		if err = os.Remove(f.Name()); err != nil {
+			f.Close()
+			continue
+		}
+		return f, nil
+	}
+	return nil, err
+}
+
+// watch tells the guard that the group pgid belongs to a running call, and
+// returns the slot to forget it by (-1: no guard).
+func (g *guard) watch(pgid int) int {
+	if g == nil {
+		return -1
+	}
+	g.mu.Lock()
+	slot := g.slots
+	if n := len(g.free); n > 0 {
+		slot = g.free[n-1]
+		g.free = g.free[:n-1]
+	} else {
+		g.slots++
+	}
+	g.mu.Unlock()
+	g.write(slot, pgid)
+	return slot
+}
+
+// forget tells the guard that the group in slot has been ended.
+func (g *guard) forget(slot int) {
+	if g == nil || slot < 0 {
+		return
+	}
+	g.write(slot, 0)
+	g.mu.Lock()
+	g.free = append(g.free, slot)
+	g.mu.Unlock()
+}
+
+// write fills slot with pgid, or empties it (pgid 0). A write that fails
+// (the disk is full) leaves that call unguarded rather than holding it up.
+func (g *guard) write(slot, pgid int) {
+	var line [slotSize]byte
+	for i := range line {
+		line[i] = ' '
+	}
+	line[slotSize-1] = '\n'
+	if pgid > 0 {
+		var digits [20]byte
+		d := strconv.AppendInt(digits[:0], int64(pgid), 10)
+		copy(line[slotSize-1-len(d):], d)
+	}
+	_, _ = g.state.WriteAt(line[:], int64(slot)*slotSize)
 }

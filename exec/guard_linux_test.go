@@ -93,3 +93,41 @@ func TestRunWithoutItsGuard(t *testing.T) {
 		}
 	}
 }
+
+// TestGuardEndsOnlyWatchedGroups plays this process's death to a guard of
+// its own (closing the write end of its stdin) while one group is watched
+// and another was forgotten: the guard must end the first and leave the
+// second alone (its id may belong to another group by then: pids are
+// reused). A third group, watched in the slot the second freed, shows that
+// slots are reused.
+func TestGuardEndsOnlyWatchedGroups(t *testing.T) {
+	t.Parallel()
+	g := startGuard()
+	if g == nil {
+		t.Fatal("no guard")
+	}
+	var groups []int
+	for range 3 {
+		cmd := startSelf("sleep")
+		cmd.Env = append(os.Environ(), helperEnv+"=1")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go cmd.Wait()
+		t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
+		groups = append(groups, cmd.Process.Pid)
+	}
+	watched := g.watch(groups[0])
+	forgotten := g.watch(groups[1])
+	g.forget(forgotten)
+	if again := g.watch(groups[2]); again != forgotten || again == watched {
+		t.Errorf("slots %d, %d, then %d: want the freed slot reused", watched, forgotten, again)
+	}
+	g.w.Close()
+	<-g.exited
+	assertGone(t, groups[0], groups[2])
+	if dead(groups[1]) {
+		t.Errorf("the guard ended group %d, which it was told had ended", groups[1])
+	}
+}

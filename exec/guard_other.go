@@ -3,9 +3,9 @@
 package exec
 
 // guard does nothing here: without a parent-death signal a killed server
-// leaves its calls' processes running anyway (see dieWithParent).
+// leaves its calls' processes running anyway.
 type guard struct{}
 
-func startGuard() *guard    { return nil }
-func (g *guard) watch(int)  {}
-func (g *guard) forget(int) {}
+func startGuard() *guard       { return nil }
+func (g *guard) watch(int) int { return -1 }
+func (g *guard) forget(int)    {}

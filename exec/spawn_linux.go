@@ -142,6 +142,7 @@ func newSpawner() *spawner {
 type proc struct {
 	pid, pidfd int
 	outR, errR int
+	slot       int // in the guard (see guard.watch)
 }
 
 // files returns the read ends of the child's output pipes as files, in the
@@ -168,7 +169,7 @@ func (sp *spawner) spawn(s *spec) (*proc, error) {
 		syscall.Close(outW)
 		return nil, fmt.Errorf("stderr pipe: %w", err)
 	}
-	p := &proc{pidfd: -1}
+	p := &proc{pidfd: -1, slot: -1}
 	attr := &syscall.ProcAttr{
 		Dir:   s.dir,
 		Env:   s.env,

@@ -33,6 +33,7 @@ type proc struct {
 	cmd        *osexec.Cmd
 	pid        int
 	outR, errR *os.File
+	slot       int // in the guard (see guard.watch)
 }
 
 // spawn starts s with stdout and stderr on pipes of their own; this
@@ -57,7 +58,7 @@ func (*spawner) spawn(s *spec) (*proc, error) {
 		errR.Close()
 		return nil, err
 	}
-	return &proc{cmd: s.cmd, pid: s.cmd.Process.Pid, outR: outR, errR: errR}, nil
+	return &proc{cmd: s.cmd, pid: s.cmd.Process.Pid, outR: outR, errR: errR, slot: -1}, nil
 }
 
 // wait waits for the child to exit; it returns the exit code (-1 when a

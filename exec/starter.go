@@ -62,7 +62,7 @@ func (s *starter) loop() {
 	for r := range s.reqs {
 		r.proc, r.err = s.sp.spawn(r.spec)
 		if r.err == nil {
-			s.guard.watch(r.proc.pid) // the child leads its group
+			r.proc.slot = s.guard.watch(r.proc.pid) // the child leads its group
 			r.guard = s.guard
 		}
 		close(r.done)
