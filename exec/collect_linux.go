@@ -206,7 +206,7 @@ func (c *call) reaped() {
 	}
 	c.exited = true
 	c.ep.remove(c.proc.pidfd)
-	c.res.ExitCode, c.res.Signal, c.waitErr = c.proc.reap()
+	c.res.ExitCode, c.res.Signal, c.waitErr = c.proc.reap(true)
 }
 
 // read reads s until the pipe is empty, at most budget bytes; it reports
@@ -219,15 +219,15 @@ func (c *call) read(s *stream, budget int) (eof bool) {
 		c.buf = make([]byte, firstReadChunk)
 	}
 	for read := 0; read < budget; {
-		n, err := syscall.Read(s.fd, c.buf[:min(len(c.buf), budget-read)])
+		n, err := rawRead(s.fd, c.buf[:min(len(c.buf), budget-read)])
 		switch {
-		case n > 0:
+		case err == 0 && n > 0:
 			s.c.Write(c.buf[:n])
 			read += n
 			if n == len(c.buf) && len(c.buf) < readChunk {
 				c.buf = make([]byte, 2*len(c.buf))
 			}
-		case err == nil: // n == 0
+		case err == 0: // n == 0
 			c.closeStream(s)
 			return true
 		case err == syscall.EINTR:
@@ -245,7 +245,7 @@ func (c *call) read(s *stream, budget int) (eof bool) {
 // closeStream closes s's pipe and hands the last partial line to OnLine.
 func (c *call) closeStream(s *stream) {
 	c.ep.remove(s.fd)
-	syscall.Close(s.fd)
+	rawClose(s.fd)
 	s.fd = -1
 	s.c.flush()
 }
@@ -274,27 +274,28 @@ type callPoll struct {
 // newCallPoll makes the epoll instance of the call of p, holding its pipes
 // and its pidfd.
 func newCallPoll(p *proc) (*callPoll, error) {
-	fd, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
-	if err != nil {
-		return nil, os.NewSyscallError("epoll_create1", err)
+	fd, e := rawEpollCreate()
+	if e != 0 {
+		return nil, os.NewSyscallError("epoll_create1", e)
 	}
 	for _, x := range [...]int{p.outR, p.errR, p.pidfd} {
 		ev := syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: int32(x)}
-		if err := syscall.EpollCtl(fd, syscall.EPOLL_CTL_ADD, x, &ev); err != nil {
-			syscall.Close(fd)
-			return nil, os.NewSyscallError("epoll_ctl", err)
+		if e := rawEpollCtl(fd, syscall.EPOLL_CTL_ADD, x, &ev); e != 0 {
+			rawClose(fd)
+			return nil, os.NewSyscallError("epoll_ctl", e)
 		}
 	}
 	// Non-blocking, so that os.NewFile puts it in the poller.
-	if err := syscall.SetNonblock(fd, true); err != nil {
-		syscall.Close(fd)
-		return nil, os.NewSyscallError("fcntl", err)
+	if e := rawSetNonblock(fd); e != 0 {
+		rawClose(fd)
+		return nil, os.NewSyscallError("fcntl", e)
 	}
 	ep := &callPoll{fd: fd, f: os.NewFile(uintptr(fd), "epoll")}
 	if err := ep.f.SetReadDeadline(time.Time{}); err != nil {
 		ep.f.Close() // not in the poller: it cannot be waited for
 		return nil, err
 	}
+	var err error
 	if ep.rc, err = ep.f.SyscallConn(); err != nil {
 		ep.f.Close()
 		return nil, err
@@ -321,11 +322,11 @@ func (ep *callPoll) wait(next time.Time, cancel *atomic.Bool) (int, error) {
 	n := 0
 	err := ep.rc.Read(func(fd uintptr) bool {
 		for {
-			k, err := syscall.EpollWait(int(fd), ep.events[:], 0)
+			k, e := rawEpollPoll(int(fd), ep.events[:])
 			switch {
-			case err == syscall.EINTR:
+			case e == syscall.EINTR:
 				continue
-			case err != nil:
+			case e != 0:
 				return true
 			}
 			n = k
@@ -347,7 +348,8 @@ func (ep *callPoll) wake() {
 // meanwhile may hold a copy of fd until it execs, and keep it in.
 func (ep *callPoll) remove(fd int) {
 	if fd >= 0 {
-		_ = syscall.EpollCtl(ep.fd, syscall.EPOLL_CTL_DEL, fd, nil)
+		var ev syscall.EpollEvent // not read, but kernels before 2.6.9 want it
+		rawEpollCtl(ep.fd, syscall.EPOLL_CTL_DEL, fd, &ev)
 	}
 }
 

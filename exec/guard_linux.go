@@ -51,6 +51,7 @@ const slotSize = 16
 type guard struct {
 	w      *os.File      // the write end of the guard's stdin, never written
 	state  *os.File      // the slots, fd 3 of the guard
+	fd     int           // state's descriptor
 	exited chan struct{} // closed when the guard has ended
 
 	mu    sync.Mutex
@@ -83,7 +84,7 @@ func startGuard() *guard {
 		state.Close()
 		return nil
 	}
-	g := &guard{w: w, state: state, exited: make(chan struct{})}
+	g := &guard{w: w, state: state, fd: int(state.Fd()), exited: make(chan struct{})}
 	go func() { // reaped if it ends before this process
 		_ = cmd.Wait()
 		close(g.exited)
@@ -152,5 +153,5 @@ func (g *guard) write(slot, pgid int) {
 		d := strconv.AppendInt(digits[:0], int64(pgid), 10)
 		copy(line[slotSize-1-len(d):], d)
 	}
-	_, _ = g.state.WriteAt(line[:], int64(slot)*slotSize)
+	rawPwrite(g.fd, line[:], int64(slot)*slotSize)
 }

@@ -107,7 +107,7 @@ func waitidNoHang(fd int) (exited, ok bool) {
 		pid = 4
 	}
 	for {
-		_, _, e := syscall.Syscall6(syscall.SYS_WAITID, pPIDFD, uintptr(fd), uintptr(unsafe.Pointer(&info)),
+		_, _, e := syscall.RawSyscall6(syscall.SYS_WAITID, pPIDFD, uintptr(fd), uintptr(unsafe.Pointer(&info)),
 			syscall.WEXITED|syscall.WNOHANG|syscall.WNOWAIT, 0, 0)
 		switch {
 		case e == syscall.EINTR:

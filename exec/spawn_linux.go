@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"unsafe"
 )
 
 // spec is one start, prepared by Run before it hands the start to the
@@ -183,11 +184,11 @@ func (sp *spawner) spawn(s *spec) (*proc, error) {
 	p.pid, _, err = syscall.StartProcess(s.path, s.argv, attr)
 	// The child holds its own copies of the write ends; ours must go, or
 	// the reads would never reach the end.
-	syscall.Close(outW)
-	syscall.Close(errW)
+	rawClose(outW)
+	rawClose(errW)
 	if err != nil {
-		syscall.Close(outR)
-		syscall.Close(errR)
+		rawClose(outR)
+		rawClose(errR)
 		return nil, &os.PathError{Op: "fork/exec", Path: s.path, Err: err}
 	}
 	p.outR, p.errR = outR, errR
@@ -201,20 +202,27 @@ func (p *proc) wait() (code int, signal string, err error) {
 		awaitExit(p.pidfd)
 		p.pidfd = -1
 	}
-	return p.reap()
+	return p.reap(false)
 }
 
-// reap waits for the child with wait4, which returns at once when it has
-// exited, and closes its pidfd if still open. It returns the exit code (-1
-// when a signal ended the child) and the signal's name.
-func (p *proc) reap() (code int, signal string, err error) {
+// reap waits for the child with wait4, and closes its pidfd if still open;
+// exited says that the child is known to have exited (wait4 then returns at
+// once). It returns the exit code (-1 when a signal ended the child) and
+// the signal's name.
+func (p *proc) reap(exited bool) (code int, signal string, err error) {
 	if p.pidfd >= 0 {
-		syscall.Close(p.pidfd)
+		rawClose(p.pidfd)
 		p.pidfd = -1
 	}
 	var ws syscall.WaitStatus
 	for {
-		_, err = syscall.Wait4(p.pid, &ws, 0, nil)
+		if exited {
+			if e := rawWait4(p.pid, &ws); e != 0 {
+				err = e
+			}
+		} else {
+			_, err = syscall.Wait4(p.pid, &ws, 0, nil)
+		}
 		if err != syscall.EINTR {
 			break
 		}
@@ -232,15 +240,15 @@ func (p *proc) reap() (code int, signal string, err error) {
 // is non-blocking (Run reads it in the poller); the write end, which only
 // the child uses, stays blocking. Both ends are close-on-exec.
 func outputPipe() (r, w int, err error) {
-	var p [2]int
-	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
-		return -1, -1, os.NewSyscallError("pipe2", err)
+	var p [2]int32
+	if _, _, e := syscall.RawSyscall(syscall.SYS_PIPE2, uintptr(unsafe.Pointer(&p)), syscall.O_CLOEXEC, 0); e != 0 {
+		return -1, -1, os.NewSyscallError("pipe2", e)
 	}
-	// A pipe's read end has no status flag but O_RDONLY: set, not or-ed.
-	if _, _, e := syscall.Syscall(syscall.SYS_FCNTL, uintptr(p[0]), syscall.F_SETFL, syscall.O_NONBLOCK); e != 0 {
-		syscall.Close(p[0])
-		syscall.Close(p[1])
+	r, w = int(p[0]), int(p[1])
+	if e := rawSetNonblock(r); e != 0 {
+		rawClose(r)
+		rawClose(w)
 		return -1, -1, os.NewSyscallError("fcntl", e)
 	}
-	return p[0], p[1], nil
+	return r, w, nil
 }
