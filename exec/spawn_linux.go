@@ -66,6 +66,9 @@ func environ(env []string, dir string) ([]string, error) {
 // order of those entries, without empty entries; an entry without '=' is
 // kept as it is. env itself comes back when it has nothing to drop.
 func lastOfEachKey(env []string) ([]string, error) {
+	if len(env) <= 64 && noKeyTwice(env) {
+		return env, nil
+	}
 	seen := make(map[string]struct{}, len(env))
 	drop := 0
 	for i := len(env) - 1; i >= 0; i-- {
@@ -105,6 +108,36 @@ func lastOfEachKey(env []string) ([]string, error) {
 		out[j] = kv
 	}
 	return out, nil
+}
+
+// noKeyTwice reports whether env, of at most 64 entries, has no key twice,
+// no empty entry and no NUL byte, without a map: the usual environment,
+// which then goes to the child as it is.
+func noKeyTwice(env []string) bool {
+	var hashes [64]uint64 // of the keys; 0: no key
+	for i, kv := range env {
+		if kv == "" || strings.IndexByte(kv, 0) >= 0 {
+			return false
+		}
+		k, ok := envKey(kv)
+		if !ok {
+			continue
+		}
+		h := uint64(14695981039346656037) // FNV-1a
+		for j := 0; j < len(k); j++ {
+			h = (h ^ uint64(k[j])) * 1099511628211
+		}
+		h |= 1
+		for j, o := range hashes[:i] {
+			if o == h {
+				if ko, _ := envKey(env[j]); ko == k {
+					return false
+				}
+			}
+		}
+		hashes[i] = h
+	}
+	return true
 }
 
 func hasKey(m map[string]struct{}, k string) bool { _, ok := m[k]; return ok }

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"fmt"
 	osexec "os/exec"
 	"path/filepath"
 	"slices"
@@ -28,6 +29,9 @@ func TestEnvironLikeOSExec(t *testing.T) {
 		{"entries without =", []string{"X", "A=1", "X", "A=2"}, ""},
 		{"leading =", []string{"=C:=x", "=C:=y", "=D=z", "=", "="}, ""},
 		{"values with =", []string{"A=b=c", "A=d=e"}, ""},
+		{"many, no repeats", manyEnv(100, 100), ""},
+		{"many, last wins", manyEnv(100, 30), ""},
+		{"64, last wins", manyEnv(64, 63), ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -44,13 +48,24 @@ func TestEnvironLikeOSExec(t *testing.T) {
 	}
 }
 
+// manyEnv returns n entries over k distinct keys.
+func manyEnv(n, k int) []string {
+	env := make([]string, n)
+	for i := range env {
+		env[i] = fmt.Sprintf("K%d=%d", i%k, i)
+	}
+	return env
+}
+
 // TestEnvironRejectsNUL checks that an entry with a NUL byte fails the
 // start, as os/exec's Start does, rather than reaching the child cut.
 func TestEnvironRejectsNUL(t *testing.T) {
 	t.Parallel()
-	_, err := environ([]string{"A=1", "B=x\x00y"}, "")
-	if err == nil || !strings.Contains(err.Error(), "NUL") {
-		t.Fatalf("environ with a NUL: %v; want an error naming NUL", err)
+	for _, env := range [][]string{{"A=1", "B=x\x00y"}, append(manyEnv(100, 100), "B=x\x00y")} {
+		_, err := environ(env, "")
+		if err == nil || !strings.Contains(err.Error(), "NUL") {
+			t.Fatalf("environ with a NUL in %d entries: %v; want an error naming NUL", len(env), err)
+		}
 	}
 	res, err := Run(t.Context(), self(t), []string{"exit", "0"}, Options{Env: []string{helperEnv + "=1", "B=x\x00y"}})
 	if err == nil || res != nil {
