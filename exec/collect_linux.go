@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -26,11 +27,12 @@ func collect(ctx context.Context, p *proc, guard *guard, opts *Options, grace ti
 	if p.pidfd < 0 {
 		return collectWithGoroutines(ctx, p, guard, opts, grace, stdout, stderr)
 	}
-	ep, err := newCallPoll(p)
+	polls := &theStarter().polls
+	ep, err := polls.get(p)
 	if err != nil {
 		return collectWithGoroutines(ctx, p, guard, opts, grace, stdout, stderr)
 	}
-	defer ep.close()
+	defer polls.put(ep)
 	c := &call{
 		ep:      ep,
 		proc:    p,
@@ -266,24 +268,74 @@ type callPoll struct {
 	f      *os.File // fd, in the poller
 	rc     syscall.RawConn
 	events [3]syscall.EpollEvent // what the last wait found
+	held   int                   // descriptors in the instance
 
 	deadline      time.Time // the read deadline set last
 	deadlineKnown bool      // false: wake may have moved it since
 }
 
-// newCallPoll makes the epoll instance of the call of p, holding its pipes
-// and its pidfd.
-func newCallPoll(p *proc) (*callPoll, error) {
-	fd, e := rawEpollCreate()
-	if e != 0 {
-		return nil, os.NewSyscallError("epoll_create1", e)
+// callPolls keeps the epoll instances of ended calls for the next ones:
+// an instance costs some microseconds to make and to put in the poller, and
+// one left empty by its call is as good as new.
+type callPolls struct {
+	mu   sync.Mutex
+	free []*callPoll
+}
+
+// maxFreeCallPolls bounds the instances kept: as many as calls usually run
+// at once.
+const maxFreeCallPolls = 64
+
+// get returns an epoll instance holding p's pipes and pidfd.
+func (cp *callPolls) get(p *proc) (*callPoll, error) {
+	cp.mu.Lock()
+	var ep *callPoll
+	if n := len(cp.free); n > 0 {
+		ep = cp.free[n-1]
+		cp.free = cp.free[:n-1]
+	}
+	cp.mu.Unlock()
+	if ep == nil {
+		var err error
+		if ep, err = newCallPoll(); err != nil {
+			return nil, err
+		}
 	}
 	for _, x := range [...]int{p.outR, p.errR, p.pidfd} {
 		ev := syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: int32(x)}
-		if e := rawEpollCtl(fd, syscall.EPOLL_CTL_ADD, x, &ev); e != 0 {
-			rawClose(fd)
+		if e := rawEpollCtl(ep.fd, syscall.EPOLL_CTL_ADD, x, &ev); e != 0 {
+			ep.f.Close() // with what it holds
 			return nil, os.NewSyscallError("epoll_ctl", e)
 		}
+		ep.held++
+	}
+	// A wake meant for the instance's last call may still come: it is
+	// taken as a spurious one.
+	ep.deadlineKnown = false
+	return ep, nil
+}
+
+// put takes back ep after its call: kept if empty, else closed.
+func (cp *callPolls) put(ep *callPoll) {
+	if ep.held == 0 {
+		cp.mu.Lock()
+		keep := len(cp.free) < maxFreeCallPolls
+		if keep {
+			cp.free = append(cp.free, ep)
+		}
+		cp.mu.Unlock()
+		if keep {
+			return
+		}
+	}
+	ep.f.Close()
+}
+
+// newCallPoll makes an empty epoll instance, in the poller.
+func newCallPoll() (*callPoll, error) {
+	fd, e := rawEpollCreate()
+	if e != 0 {
+		return nil, os.NewSyscallError("epoll_create1", e)
 	}
 	// Non-blocking, so that os.NewFile puts it in the poller.
 	if e := rawSetNonblock(fd); e != 0 {
@@ -349,9 +401,8 @@ func (ep *callPoll) wake() {
 func (ep *callPoll) remove(fd int) {
 	if fd >= 0 {
 		var ev syscall.EpollEvent // not read, but kernels before 2.6.9 want it
-		rawEpollCtl(ep.fd, syscall.EPOLL_CTL_DEL, fd, &ev)
+		if rawEpollCtl(ep.fd, syscall.EPOLL_CTL_DEL, fd, &ev) == 0 {
+			ep.held--
+		}
 	}
 }
-
-// close closes the instance.
-func (ep *callPoll) close() { ep.f.Close() }

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -97,5 +98,46 @@ func TestCollectBothWays(t *testing.T) {
 				tt.check(t, res)
 			})
 		}
+	}
+}
+
+// TestCallPollReused checks that a call's epoll instance is kept for the
+// next call once empty, and that a wake meant for the call before (a ctx
+// canceled as that call ended) does not end or mark the next one.
+func TestCallPollReused(t *testing.T) {
+	// Not parallel: the instances are the process's.
+	if _, err := Run(t.Context(), self(t), []string{"exit", "0"}, helperOpts()); err != nil {
+		t.Fatal(err)
+	}
+	polls := &theStarter().polls
+	polls.mu.Lock()
+	if len(polls.free) == 0 {
+		polls.mu.Unlock()
+		t.Fatal("no epoll instance kept after a call")
+	}
+	last := polls.free[len(polls.free)-1]
+	polls.mu.Unlock()
+
+	opts := helperOpts()
+	woken := false
+	opts.OnLine = func(_, line string) {
+		if f := strings.Fields(line); len(f) == 3 && f[2] == "ready" {
+			last.wake() // as a late AfterFunc of the call before would
+			woken = true
+			p, _ := strconv.Atoi(f[1])
+			syscall.Kill(p, syscall.SIGUSR1)
+		}
+	}
+	res, err := Run(t.Context(), self(t), []string{"waitusr1"}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !woken || res.Canceled || res.TimedOut || res.ExitCode != 0 || !strings.HasSuffix(res.Stdout, "done\n") {
+		t.Fatalf("result = %+v (woken %v); want a normal exit after the stray wake", res, woken)
+	}
+	polls.mu.Lock()
+	defer polls.mu.Unlock()
+	if len(polls.free) == 0 || polls.free[len(polls.free)-1] != last {
+		t.Errorf("the instance was not reused and kept again")
 	}
 }

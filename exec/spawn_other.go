@@ -81,3 +81,6 @@ func (p *proc) files() (outR, errR *os.File) { return p.outR, p.errR }
 func collect(ctx context.Context, p *proc, guard *guard, opts *Options, grace time.Duration, stdout, stderr *capture) (*Result, error) {
 	return collectWithGoroutines(ctx, p, guard, opts, grace, stdout, stderr)
 }
+
+// callPolls is empty here: there are no epoll instances to keep.
+type callPolls struct{}

@@ -33,6 +33,7 @@ type starter struct {
 	reqs  chan *startReq
 	guard *guard // nil: none (see guard)
 	sp    *spawner
+	polls callPolls // the epoll instances of ended calls (Linux)
 }
 
 // startReq is one start asked of the starter; done is closed when proc,
