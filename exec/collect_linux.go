@@ -50,7 +50,37 @@ func collect(ctx context.Context, p *proc, guard *guard, opts *Options, grace ti
 		ep.wake()
 	})
 	defer stop()
-	return c.loop()
+	finished := false
+	defer func() {
+		if !finished { // OnLine panicked
+			c.abandon()
+		}
+	}()
+	res, err := c.loop()
+	finished = true
+	return res, err
+}
+
+// abandon ends the call at once, when OnLine panicked: SIGKILL to the
+// group, the child reaped, the pipes closed (without OnLine) and the guard
+// told. The panic goes on.
+func (c *call) abandon() {
+	c.g.kill()
+	if !c.exited {
+		c.exited = true
+		c.proc.reap(false)
+	}
+	for i := range c.streams {
+		if s := &c.streams[i]; s.fd >= 0 {
+			c.ep.remove(s.fd)
+			rawClose(s.fd)
+			s.fd = -1
+		}
+	}
+	if !c.rested {
+		c.rested = true
+		c.guard.forget(c.proc.slot)
+	}
 }
 
 // call is the state of one run in collect.

@@ -141,3 +141,33 @@ func TestCallPollReused(t *testing.T) {
 		t.Errorf("the instance was not reused and kept again")
 	}
 }
+
+// TestRunOnLinePanicEndsTheCall panics in OnLine while the call's process
+// and its child run: the panic reaches Run's caller, and the call's group
+// is ended on its way.
+func TestRunOnLinePanicEndsTheCall(t *testing.T) {
+	t.Parallel()
+	var seen []int
+	opts := helperOpts()
+	opts.OnLine = func(_, line string) {
+		if p, ok := strings.CutPrefix(line, "pid "); ok {
+			n, _ := strconv.Atoi(p)
+			if seen = append(seen, n); len(seen) == 2 {
+				panic("OnLine gives up")
+			}
+		}
+	}
+	func() {
+		defer func() {
+			if v := recover(); v != "OnLine gives up" {
+				t.Errorf("recovered %v; want OnLine's panic", v)
+			}
+		}()
+		res, err := Run(t.Context(), self(t), []string{"grandchild"}, opts)
+		t.Errorf("Run returned %+v, %v; want OnLine's panic", res, err)
+	}()
+	if len(seen) != 2 {
+		t.Fatalf("pids seen %v; want the child's and the grandchild's", seen)
+	}
+	assertGone(t, seen...)
+}

@@ -50,6 +50,9 @@ type Options struct {
 	// delivered when the stream closes; a line longer than 64 KiB comes in
 	// pieces. Calls never overlap, but they hold up reading the output:
 	// OnLine must not block long. Lines are seen before the cap applies.
+	// On Linux OnLine runs in Run's goroutine, and a panic in it reaches
+	// Run's caller once the call's process group has been killed; elsewhere
+	// it runs in a goroutine of Run's, and a panic ends the program.
 	OnLine func(stream, line string)
 }
 
