@@ -62,10 +62,13 @@ func collect(ctx context.Context, p *proc, guard *guard, opts *Options, grace ti
 }
 
 // abandon ends the call at once, when OnLine panicked: SIGKILL to the
-// group, the child reaped, the pipes closed (without OnLine) and the guard
+// group (unless it has ended already: its id may be another group's by
+// now), the child reaped, the pipes closed (without OnLine) and the guard
 // told. The panic goes on.
 func (c *call) abandon() {
-	c.g.kill()
+	if !c.rested {
+		c.g.kill()
+	}
 	if !c.exited {
 		c.exited = true
 		c.proc.reap(false)
@@ -361,7 +364,9 @@ func (cp *callPolls) put(ep *callPoll) {
 	ep.f.Close()
 }
 
-// newCallPoll makes an empty epoll instance, in the poller.
+// newCallPoll makes an empty epoll instance, in the poller. It is made
+// outside the starter: a child forked meanwhile holds a copy of it until it
+// execs, which keeps none of the descriptors in it open.
 func newCallPoll() (*callPoll, error) {
 	fd, e := rawEpollCreate()
 	if e != 0 {
