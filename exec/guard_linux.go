@@ -49,10 +49,13 @@ const slotSize = 16
 // leaves a call's children running, as other systems do); a process that
 // left the call's group (setsid) is not ended.
 type guard struct {
-	w      *os.File      // the write end of the guard's stdin, never written
-	state  *os.File      // the slots, fd 3 of the guard
-	fd     int           // state's descriptor
-	exited chan struct{} // closed when the guard has ended
+	w     *os.File // the write end of the guard's stdin, never written
+	state *os.File // the slots, fd 3 of the guard
+	fd    int      // state's descriptor
+	// inMemory: state is in /dev/shm, where a write never waits for a
+	// disk, and may be a raw system call (see rawPwrite).
+	inMemory bool
+	exited   chan struct{} // closed when the guard has ended
 
 	mu    sync.Mutex
 	free  []int // slots free for reuse
@@ -63,7 +66,7 @@ type guard struct {
 // starter calls it, so that the pipe's write end is made and kept under
 // the starter's rule (no other child forked meanwhile holds it).
 func startGuard() *guard {
-	state, err := guardFile()
+	state, inMemory, err := guardFile()
 	if err != nil {
 		return nil
 	}
@@ -84,7 +87,7 @@ func startGuard() *guard {
 		state.Close()
 		return nil
 	}
-	g := &guard{w: w, state: state, fd: int(state.Fd()), exited: make(chan struct{})}
+	g := &guard{w: w, state: state, fd: int(state.Fd()), inMemory: inMemory, exited: make(chan struct{})}
 	go func() { // reaped if it ends before this process
 		_ = cmd.Wait()
 		close(g.exited)
@@ -94,10 +97,8 @@ func startGuard() *guard {
 
 // guardFile makes the guard's file, without a name: in memory (/dev/shm)
 // where there is one, else in the temporary directory.
-func guardFile() (*os.File, error) {
-	var err error
+func guardFile() (f *os.File, inMemory bool, err error) {
 	for _, dir := range []string{"/dev/shm", os.TempDir()} {
-		var f *os.File
 		if f, err = os.CreateTemp(dir, guardName+"-*"); err != nil {
 			continue
 		}
@@ -105,9 +106,9 @@ func guardFile() (*os.File, error) {
 			f.Close()
 			continue
 		}
-		return f, nil
+		return f, dir == "/dev/shm", nil
 	}
-	return nil, err
+	return nil, false, err
 }
 
 // watch tells the guard that the group pgid belongs to a running call, and
@@ -153,5 +154,9 @@ func (g *guard) write(slot, pgid int) {
 		d := strconv.AppendInt(digits[:0], int64(pgid), 10)
 		copy(line[slotSize-1-len(d):], d)
 	}
-	rawPwrite(g.fd, line[:], int64(slot)*slotSize)
+	if g.inMemory {
+		rawPwrite(g.fd, line[:], int64(slot)*slotSize)
+	} else {
+		_, _ = g.state.WriteAt(line[:], int64(slot)*slotSize)
+	}
 }
