@@ -200,38 +200,18 @@ func randSchema(r *rand.Rand, depth int) *jsonschema.Schema {
 		c := randScalar(r)
 		s.Const = &c
 	}
-	if pick() {
-		s.Minimum = f()
-	}
-	if pick() {
-		s.Maximum = f()
-	}
-	if pick() {
-		s.ExclusiveMinimum = f()
-	}
-	if pick() {
-		s.ExclusiveMaximum = f()
-	}
-	if pick() {
-		s.MinLength = n()
-	}
-	if pick() {
-		s.MaxLength = n()
+	for _, bound := range []**float64{&s.Minimum, &s.Maximum, &s.ExclusiveMinimum, &s.ExclusiveMaximum} {
+		if pick() {
+			*bound = f()
+		}
 	}
 	if pick() {
 		s.Pattern = []string{"^[a-c]+$", "b", "^[0-9]+(s|m|h)$", "^$"}[r.IntN(4)]
 	}
-	if pick() {
-		s.MinItems = n()
-	}
-	if pick() {
-		s.MaxItems = n()
-	}
-	if pick() {
-		s.MinProperties = n()
-	}
-	if pick() {
-		s.MaxProperties = n()
+	for _, count := range []**int{&s.MinLength, &s.MaxLength, &s.MinItems, &s.MaxItems, &s.MinProperties, &s.MaxProperties} {
+		if pick() {
+			*count = n()
+		}
 	}
 	if pick() {
 		s.Required = []string{words[r.IntN(3)]}
