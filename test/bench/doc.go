@@ -5,7 +5,9 @@
 // direct-exec floor and the min/median/max of its samples:
 //
 //   - echo call: wall time of one tools/call of `kubelite echo` over running
-//     `kubelite echo` directly;
+//     `kubelite echo` directly (each call follows a direct run, so the
+//     server idles between calls as a client's does while its commands
+//     run);
 //   - server CPU per call (user+system of the server process and its guard,
 //     not of the commands it runs), one call at a time and 16 in flight;
 //   - 16 calls in flight: calls/s over MCP and directly;
@@ -19,11 +21,19 @@
 // The server CPU per call, cold start, idle RSS, size and `kubelite version`
 // figures are given for the go-sdk floor too: kubelite built with -tags
 // sdkfloor links only the go-sdk and serves one trivial tool that runs no
-// process (kubelite/sdkfloor.go), what any bridge on the go-sdk costs.
+// process (kubelite/sdkfloor.go), what any bridge on the go-sdk costs; its
+// CPU per call is measured at the echo calls' pace. ./sdkversions does the
+// same for each go-sdk version (make bench-sdk).
 //
 // Run it with `make bench` from the repository root, or
 //
 //	cd test/bench && go run . [-calls 300] [-rounds 5] [-kubectl ../../bin/kubectl]
+//
+// -against DIR measures the echo calls of another checkout's kubelite in
+// the same rounds, alternated, with the ratio per round (a change's before
+// and after, under the same load); -protocol picks the protocol version
+// the client asks for (the go-sdk client's newest, 2026-07-28, sends a
+// _meta with every call; most clients speak 2025-06-18).
 //
 // It is a module of its own so that the library's go.mod gains nothing.
 package main
