@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/cobramcp/cobramcp/internal/rpcid"
 )
@@ -45,11 +47,128 @@ func check(line []byte) string {
 	return reply
 }
 
-// inspect is check, returning too what it read of a message it passes. It
-// decodes the line once, into its top-level members; one scan of the line
-// gives its depth and how many members it names, which tells a repeated
-// member (the decoded members are fewer).
+// inspect is check, returning too what it read of a message it passes.
+// One scan checks the line is JSON (json.Valid), one more finds its
+// top-level members without decoding them (topMembers), and one gives its
+// depth and how many members it names (shape). A line that scan does not
+// read (not an object, a member name with an escape or invalid UTF-8) is
+// inspected by decoding it (inspectDecoded), which gives the same answers
+// and was about 5 % of the server's CPU per call.
 func inspect(line []byte) (string, message) {
+	if !json.Valid(line) {
+		return parseErrorMessage, message{}
+	}
+	var (
+		names    [8][]byte
+		distinct int
+		extra    map[string]bool // the distinct names beyond len(names)
+		id, rpc  []byte
+		method   []byte
+		params   []byte
+		errObj   []byte
+		has      struct{ id, method, params, result, err bool }
+		readable = true
+	)
+	ok := topMembers(line, func(key, val []byte) {
+		if !utf8.Valid(key) {
+			readable = false // encoding/json would decode it to U+FFFD
+			return
+		}
+		seen := false
+		for _, n := range names[:min(distinct, len(names))] {
+			seen = seen || bytes.Equal(n, key)
+		}
+		if distinct > len(names) {
+			seen = seen || extra[string(key)]
+		}
+		if !seen {
+			if distinct < len(names) {
+				names[distinct] = key
+			} else {
+				if extra == nil {
+					extra = map[string]bool{}
+				}
+				extra[string(key)] = true
+			}
+			distinct++
+		}
+		switch string(key) { // the last of a repeated member, as decoding keeps
+		case "id":
+			id, has.id = val, true
+		case "jsonrpc":
+			rpc = val
+		case "method":
+			method, has.method = val, true
+		case "params":
+			params, has.params = val, true
+		case "result":
+			has.result = true
+		case "error":
+			errObj, has.err = val, true
+		}
+	})
+	if !ok || !readable {
+		return inspectDecoded(line)
+	}
+	if has.id && !validID(id) {
+		id = nil
+	}
+	deepest, members := shape(line)
+	if deepest > maxDepth {
+		return invalidRequest(id, fmt.Sprintf("the message nests deeper than %d levels", maxDepth)), message{}
+	}
+	if members != distinct {
+		return invalidRequest(nil, "a member of the message is repeated"), message{}
+	}
+	return judge(id, rpc, method, params, errObj, has.id, has.method, has.params, has.result, has.err)
+}
+
+// judge is what inspect and inspectDecoded decide once they have read the
+// top-level members of a message of unique members: id (nil when it is
+// not a string or number), jsonrpc, method, params and error, with which
+// of them are present.
+func judge(id, rpc, method, params, errObj json.RawMessage, hasID, hasMethod, hasParams, hasResult, hasError bool) (string, message) {
+	if string(rpc) != `"2.0"` {
+		return invalidRequest(id, `"jsonrpc" must be "2.0"`), message{}
+	}
+	if hasID && id == nil {
+		return invalidRequest(nil, `"id" must be a string or a number`), message{}
+	}
+	if hasID && !exactID(id) {
+		return invalidRequest(id, rpcid.Refusal), message{}
+	}
+	if hasMethod {
+		s, ok := jsonString(method)
+		if !ok || s == "" {
+			return invalidRequest(id, `"method" must be a non-empty string`), message{}
+		}
+		if hasParams && !isObjectOrArray(params) {
+			return invalidRequest(id, `"params" must be an object or an array`), message{}
+		}
+		return "", message{id: id, method: s, params: params}
+	}
+	if !hasID || hasResult == hasError {
+		return invalidRequest(id, `a message needs a "method", or an "id" with one "result" or "error"`), message{}
+	}
+	if hasError && !validError(errObj) {
+		return invalidRequest(id, `"error" must be an object with an integer "code" and a string "message"`), message{}
+	}
+	return "", message{id: id}
+}
+
+// jsonString decodes the JSON string raw; false when raw is not one.
+// Without an escape and with valid UTF-8 it is raw without its quotes.
+func jsonString(raw []byte) (string, bool) {
+	if len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+		return string(raw[1 : len(raw)-1]), true
+	}
+	var s string
+	return s, json.Unmarshal(raw, &s) == nil
+}
+
+// inspectDecoded is inspect by decoding the line into its top-level
+// members: for the lines topMembers does not read.
+func inspectDecoded(line []byte) (string, message) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(line, &m); err != nil {
 		if _, ok := err.(*json.SyntaxError); ok {
@@ -68,35 +187,11 @@ func inspect(line []byte) (string, message) {
 	if members != len(m) {
 		return invalidRequest(nil, "a member of the message is repeated"), message{}
 	}
-	if string(m["jsonrpc"]) != `"2.0"` {
-		return invalidRequest(id, `"jsonrpc" must be "2.0"`), message{}
-	}
-	if hasID && id == nil {
-		return invalidRequest(nil, `"id" must be a string or a number`), message{}
-	}
-	if hasID && !exactID(id) {
-		return invalidRequest(id, rpcid.Refusal), message{}
-	}
-	if method, ok := m["method"]; ok {
-		var s string
-		if json.Unmarshal(method, &s) != nil || s == "" {
-			return invalidRequest(id, `"method" must be a non-empty string`), message{}
-		}
-		params, ok := m["params"]
-		if ok && !isObjectOrArray(params) {
-			return invalidRequest(id, `"params" must be an object or an array`), message{}
-		}
-		return "", message{id: id, method: s, params: params}
-	}
+	method, hasMethod := m["method"]
+	params, hasParams := m["params"]
 	_, hasResult := m["result"]
 	errObj, hasError := m["error"]
-	if !hasID || hasResult == hasError {
-		return invalidRequest(id, `a message needs a "method", or an "id" with one "result" or "error"`), message{}
-	}
-	if hasError && !validError(errObj) {
-		return invalidRequest(id, `"error" must be an object with an integer "code" and a string "message"`), message{}
-	}
-	return "", message{id: id}
+	return judge(id, m["jsonrpc"], method, params, errObj, hasID, hasMethod, hasParams, hasResult, hasError)
 }
 
 // validError reports whether raw decodes as the go-sdk's error object: an
@@ -150,20 +245,24 @@ func shape(data []byte) (deepest, members int) {
 	return deepest, members
 }
 
+// validID reports whether id, a JSON value, is an id the go-sdk decodes:
+// a string, or a number within float64's range (what encoding/json makes
+// of a number in an any).
 func validID(id json.RawMessage) bool {
 	id = bytes.TrimSpace(id)
-	if len(id) == 0 || bytes.Equal(id, []byte("null")) {
+	if len(id) == 0 {
 		return false
 	}
-	var v any
-	if json.Unmarshal(id, &v) != nil {
-		return false
+	switch c := id[0]; {
+	case c == '"':
+		return true // id is JSON: a whole string
+	case c == '-' || '0' <= c && c <= '9':
+		// As encoding/json decodes a number into an any: a float64, so
+		// one out of its range does not decode.
+		_, err := strconv.ParseFloat(string(id), 64)
+		return err == nil
 	}
-	switch v.(type) {
-	case string, float64:
-		return true
-	}
-	return false
+	return false // null, a boolean, an object or an array
 }
 
 func isObjectOrArray(raw json.RawMessage) bool {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -156,5 +157,87 @@ func TestTrackExactNames(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), `"id":5,"error":{"code":-32600`) || strings.Count(out.String(), "\n") != 1 {
 		t.Errorf("answered %q, want one refusal of the second ping (id 5 in use)", out.String())
+	}
+}
+
+// TestInspectAgreesWithDecoding: inspect's scan answers every line as
+// decoding it does (inspectDecoded), on lines drawn from the members a
+// message has, with repeats, escapes, invalid UTF-8, odd ids and values,
+// other JSON than objects, and cut lines.
+func TestInspectAgreesWithDecoding(t *testing.T) {
+	keys := []string{`"jsonrpc"`, `"id"`, `"method"`, `"params"`, `"result"`, `"error"`, `"x"`, `"\u0069d"`, `"me\thod"`, "\"id\xff\"", `"a"`, `"b"`, `"c"`, `"d"`, `"e"`, `"f"`, `"g"`, `"h"`}
+	vals := map[string][]string{
+		`"jsonrpc"`: {`"2.0"`, `"1.0"`, `2`, `"2\u002e0"`},
+		`"id"`:      {`1`, `-7`, `"a"`, `"\u00e9"`, `null`, `true`, `1.5`, `9007199254740993`, `1e400`, `{}`, `[1]`, `""`},
+		`"method"`:  {`"tools/call"`, `""`, `"a\"b"`, `1`, `null`, "\"m\xff\"", `"\u0074ools/list"`},
+		`"params"`:  {`{}`, `[]`, `{"name":"t","arguments":{"a":[1,{"b":null}]}}`, `1`, `"p"`, `null`},
+		`"result"`:  {`{}`, `null`, `[1,2]`},
+		`"error"`:   {`{"code":-32601,"message":"m"}`, `{"code":1.5,"message":"m"}`, `{"code":1,"code":2}`, `{}`, `"e"`, `null`},
+	}
+	other := []string{`1`, `"s"`, `null`, `{"k":[{}]}`, `[[[[]]]]`}
+	r := rand.New(rand.NewPCG(5, 6))
+	lines := []string{`null`, `[]`, `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, `"x"`, `1`, `{`, `{}`, ` { } `, `{"a":1,}`, `{"a" 1}`}
+	for range 20000 {
+		var b strings.Builder
+		b.WriteString("{")
+		n := r.IntN(7)
+		for i := range n {
+			if i > 0 {
+				b.WriteString([]string{",", " , ", ",\n"}[r.IntN(3)])
+			}
+			k := keys[r.IntN(len(keys))]
+			if i < 3 && r.IntN(3) > 0 { // most lines look like messages
+				k = []string{`"jsonrpc"`, `"id"`, `"method"`}[i]
+			}
+			v := other[r.IntN(len(other))]
+			if vs := vals[k]; len(vs) > 0 && r.IntN(5) > 0 {
+				v = vs[r.IntN(len(vs))]
+			}
+			b.WriteString(k + []string{":", " : "}[r.IntN(2)] + v)
+		}
+		b.WriteString("}")
+		line := b.String()
+		if r.IntN(20) == 0 {
+			line = line[:r.IntN(len(line))] // cut
+		}
+		lines = append(lines, line)
+	}
+	lines = append(lines, strings.Repeat("[", 1200)+strings.Repeat("]", 1200), `{"a":`+strings.Repeat("[", 1001)+strings.Repeat("]", 1001)+`}`)
+	for _, line := range lines {
+		gotReply, gotMsg := inspect([]byte(line))
+		wantReply, wantMsg := inspectDecoded([]byte(line))
+		if gotReply != wantReply || string(gotMsg.id) != string(wantMsg.id) || gotMsg.method != wantMsg.method || string(gotMsg.params) != string(wantMsg.params) {
+			t.Fatalf("%s:\nscanned: %q %+v\ndecoded: %q %+v", line, gotReply, gotMsg, wantReply, wantMsg)
+		}
+	}
+}
+
+// TestValidID holds validID to what decoding an id into an any gives: a
+// string or a float64.
+func TestValidID(t *testing.T) {
+	for _, id := range []string{`1`, `-0`, `1.5e3`, `1e400`, `-1e400`, `9007199254740993`, `"a"`, `""`, `"\u00e9"`, `null`, `true`, `false`, `{}`, `[1]`, ` 7 `} {
+		var v any
+		err := json.Unmarshal([]byte(id), &v)
+		want := false
+		if err == nil {
+			switch v.(type) {
+			case string, float64:
+				want = true
+			}
+		}
+		if got := validID(json.RawMessage(id)); got != want {
+			t.Errorf("validID(%s) = %v, want %v", id, got, want)
+		}
+	}
+}
+
+// BenchmarkInspect is the check of one incoming tools/call line.
+func BenchmarkInspect(b *testing.B) {
+	line := []byte(`{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"kubelite_echo","arguments":{"args":["hello"]},"_meta":{"progressToken":7}}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if r, _ := inspect(line); r != "" {
+			b.Fatal(r)
+		}
 	}
 }
