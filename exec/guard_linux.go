@@ -45,9 +45,14 @@ const slotSize = 16
 // pwrite when a call starts (watch) and one when its group has ended
 // (forget). A call costs the guard nothing, and never waits for it.
 //
+// A guard that ends while this process lives (someone killed it) is started
+// again, on the same file, before the next call starts (revive).
+//
 // Limits: a system without /bin/sh has no guard (a killed server then
 // leaves a call's children running, as other systems do); a process that
-// left the call's group (setsid) is not ended.
+// left the call's group (setsid) is not ended; between a guard's end and
+// the next call's start, the running calls are guarded by the
+// parent-death signal alone.
 type guard struct {
 	w     *os.File // the write end of the guard's stdin, never written
 	state *os.File // the slots, fd 3 of the guard
@@ -70,29 +75,57 @@ func startGuard() *guard {
 	if err != nil {
 		return nil
 	}
-	r, w, err := os.Pipe()
-	if err != nil {
+	g := &guard{state: state, fd: int(state.Fd()), inMemory: inMemory}
+	if !g.spawn() {
 		state.Close()
 		return nil
+	}
+	return g
+}
+
+// spawn starts the guard's process on g's file, with a new pipe for its
+// stdin, and reports whether it could.
+func (g *guard) spawn() bool {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return false
 	}
 	defer r.Close()
 	cmd := osexec.Command(guardShell, "-c", guardScript)
 	cmd.Args[0] = guardName
 	cmd.Stdin = r
-	cmd.ExtraFiles = []*os.File{state}
+	cmd.ExtraFiles = []*os.File{g.state}
 	// Its own group, no parent-death signal: it must outlive this process.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		w.Close()
-		state.Close()
-		return nil
+		return false
 	}
-	g := &guard{w: w, state: state, fd: int(state.Fd()), inMemory: inMemory, exited: make(chan struct{})}
+	exited := make(chan struct{})
 	go func() { // reaped if it ends before this process
 		_ = cmd.Wait()
-		close(g.exited)
+		close(exited)
 	}()
-	return g
+	g.w, g.exited = w, exited
+	return true
+}
+
+// revive starts the guard's process again if it has ended while this
+// process lives (someone killed it), on the same file: the calls already
+// running stay guarded. Only the starter calls it, before a start.
+func (g *guard) revive() {
+	if g == nil {
+		return
+	}
+	select {
+	case <-g.exited:
+	default:
+		return // running
+	}
+	old := g.w
+	if g.spawn() {
+		old.Close()
+	}
 }
 
 // guardFile makes the guard's file, without a name: in memory (/dev/shm)

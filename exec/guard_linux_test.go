@@ -54,31 +54,72 @@ func TestKilledServerEndsTheCallsGroup(t *testing.T) {
 	assertGone(t, call...)
 }
 
-// TestRunWithoutItsGuard kills this process's guard: later Runs still run
-// (their messages to the guard fail with EPIPE, and are dropped), and this
-// process does not die of SIGPIPE.
+// TestRevivedGuardKeepsTheRunningCalls kills a server's guard while a call
+// runs, lets the server start another call (which brings a guard back),
+// then SIGKILLs the server: the first call's grandchild, which only a
+// guard ends, must die too, so the new guard read the old one's file.
+func TestRevivedGuardKeepsTheRunningCalls(t *testing.T) {
+	t.Parallel()
+	server := osexec.Command(self(t), "serve-revive")
+	server.Env = append(os.Environ(), helperEnv+"=1")
+	server.Stderr = os.Stderr
+	out, err := server.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := server.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := server.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer server.Wait()
+	defer server.Process.Kill()
+	var call []int // the call's process, then its child
+	sc := bufio.NewScanner(out)
+	for len(call) < 2 && sc.Scan() {
+		if f := strings.Fields(sc.Text()); len(f) == 2 && f[0] == "pid" {
+			p, err := strconv.Atoi(f[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			call = append(call, p)
+		}
+	}
+	if len(call) < 2 {
+		t.Fatalf("the call's pids did not come: %v", sc.Err())
+	}
+	t.Cleanup(func() { syscall.Kill(-call[0], syscall.SIGKILL) })
+	guards := guardsOf(t, server.Process.Pid)
+	if len(guards) != 1 {
+		t.Fatalf("the server's guards: %v, want one", guards)
+	}
+	if err := syscall.Kill(guards[0], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	assertGone(t, guards[0])
+	if _, err := in.Write([]byte("go\n")); err != nil {
+		t.Fatal(err)
+	}
+	for sc.Scan() && sc.Text() != "revived" {
+	}
+	if err := server.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	server.Wait()
+	assertGone(t, call...)
+}
+
+// TestRunWithoutItsGuard kills this process's guard: later Runs still run,
+// this process does not die of SIGPIPE, and the next start brings a guard
+// back (on the same file, so that calls already running stay guarded).
 func TestRunWithoutItsGuard(t *testing.T) {
 	// Not parallel: the guard is the process's.
 	if _, err := Run(t.Context(), self(t), []string{"exit", "0"}, helperOpts()); err != nil {
 		t.Fatal(err) // the guard starts with the first Run
 	}
-	var guards []int
-	names, err := filepath.Glob("/proc/[0-9]*/cmdline")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range names {
-		cmdline, err := os.ReadFile(name)
-		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(name)))
-		stat, serr := os.ReadFile(filepath.Join(filepath.Dir(name), "stat"))
-		if err != nil || serr != nil || !bytes.HasPrefix(cmdline, []byte(guardName+"\x00")) {
-			continue
-		}
-		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-		if len(f) > 1 && f[1] == strconv.Itoa(os.Getpid()) {
-			guards = append(guards, pid)
-		}
-	}
+	guards := guardsOf(t, os.Getpid())
 	if len(guards) != 1 {
 		t.Fatalf("guards of this process: %v, want one", guards)
 	}
@@ -92,6 +133,32 @@ func TestRunWithoutItsGuard(t *testing.T) {
 			t.Fatalf("Run without a guard: %v, %+v", err, res)
 		}
 	}
+	if again := guardsOf(t, os.Getpid()); len(again) != 1 || again[0] == guards[0] {
+		t.Fatalf("guards of this process after its guard was killed and Run ran: %v, want a new one", again)
+	}
+}
+
+// guardsOf lists the guards that are children of process pid.
+func guardsOf(t *testing.T, pid int) []int {
+	t.Helper()
+	var guards []int
+	names, err := filepath.Glob("/proc/[0-9]*/cmdline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		cmdline, err := os.ReadFile(name)
+		p, _ := strconv.Atoi(filepath.Base(filepath.Dir(name)))
+		stat, serr := os.ReadFile(filepath.Join(filepath.Dir(name), "stat"))
+		if err != nil || serr != nil || !bytes.HasPrefix(cmdline, []byte(guardName+"\x00")) {
+			continue
+		}
+		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(f) > 2 && f[1] == strconv.Itoa(pid) && f[0] != "Z" {
+			guards = append(guards, p)
+		}
+	}
+	return guards
 }
 
 // TestGuardEndsOnlyWatchedGroups plays this process's death to a guard of

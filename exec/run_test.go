@@ -78,6 +78,8 @@ func helper(args []string) {
 	switch args[0] {
 	case "serve":
 		serveHelper()
+	case "serve-revive":
+		serveReviveHelper()
 	case "print":
 		out := os.Stdout
 		if arg(2) == "stderr" {
@@ -201,6 +203,29 @@ func serveHelper() {
 	_, err := Run(context.Background(), os.Args[0], []string{"grandchild"}, opts)
 	fmt.Fprintln(os.Stderr, "serve: the call returned:", err)
 	os.Exit(2)
+}
+
+// serveReviveHelper is the helper mode "serve-revive": serveHelper's call,
+// run in the background; when a line comes on stdin (its guard has been
+// killed) it runs one more call, which brings a guard back, says
+// "revived", then waits to be killed.
+func serveReviveHelper() {
+	opts := helperOpts()
+	opts.OnLine = func(_, line string) { fmt.Println(line) }
+	go func() {
+		_, err := Run(context.Background(), os.Args[0], []string{"grandchild"}, opts)
+		fmt.Fprintln(os.Stderr, "serve-revive: the call returned:", err)
+		os.Exit(2)
+	}()
+	if _, err := bufio.NewReader(os.Stdin).ReadString('\n'); err != nil {
+		os.Exit(2)
+	}
+	if _, err := Run(context.Background(), os.Args[0], []string{"exit", "0"}, helperOpts()); err != nil {
+		fmt.Fprintln(os.Stderr, "serve-revive:", err)
+		os.Exit(2)
+	}
+	fmt.Println("revived")
+	select {}
 }
 
 // self is the path of the test binary.

@@ -61,6 +61,7 @@ func (s *starter) loop() {
 	s.guard = startGuard()
 	s.sp = newSpawner()
 	for r := range s.reqs {
+		s.guard.revive()
 		r.proc, r.err = s.sp.spawn(r.spec)
 		if r.err == nil {
 			r.proc.slot = s.guard.watch(r.proc.pid) // the child leads its group
