@@ -3,6 +3,7 @@ package exec
 import (
 	"bufio"
 	"bytes"
+	"io"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
@@ -12,46 +13,75 @@ import (
 	"testing"
 )
 
+// callServer is a helper server (mode "serve" or "serve-revive") running
+// its call: the server, its stdin, the scanner of its stdout, and the pids
+// of the call's process and of that process's child.
+type callServer struct {
+	cmd  *osexec.Cmd
+	in   io.WriteCloser
+	out  *bufio.Scanner
+	call []int
+}
+
+// startCallServer starts the helper server of mode and waits for its
+// call's two pids; the server is killed at the end of the test, and so is
+// the call's group.
+func startCallServer(t *testing.T, mode string) *callServer {
+	t.Helper()
+	s := &callServer{cmd: osexec.Command(self(t), mode)}
+	s.cmd.Env = append(os.Environ(), helperEnv+"=1")
+	s.cmd.Stderr = os.Stderr
+	out, err := s.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.in, err = s.cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		s.cmd.Process.Kill()
+		s.cmd.Wait()
+	})
+	s.out = bufio.NewScanner(out)
+	for len(s.call) < 2 && s.out.Scan() {
+		if f := strings.Fields(s.out.Text()); len(f) == 2 && f[0] == "pid" {
+			p, err := strconv.Atoi(f[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.call = append(s.call, p)
+		}
+	}
+	if len(s.call) < 2 {
+		t.Fatalf("the call's pids did not come: %v", s.out.Err())
+	}
+	t.Cleanup(func() { syscall.Kill(-s.call[0], syscall.SIGKILL) })
+	return s
+}
+
+// kill SIGKILLs the server and waits for it.
+func (s *callServer) kill(t *testing.T) {
+	t.Helper()
+	if err := s.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	s.cmd.Wait()
+}
+
 // TestKilledServerEndsTheCallsGroup SIGKILLs a process while one of its Runs
 // runs a child that has a child of its own: both must die, the child by the
 // parent-death signal and the grandchild, which that signal does not reach,
 // by the guard.
 func TestKilledServerEndsTheCallsGroup(t *testing.T) {
 	t.Parallel()
-	server := osexec.Command(self(t), "serve")
-	server.Env = append(os.Environ(), helperEnv+"=1")
-	server.Stderr = os.Stderr
-	out, err := server.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := server.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var call []int // the call's process, then its child
-	sc := bufio.NewScanner(out)
-	for len(call) < 2 && sc.Scan() {
-		if f := strings.Fields(sc.Text()); len(f) == 2 && f[0] == "pid" {
-			p, err := strconv.Atoi(f[1])
-			if err != nil {
-				t.Fatal(err)
-			}
-			call = append(call, p)
-		}
-	}
-	if len(call) < 2 {
-		server.Process.Kill()
-		server.Wait()
-		t.Fatalf("the call's pids did not come: %v", sc.Err())
-	}
-	t.Cleanup(func() { syscall.Kill(-call[0], syscall.SIGKILL) })
-	// The guard heard of the call's group before Run returned from the
-	// start: what it has not read yet waits in its pipe.
-	if err := server.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	server.Wait()
-	assertGone(t, call...)
+	s := startCallServer(t, "serve")
+	// The guard's file names the call's group before Run returned from the
+	// start.
+	s.kill(t)
+	assertGone(t, s.call...)
 }
 
 // TestRevivedGuardKeepsTheRunningCalls kills a server's guard while a call
@@ -60,38 +90,8 @@ func TestKilledServerEndsTheCallsGroup(t *testing.T) {
 // guard ends, must die too, so the new guard read the old one's file.
 func TestRevivedGuardKeepsTheRunningCalls(t *testing.T) {
 	t.Parallel()
-	server := osexec.Command(self(t), "serve-revive")
-	server.Env = append(os.Environ(), helperEnv+"=1")
-	server.Stderr = os.Stderr
-	out, err := server.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := server.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := server.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer server.Wait()
-	defer server.Process.Kill()
-	var call []int // the call's process, then its child
-	sc := bufio.NewScanner(out)
-	for len(call) < 2 && sc.Scan() {
-		if f := strings.Fields(sc.Text()); len(f) == 2 && f[0] == "pid" {
-			p, err := strconv.Atoi(f[1])
-			if err != nil {
-				t.Fatal(err)
-			}
-			call = append(call, p)
-		}
-	}
-	if len(call) < 2 {
-		t.Fatalf("the call's pids did not come: %v", sc.Err())
-	}
-	t.Cleanup(func() { syscall.Kill(-call[0], syscall.SIGKILL) })
-	guards := guardsOf(t, server.Process.Pid)
+	s := startCallServer(t, "serve-revive")
+	guards := guardsOf(t, s.cmd.Process.Pid)
 	if len(guards) != 1 {
 		t.Fatalf("the server's guards: %v, want one", guards)
 	}
@@ -99,16 +99,13 @@ func TestRevivedGuardKeepsTheRunningCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertGone(t, guards[0])
-	if _, err := in.Write([]byte("go\n")); err != nil {
+	if _, err := s.in.Write([]byte("go\n")); err != nil {
 		t.Fatal(err)
 	}
-	for sc.Scan() && sc.Text() != "revived" {
+	for s.out.Scan() && s.out.Text() != "revived" {
 	}
-	if err := server.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	server.Wait()
-	assertGone(t, call...)
+	s.kill(t)
+	assertGone(t, s.call...)
 }
 
 // TestRunWithoutItsGuard kills this process's guard: later Runs still run,
