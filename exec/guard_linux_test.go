@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // callServer is a helper server (mode "serve" or "serve-revive") running
@@ -85,9 +86,10 @@ func TestKilledServerEndsTheCallsGroup(t *testing.T) {
 }
 
 // TestRevivedGuardKeepsTheRunningCalls kills a server's guard while a call
-// runs, lets the server start another call (which brings a guard back),
-// then SIGKILLs the server: the first call's grandchild, which only a
-// guard ends, must die too, so the new guard read the old one's file.
+// runs, has the server start more calls until a guard is back (the start
+// after the old one is reaped brings it), then SIGKILLs the server: the
+// first call's grandchild, which only a guard ends, must die too, so the
+// new guard read the old one's file.
 func TestRevivedGuardKeepsTheRunningCalls(t *testing.T) {
 	t.Parallel()
 	s := startCallServer(t, "serve-revive")
@@ -99,18 +101,41 @@ func TestRevivedGuardKeepsTheRunningCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertGone(t, guards[0])
-	if _, err := s.in.Write([]byte("go\n")); err != nil {
-		t.Fatal(err)
+	revived := func() bool {
+		if _, err := s.in.Write([]byte("go\n")); err != nil {
+			t.Fatal(err)
+		}
+		for s.out.Scan() && s.out.Text() != "ran" {
+		}
+		again := guardsOf(t, s.cmd.Process.Pid)
+		return len(again) == 1 && again[0] != guards[0]
 	}
-	for s.out.Scan() && s.out.Text() != "revived" {
+	if !eventually(revived) {
+		t.Fatal("no guard came back as the server started calls")
 	}
 	s.kill(t)
 	assertGone(t, s.call...)
 }
 
+// eventually reports whether ok holds within 100 tries and 10 seconds.
+func eventually(ok func() bool) bool {
+	deadline := time.Now().Add(10 * time.Second)
+	for range 100 {
+		if ok() {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return false
+}
+
 // TestRunWithoutItsGuard kills this process's guard: later Runs still run,
-// this process does not die of SIGPIPE, and the next start brings a guard
-// back (on the same file, so that calls already running stay guarded).
+// this process does not die of SIGPIPE, and a start after the old guard
+// has been reaped brings a guard back (on the same file, so that calls
+// already running stay guarded).
 func TestRunWithoutItsGuard(t *testing.T) {
 	// Not parallel: the guard is the process's.
 	if _, err := Run(t.Context(), self(t), []string{"exit", "0"}, helperOpts()); err != nil {
@@ -124,14 +149,16 @@ func TestRunWithoutItsGuard(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertGone(t, guards[0])
-	for range 3 {
+	revived := func() bool {
 		res, err := Run(t.Context(), self(t), []string{"exit", "3"}, helperOpts())
 		if err != nil || res.ExitCode != 3 {
 			t.Fatalf("Run without a guard: %v, %+v", err, res)
 		}
+		again := guardsOf(t, os.Getpid())
+		return len(again) == 1 && again[0] != guards[0]
 	}
-	if again := guardsOf(t, os.Getpid()); len(again) != 1 || again[0] == guards[0] {
-		t.Fatalf("guards of this process after its guard was killed and Run ran: %v, want a new one", again)
+	if !eventually(revived) {
+		t.Fatalf("no guard came back as Run started calls: %v", guardsOf(t, os.Getpid()))
 	}
 }
 

@@ -206,9 +206,8 @@ func serveHelper() {
 }
 
 // serveReviveHelper is the helper mode "serve-revive": serveHelper's call,
-// run in the background; when a line comes on stdin (its guard has been
-// killed) it runs one more call, which brings a guard back, says
-// "revived", then waits to be killed.
+// run in the background; for each line that comes on stdin it runs one
+// more call and says "ran", then waits to be killed.
 func serveReviveHelper() {
 	opts := helperOpts()
 	opts.OnLine = func(_, line string) { fmt.Println(line) }
@@ -217,15 +216,17 @@ func serveReviveHelper() {
 		fmt.Fprintln(os.Stderr, "serve-revive: the call returned:", err)
 		os.Exit(2)
 	}()
-	if _, err := bufio.NewReader(os.Stdin).ReadString('\n'); err != nil {
-		os.Exit(2)
+	in := bufio.NewReader(os.Stdin)
+	for {
+		if _, err := in.ReadString('\n'); err != nil {
+			select {}
+		}
+		if _, err := Run(context.Background(), os.Args[0], []string{"exit", "0"}, helperOpts()); err != nil {
+			fmt.Fprintln(os.Stderr, "serve-revive:", err)
+			os.Exit(2)
+		}
+		fmt.Println("ran")
 	}
-	if _, err := Run(context.Background(), os.Args[0], []string{"exit", "0"}, helperOpts()); err != nil {
-		fmt.Fprintln(os.Stderr, "serve-revive:", err)
-		os.Exit(2)
-	}
-	fmt.Println("revived")
-	select {}
 }
 
 // self is the path of the test binary.
