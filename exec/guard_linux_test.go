@@ -93,14 +93,7 @@ func TestKilledServerEndsTheCallsGroup(t *testing.T) {
 func TestRevivedGuardKeepsTheRunningCalls(t *testing.T) {
 	t.Parallel()
 	s := startCallServer(t, "serve-revive")
-	guards := guardsOf(t, s.cmd.Process.Pid)
-	if len(guards) != 1 {
-		t.Fatalf("the server's guards: %v, want one", guards)
-	}
-	if err := syscall.Kill(guards[0], syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	assertGone(t, guards[0])
+	killed := killGuard(t, s.cmd.Process.Pid)
 	revived := func() bool {
 		if _, err := s.in.Write([]byte("go\n")); err != nil {
 			t.Fatal(err)
@@ -108,7 +101,7 @@ func TestRevivedGuardKeepsTheRunningCalls(t *testing.T) {
 		for s.out.Scan() && s.out.Text() != "ran" {
 		}
 		again := guardsOf(t, s.cmd.Process.Pid)
-		return len(again) == 1 && again[0] != guards[0]
+		return len(again) == 1 && again[0] != killed
 	}
 	if !eventually(revived) {
 		t.Fatal("no guard came back as the server started calls")
@@ -141,25 +134,33 @@ func TestRunWithoutItsGuard(t *testing.T) {
 	if _, err := Run(t.Context(), self(t), []string{"exit", "0"}, helperOpts()); err != nil {
 		t.Fatal(err) // the guard starts with the first Run
 	}
-	guards := guardsOf(t, os.Getpid())
-	if len(guards) != 1 {
-		t.Fatalf("guards of this process: %v, want one", guards)
-	}
-	if err := syscall.Kill(guards[0], syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	assertGone(t, guards[0])
+	killed := killGuard(t, os.Getpid())
 	revived := func() bool {
 		res, err := Run(t.Context(), self(t), []string{"exit", "3"}, helperOpts())
 		if err != nil || res.ExitCode != 3 {
 			t.Fatalf("Run without a guard: %v, %+v", err, res)
 		}
 		again := guardsOf(t, os.Getpid())
-		return len(again) == 1 && again[0] != guards[0]
+		return len(again) == 1 && again[0] != killed
 	}
 	if !eventually(revived) {
 		t.Fatalf("no guard came back as Run started calls: %v", guardsOf(t, os.Getpid()))
 	}
+}
+
+// killGuard SIGKILLs the one guard of process pid, waits until it is gone,
+// and returns its pid.
+func killGuard(t *testing.T, pid int) int {
+	t.Helper()
+	guards := guardsOf(t, pid)
+	if len(guards) != 1 {
+		t.Fatalf("the guards of process %d: %v, want one", pid, guards)
+	}
+	if err := syscall.Kill(guards[0], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	assertGone(t, guards[0])
+	return guards[0]
 }
 
 // guardsOf lists the guards that are children of process pid.
