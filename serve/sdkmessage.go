@@ -23,7 +23,7 @@ type sdkMessage struct {
 func readSDKMessage(msg []byte) (sdkMessage, error) {
 	var m sdkMessage
 	var errObj []byte
-	ok := topMembers(msg, func(key, val []byte) {
+	_, ok := topMembers(msg, func(key, val []byte) {
 		switch string(key) {
 		case "id":
 			m.ID = val
@@ -46,63 +46,67 @@ func readSDKMessage(msg []byte) (sdkMessage, error) {
 // topMembers calls f with the name (as written, without its quotes) and the
 // value of each member of the JSON object msg, in order, and reports
 // whether it could: false for msg that is not an object, or whose member
-// names have escapes. It scans msg once and checks little: msg is JSON the
-// go-sdk wrote.
-func topMembers(msg []byte, f func(key, val []byte)) bool {
+// names have escapes. It also returns how deeply msg's objects and arrays
+// nest (1 for an object of scalars). It scans msg once and checks little:
+// msg is JSON (the go-sdk's, or checked by json.Valid).
+func topMembers(msg []byte, f func(key, val []byte)) (deepest int, ok bool) {
 	i := skipSpace(msg, 0)
 	if i >= len(msg) || msg[i] != '{' {
-		return false
+		return 0, false
 	}
+	deepest = 1
 	i = skipSpace(msg, i+1)
 	if i < len(msg) && msg[i] == '}' {
-		return true
+		return deepest, true
 	}
 	for {
 		if i >= len(msg) || msg[i] != '"' {
-			return false
+			return 0, false
 		}
 		j := i + 1
 		for j < len(msg) && msg[j] != '"' {
 			if msg[j] == '\\' {
-				return false
+				return 0, false
 			}
 			j++
 		}
 		if j >= len(msg) {
-			return false
+			return 0, false
 		}
 		key := msg[i+1 : j]
 		i = skipSpace(msg, j+1)
 		if i >= len(msg) || msg[i] != ':' {
-			return false
+			return 0, false
 		}
 		i = skipSpace(msg, i+1)
-		end, ok := skipValue(msg, i)
+		end, depth, ok := skipValue(msg, i)
 		if !ok {
-			return false
+			return 0, false
 		}
+		deepest = max(deepest, 1+depth)
 		f(key, msg[i:end])
 		i = skipSpace(msg, end)
 		if i >= len(msg) {
-			return false
+			return 0, false
 		}
 		switch msg[i] {
 		case ',':
 			i = skipSpace(msg, i+1)
 		case '}':
-			return true
+			return deepest, true
 		default:
-			return false
+			return 0, false
 		}
 	}
 }
 
-// skipValue returns the end of the JSON value that starts at msg[i]: a
-// string, an object or array (its brackets counted outside strings), or a
-// number or literal (up to the next delimiter).
-func skipValue(msg []byte, i int) (int, bool) {
+// skipValue returns the end of the JSON value that starts at msg[i] (a
+// string, an object or array, its brackets counted outside strings, or a
+// number or literal, up to the next delimiter) and how deeply its objects
+// and arrays nest (0 for a scalar).
+func skipValue(msg []byte, i int) (end, deepest int, ok bool) {
 	if i >= len(msg) {
-		return 0, false
+		return 0, 0, false
 	}
 	switch msg[i] {
 	case '"':
@@ -111,10 +115,10 @@ func skipValue(msg []byte, i int) (int, bool) {
 			case '\\':
 				j++
 			case '"':
-				return j + 1, true
+				return j + 1, 0, true
 			}
 		}
-		return 0, false
+		return 0, 0, false
 	case '{', '[':
 		depth, inString := 0, false
 		for j := i; j < len(msg); j++ {
@@ -129,19 +133,20 @@ func skipValue(msg []byte, i int) (int, bool) {
 				inString = true
 			case c == '{' || c == '[':
 				depth++
+				deepest = max(deepest, depth)
 			case c == '}' || c == ']':
 				if depth--; depth == 0 {
-					return j + 1, true
+					return j + 1, deepest, true
 				}
 			}
 		}
-		return 0, false
+		return 0, 0, false
 	}
 	j := i
 	for j < len(msg) && msg[j] != ',' && msg[j] != '}' && msg[j] != ']' && !isSpace(msg[j]) {
 		j++
 	}
-	return j, j > i
+	return j, 0, j > i
 }
 
 func skipSpace(msg []byte, i int) int {

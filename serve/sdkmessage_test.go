@@ -55,27 +55,32 @@ func norm(m sdkMessage) any {
 	return out{strings.TrimSpace(string(m.ID)), m.Method != nil, e}
 }
 
-// TestTopMembers: the members of an object as written, and false where the
-// scan cannot read the message.
+// TestTopMembers: the members of an object as written, how deeply it
+// nests, and false where the scan cannot read the message.
 func TestTopMembers(t *testing.T) {
 	tests := []struct {
-		msg  string
-		want []string // key=value
-		ok   bool
+		msg     string
+		want    []string // key=value
+		deepest int
+		ok      bool
 	}{
-		{`{"a":1,"b":"}{","c":{"d":["]"]},"e":null}`, []string{`a=1`, `b="}{"`, `c={"d":["]"]}`, `e=null`}, true},
-		{` {} `, nil, true},
-		{`{"a":"x\"y"}`, []string{`a="x\"y"`}, true},
-		{`{"a\"b":1}`, nil, false},
-		{`[1]`, nil, false},
-		{`{"a":1`, []string{`a=1`}, false},
-		{`{"a":"unterminated}`, nil, false},
+		{`{"a":1,"b":"}{","c":{"d":["]"]},"e":null}`, []string{`a=1`, `b="}{"`, `c={"d":["]"]}`, `e=null`}, 3, true},
+		{` {} `, nil, 1, true},
+		{`{"a":"x\"y"}`, []string{`a="x\"y"`}, 1, true},
+		{`{"a":[[],{"b":[1]}],"c":[]}`, []string{`a=[[],{"b":[1]}]`, `c=[]`}, 4, true},
+		{`{"a\"b":1}`, nil, 0, false},
+		{`[1]`, nil, 0, false},
+		{`{"a":1`, []string{`a=1`}, 0, false},
+		{`{"a":"unterminated}`, nil, 0, false},
 	}
 	for _, tt := range tests {
 		var got []string
-		ok := topMembers([]byte(tt.msg), func(k, v []byte) { got = append(got, string(k)+"="+string(v)) })
-		if ok != tt.ok || (ok && !reflect.DeepEqual(got, tt.want)) {
-			t.Errorf("%s: %q %v, want %q %v", tt.msg, got, ok, tt.want, tt.ok)
+		deepest, ok := topMembers([]byte(tt.msg), func(k, v []byte) { got = append(got, string(k)+"="+string(v)) })
+		if ok != tt.ok || (ok && (!reflect.DeepEqual(got, tt.want) || deepest != tt.deepest)) {
+			t.Errorf("%s: %q depth %d %v, want %q depth %d %v", tt.msg, got, deepest, ok, tt.want, tt.deepest, tt.ok)
+		}
+		if want, _ := shape([]byte(tt.msg)); ok && deepest != want {
+			t.Errorf("%s: depth %d, shape says %d", tt.msg, deepest, want)
 		}
 	}
 }
