@@ -310,6 +310,8 @@ func TestReads(t *testing.T) {
 		{Doc{Path: []string{"get"}, Short: "Display one or many resources"}, true},
 		{Doc{Path: []string{"cluster", "start"}, Short: "Start existing k3d cluster(s)"}, false},
 		{Doc{Path: []string{"delete"}, Short: "Delete resources"}, false},
+		{Doc{Path: []string{"pr", "checkout"}, Short: "Check out a pull request in git"}, false},
+		{Doc{Path: []string{"pr", "checks"}, Short: "Show CI status for a single pull request"}, true},
 		{Doc{Path: []string{"x"}}, false},
 	}
 	for _, tt := range tests {

@@ -95,13 +95,18 @@ func reads(d Doc) bool {
 			return true
 		}
 	}
-	first := ""
+	first, second, n := "", "", 0
 	forEachWord(d.Short, nil, func(w []byte) {
-		if first == "" {
+		switch n++; n {
+		case 1:
 			first = string(w)
+		case 2:
+			second = string(w)
 		}
 	})
-	return first != "" && lx.readVerb[stem(first)]
+	// "Check out a pull request" acts: a verb of reading with "out" is
+	// another verb.
+	return first != "" && lx.readVerb[stem(first)] && second != "out"
 }
 
 // asksState reports whether a query (its lower-case words) asks a question

@@ -13,6 +13,7 @@
 //	go run . -half heldout5   # the fifth held-out set (testdata/heldout5.json)
 //	go run . -half seen       # tasks.json and fresh.json: the third round's development data
 //	go run . -half known      # all three sets: the fourth round's development data
+//	go run . -half past       # all five sets: the sixth round's development data
 //	go run . -v               # and list the tasks rank does not answer first
 //	go run . -fit             # fit rank's weights on the development half
 //	go run . -half known -cvw Question,PathWords  # do these weights generalize?
@@ -34,7 +35,7 @@ import (
 )
 
 func main() {
-	half := flag.String("half", "dev", "the tasks to run: dev, heldout, all (the two halves of tasks.json), fresh (fresh.json, held out in the second round), seen (all of tasks.json and fresh.json, the development data of the third round), heldout3 (heldout3.json, held out in the third), known (all three files, the development data of the fourth) heldout4 (heldout4.json, held out in the fourth) or heldout5 (heldout5.json, held out in the fifth)")
+	half := flag.String("half", "dev", "the tasks to run: dev, heldout, all (the two halves of tasks.json), fresh (fresh.json, held out in the second round), seen (all of tasks.json and fresh.json, the development data of the third round), heldout3 (heldout3.json, held out in the third), known (all three files, the development data of the fourth), past (all five files, the development data of the sixth), heldout4 (heldout4.json, held out in the fourth) or heldout5 (heldout5.json, held out in the fifth)")
 	verbose := flag.Bool("v", false, "list the tasks whose right command rank does not put first")
 	fit := flag.Bool("fit", false, "fit rank's weights on the tasks of -half (dev or all) and print them")
 	cv := flag.Bool("cv", false, "cross-validate the fitting within the tasks of -half (dev or all)")
@@ -42,11 +43,23 @@ func main() {
 	data := flag.String("data", "testdata", "the directory holding tasks.json and trees/")
 	query := flag.String("q", "", "rank this query on the tree of -cli and print the top 10, instead of the evaluation")
 	cliName := flag.String("cli", "kubectl", "the CLI whose tree -q searches")
+	learnFlag := flag.Bool("learn", false, "experiment: a thesaurus learned from the tasks, leave one task file out")
 	dump := flag.String("dump", "", "write rank's best 20 commands, with their scores, for each task of -half to this file as JSON, instead of the evaluation")
 	flag.Func("set", "run rank with this weight changed from rank.DefaultWeights (name=value, such as Question=0.5; repeatable)", setWeight)
 	flag.Parse()
 	if *query != "" {
 		if err := ask(*data, *cliName, *query); err != nil {
+			fmt.Fprintln(os.Stderr, "searchbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *learnFlag {
+		clis, err := loadCLIs(*data)
+		if err == nil {
+			err = learnCV(*data, clis, weights)
+		}
+		if err != nil {
 			fmt.Fprintln(os.Stderr, "searchbench:", err)
 			os.Exit(1)
 		}
@@ -74,11 +87,11 @@ func run(data, half string, verbose, fit, cv bool, cvw, dump string) error {
 		// The held-out tasks are never fitted on: tasks.json's held-out
 		// half may be, once run (it then is development data), fresh.json,
 		// heldout3.json, heldout4.json and heldout5.json may not.
-		if half != "dev" && half != "all" && half != "seen" && half != "known" {
-			return fmt.Errorf("-fit and -cv run on -half dev, all, seen or known only")
+		if half != "dev" && half != "all" && half != "seen" && half != "known" && half != "past" {
+			return fmt.Errorf("-fit and -cv run on -half dev, all, seen, known or past only")
 		}
-		if half == "seen" || half == "known" {
-			if tasks, err = seen(data, tasks, half == "known"); err != nil {
+		if half == "seen" || half == "known" || half == "past" {
+			if tasks, err = seen(data, tasks, half); err != nil {
 				return err
 			}
 			half = "all"
@@ -103,13 +116,13 @@ func run(data, half string, verbose, fit, cv bool, cvw, dump string) error {
 			return err
 		}
 	}
-	if half == "seen" || half == "known" {
-		if ts, err = seen(data, tasks, half == "known"); err != nil {
+	if half == "seen" || half == "known" || half == "past" {
+		if ts, err = seen(data, tasks, half); err != nil {
 			return err
 		}
 	}
 	if ts == nil {
-		return fmt.Errorf("-half %q: want dev, heldout, all, fresh, seen, heldout3, known, heldout4 or heldout5", half)
+		return fmt.Errorf("-half %q: want dev, heldout, all, fresh, seen, heldout3, known, past, heldout4 or heldout5", half)
 	}
 	if dump != "" {
 		return writeDump(dump, ts, clis, weights)
@@ -158,10 +171,13 @@ func run(data, half string, verbose, fit, cv bool, cvw, dump string) error {
 
 // seen returns the tasks seen before the third round, all of tasks.json
 // and fresh.json, and with heldout3.json those seen before the fourth.
-func seen(data string, tasks []Task, third bool) ([]Task, error) {
+func seen(data string, tasks []Task, half string) ([]Task, error) {
 	files := []string{"fresh.json"}
-	if third {
+	switch half {
+	case "known":
 		files = append(files, "heldout3.json")
+	case "past":
+		files = append(files, "heldout3.json", "heldout4.json", "heldout5.json")
 	}
 	out := slices.Clone(tasks)
 	for _, f := range files {
