@@ -448,7 +448,7 @@ func unwrapLines(printed []string, raw string) ([]string, bool) {
 		for k := 1; k < n; k++ {
 			prev, line := printed[k-1], printed[k]
 			next, _, _ := strings.Cut(line, " ")
-			own := strings.ContainsAny(prev[len(prev)-1:], ".:;!?") || strings.ContainsAny(line[:1], "'\"-* \t")
+			own := endsClause(prev) || strings.ContainsAny(line[:1], "'\"-* \t")
 			wrapped := k-1 < first || k-1 > first && len(prev) < width && len(prev)+1+len(next) >= width && !own
 			if wrapped {
 				b.WriteByte(' ')
@@ -462,6 +462,27 @@ func unwrapLines(printed []string, raw string) ([]string, bool) {
 		}
 	}
 	return nil, false
+}
+
+// endsClause reports whether a line of a usage ends a sentence or a
+// clause, so that a break after it may be the usage's own: it ends with
+// ".", ":", ";", "!" or "?", but not with an abbreviation ("(eg.",
+// "e.g.", "i.e.") nor with an item's label alone ("'os[/arch]':", the
+// label a wrap left on a line of its own).
+func endsClause(line string) bool {
+	if line == "" || !strings.ContainsAny(line[len(line)-1:], ".:;!?") {
+		return false
+	}
+	words := strings.Fields(line)
+	last := strings.ToLower(strings.TrimLeft(words[len(words)-1], "(["))
+	switch last {
+	case "eg.", "e.g.", "ie.", "i.e.", "cf.", "vs.", "ex.":
+		return false
+	}
+	if len(words) == 1 && len(last) > 3 && last[0] == '\'' && strings.HasSuffix(last, "':") {
+		return false
+	}
+	return true
 }
 
 // pflagWrap wraps the usage s as pflag's FlagUsagesWrapped does when the

@@ -455,6 +455,9 @@ func TestUnwrapLines(t *testing.T) {
 		"Format output using a custom template:\n'table':            Print output in table format with column headers (default)\n'table TEMPLATE':   Print output in table format using the given Go template\n'json':             Print in JSON format\n'TEMPLATE':         Print output using the given Go template.\nRefer to https://docs.docker.com/go/formatting/ for more information about formatting output with templates",
 		"Cgroup namespace to use (host|private)\n'host':    Run the container in the Docker host's cgroup namespace\n'private': Run the container in its own private cgroup namespace\n'':        Use the cgroup namespace as configured by the\n           default-cgroupns-mode option on the daemon (default)",
 		"First line, short.\nA second line that is long enough to be wrapped at least once by the help, and then some more words",
+		// docker's image push --platform: the wrap may break after
+		// "(eg.", which ends no sentence.
+		"Push a platform-specific manifest as a single-platform image to the registry.\nImage index won't be pushed, meaning that other manifests, including attestations won't be preserved.\n'os[/arch[/variant]]': Explicit platform (eg. linux/amd64)",
 	}
 	for _, cols := range []int{79, 100, 60} {
 		for i, usage := range usages {
@@ -478,6 +481,30 @@ func TestUnwrapLines(t *testing.T) {
 			if got, _, _ := hf.split("string"); got != usage {
 				t.Errorf("cols %d: usage read as\n%q\nwant\n%q\nhelp:\n%s", cols, got, usage, help)
 			}
+		}
+	}
+}
+
+func TestEndsClause(t *testing.T) {
+	tests := []struct {
+		line string
+		want bool
+	}{
+		{"Format output using a custom template:", true},
+		{"Print the thing.", true},
+		{"Is it?", true},
+		{"a line that goes on", false},
+		{"Explicit platform (eg.", false},
+		{"such as e.g.", false},
+		{"that is, i.e.", false},
+		{"'os[/arch[/variant]]':", false},
+		{"'json':             Print in JSON format", false},
+		{"Use 'json':", true},
+		{"", false},
+	}
+	for _, tt := range tests {
+		if got := endsClause(tt.line); got != tt.want {
+			t.Errorf("endsClause(%q) = %v, want %v", tt.line, got, tt.want)
 		}
 	}
 }
