@@ -11,6 +11,7 @@
 //	go run . -half heldout3   # the third held-out set (testdata/heldout3.json)
 //	go run . -half heldout4   # the fourth held-out set (testdata/heldout4.json)
 //	go run . -half heldout5   # the fifth held-out set (testdata/heldout5.json)
+//	go run . -half heldout6   # the sixth held-out set (testdata/heldout6.json)
 //	go run . -half seen       # tasks.json and fresh.json: the third round's development data
 //	go run . -half known      # all three sets: the fourth round's development data
 //	go run . -half past       # all five sets: the sixth round's development data
@@ -35,7 +36,7 @@ import (
 )
 
 func main() {
-	half := flag.String("half", "dev", "the tasks to run: dev, heldout, all (the two halves of tasks.json), fresh (fresh.json, held out in the second round), seen (all of tasks.json and fresh.json, the development data of the third round), heldout3 (heldout3.json, held out in the third), known (all three files, the development data of the fourth), past (all five files, the development data of the sixth), heldout4 (heldout4.json, held out in the fourth) or heldout5 (heldout5.json, held out in the fifth)")
+	half := flag.String("half", "dev", "the tasks to run: dev, heldout, all (the two halves of tasks.json), fresh (fresh.json, held out in the second round), seen (all of tasks.json and fresh.json, the development data of the third round), heldout3 (heldout3.json, held out in the third), known (all three files, the development data of the fourth), past (all five files, the development data of the sixth), heldout4 (heldout4.json, held out in the fourth), heldout5 (heldout5.json, held out in the fifth) or heldout6 (heldout6.json, held out in the sixth)")
 	verbose := flag.Bool("v", false, "list the tasks whose right command rank does not put first")
 	fit := flag.Bool("fit", false, "fit rank's weights on the tasks of -half (dev or all) and print them")
 	cv := flag.Bool("cv", false, "cross-validate the fitting within the tasks of -half (dev or all)")
@@ -85,8 +86,9 @@ func run(data, half string, verbose, fit, cv bool, cvw, dump string) error {
 	}
 	if fit || cv || cvw != "" {
 		// The held-out tasks are never fitted on: tasks.json's held-out
-		// half may be, once run (it then is development data), fresh.json,
-		// heldout3.json, heldout4.json and heldout5.json may not.
+		// half, fresh.json and heldout3-5.json only once run, as the
+		// development data of a later round (-half all, seen, known,
+		// past); heldout6.json, not yet run, never.
 		if half != "dev" && half != "all" && half != "seen" && half != "known" && half != "past" {
 			return fmt.Errorf("-fit and -cv run on -half dev, all, seen, known or past only")
 		}
@@ -108,7 +110,7 @@ func run(data, half string, verbose, fit, cv bool, cvw, dump string) error {
 		return nil
 	}
 	ts := pick(tasks, half)
-	if half == "fresh" || half == "heldout3" || half == "heldout4" || half == "heldout5" {
+	if half == "fresh" || half == "heldout3" || half == "heldout4" || half == "heldout5" || half == "heldout6" {
 		if ts, err = loadTaskFile(filepath.Join(data, half+".json")); err != nil {
 			return err
 		}
@@ -122,7 +124,7 @@ func run(data, half string, verbose, fit, cv bool, cvw, dump string) error {
 		}
 	}
 	if ts == nil {
-		return fmt.Errorf("-half %q: want dev, heldout, all, fresh, seen, heldout3, known, past, heldout4 or heldout5", half)
+		return fmt.Errorf("-half %q: want dev, heldout, all, fresh, seen, heldout3, known, past, heldout4, heldout5 or heldout6", half)
 	}
 	if dump != "" {
 		return writeDump(dump, ts, clis, weights)

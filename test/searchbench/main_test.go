@@ -44,7 +44,7 @@ func TestTasks(t *testing.T) {
 	for _, f := range []struct {
 		file string
 		min  int
-	}{{"fresh.json", 70}, {"heldout3.json", 80}, {"heldout4.json", 100}, {"heldout5.json", 100}} {
+	}{{"fresh.json", 70}, {"heldout3.json", 80}, {"heldout4.json", 100}, {"heldout5.json", 100}, {"heldout6.json", 100}} {
 		more, err := loadTaskFile("testdata/" + f.file)
 		if err != nil {
 			t.Fatal(err)
