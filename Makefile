@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 NODEDIR := test/node
 
-.PHONY: all build demo test vet unit realcli docker corpus corpus-fast node-deps bench bench-cost bench-sdk searchbench searchbench-encoder kubectl external-timing fuzz clean
+.PHONY: all build demo test vet unit realcli docker corpus corpus-fast node-deps bench bench-cost bench-sdk searchbench searchbench-check searchbench-encoder kubectl external-timing fuzz clean
 
 all: build
 
@@ -61,7 +61,7 @@ corpus:
 	  (cd ../docker && $(GO) test -count=1 -timeout=30m -v -run TestDockerFromOutside .) >> $$log 2>&1 || rc=1; \
 	  grep -E '^ *([a-z0-9]+_test.go:[0-9]+: )?\| |not listed|^(--- |ok|FAIL)' $$log | cut -c1-400; echo "full log: $$log"; exit $$rc
 
-test: vet build node-deps unit realcli docker corpus-fast
+test: vet build node-deps unit realcli docker corpus-fast searchbench-check
 
 # The library's benchmarks, then tools/list sizes on real trees (test/realcli, its own
 # module: the first run downloads kubectl's dependencies, so it is not part of make test),
@@ -81,6 +81,11 @@ bench-sdk:
 	cd test/bench/sdkversions && $(GO) vet ./... && $(GO) run .
 
 # Search ranking figures (package rank against search mode's previous ranking) on the task set of
+# The search benchmark's own checks, part of make test: every task names a served command of its
+# tree's snapshot, and the harness's measurements (the learned thesaurus's rules) hold.
+searchbench-check:
+	cd test/searchbench && $(GO) vet . && $(GO) test -count=1 .
+
 # test/searchbench over snapshots of 8 real CLIs' trees, and query latency: see its README.md.
 searchbench:
 	cd test/searchbench && $(GO) test -count=1 . && $(GO) run . -half all && \
