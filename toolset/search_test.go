@@ -198,7 +198,8 @@ func TestSearchRanks(t *testing.T) {
 }
 
 // TestSearchListingIsSmall: tools/list in search mode stays within 4 KB
-// for any tree, and auto picks search above the threshold only.
+// for any tree, each description within 2 KB, and auto picks search above
+// the threshold only.
 func TestSearchListingIsSmall(t *testing.T) {
 	huge := &cobra.Command{Use: "huge-cli-with-a-long-name"}
 	for i := range 2000 {
@@ -236,6 +237,11 @@ func TestSearchListingIsSmall(t *testing.T) {
 		for _, st := range v.Tools() {
 			if _, clash := ts.Lookup(st.Name); clash {
 				t.Errorf("%s: search mode's %s is also a tool of the tree in full mode", tt.name, st.Name)
+			}
+			// Claude Code cuts a tool's description at 2 KB: the
+			// vocabulary's closing "and N more" must not be cut off.
+			if len(st.Description) > toolset.MaxDescription {
+				t.Errorf("%s: %s's description is %d bytes, over %d", tt.name, st.Name, len(st.Description), toolset.MaxDescription)
 			}
 		}
 		walkAll(t, tt.name, ts, v)
