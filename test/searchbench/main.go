@@ -44,6 +44,7 @@ func main() {
 	data := flag.String("data", "testdata", "the directory holding tasks.json and trees/")
 	query := flag.String("q", "", "rank this query on the tree of -cli and print the top 10, instead of the evaluation")
 	cliName := flag.String("cli", "kubectl", "the CLI whose tree -q searches")
+	prfFlag := flag.Bool("prf", false, "experiment: pseudo-relevance feedback on the tasks of -half past")
 	learnFlag := flag.Bool("learn", false, "experiment: a thesaurus learned from the tasks, leave one task file out")
 	dump := flag.String("dump", "", "write rank's best 20 commands, with their scores, for each task of -half to this file as JSON, instead of the evaluation")
 	flag.Func("set", "run rank with this weight changed from rank.DefaultWeights (name=value, such as Question=0.5; repeatable)", setWeight)
@@ -53,6 +54,23 @@ func main() {
 			fmt.Fprintln(os.Stderr, "searchbench:", err)
 			os.Exit(1)
 		}
+		return
+	}
+	if *prfFlag {
+		clis, err := loadCLIs(*data)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "searchbench:", err)
+			os.Exit(1)
+		}
+		tasks, err := loadTasks(*data)
+		if err == nil {
+			tasks, err = seen(*data, tasks, "past")
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "searchbench:", err)
+			os.Exit(1)
+		}
+		prfCV(tasks, clis, weights)
 		return
 	}
 	if *learnFlag {
