@@ -51,7 +51,9 @@ func prfCV(ts []Task, clis map[string]*CLI, w rank.Weights) {
 						for x := range tw {
 							terms = append(terms, x)
 						}
-						sort.Slice(terms, func(a, b int) bool { return tw[terms[a]] > tw[terms[b]] || tw[terms[a]] == tw[terms[b]] && terms[a] < terms[b] })
+						sort.Slice(terms, func(a, b int) bool {
+							return tw[terms[a]] > tw[terms[b]] || tw[terms[a]] == tw[terms[b]] && terms[a] < terms[b]
+						})
 						if len(terms) > nterms {
 							terms = terms[:nterms]
 						}
