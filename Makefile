@@ -75,10 +75,10 @@ bench: bench-cost bench-sdk searchbench
 bench-cost:
 	cd test/bench && $(GO) vet ./... && $(GO) run . $(BENCHFLAGS)
 
-# What the go-sdk alone costs, version by version (test/bench/sdkversions, its own module:
-# each version is fetched from the module proxy): binary size and server CPU per call.
+# What the go-sdk alone costs, version by version (test/bench -sdk: the floor built in a module of
+# its own against each version, fetched from the module proxy): binary size and server CPU per call.
 bench-sdk:
-	cd test/bench/sdkversions && $(GO) vet ./... && $(GO) run .
+	cd test/bench && $(GO) vet ./... && $(GO) run . -sdk v1.2.0,v1.4.1,v1.7.0,v1.8.0 -rounds 4 -protocol 2025-06-18
 
 # Search ranking figures (package rank against search mode's previous ranking) on the task set of
 # The search benchmark's own checks, part of make test: every task names a served command of its

@@ -52,10 +52,21 @@ func run() error {
 	flag.StringVar(&cfg.tags, "tags", "", "build tags for kubelite (profile: with KUBELITE_CPUPROFILE=FILE in the environment, the server writes a CPU profile)")
 	flag.StringVar(&cfg.against, "against", "", "another checkout of cobramcp (say, a git worktree at an older commit): the echo call figures are measured for its kubelite too, alternated with this one's in every round")
 	flag.StringVar(&cfg.only, "only", "", "run only the figures whose key contains this (echo, cpu, inflight, sleep, cold, rss, size, big)")
+	sdks := flag.String("sdk", "", "instead of the figures, the go-sdk floor built against each of these go-sdk versions (comma-separated, e.g. v1.2.0,v1.8.0), each fetched from the module proxy: binary size and server CPU per call")
 	protocol := flag.String("protocol", "", "the protocol version the bench client asks for (e.g. 2025-06-18, what most clients speak today); empty: the go-sdk client's newest, 2026-07-28, which sends _meta with every call")
 	flag.Parse()
 	if *protocol != "" {
 		sessionOptions = &mcp.ClientSessionOptions{ProtocolVersion: *protocol}
+	}
+
+	if *sdks != "" {
+		printMachine()
+		t := &table{}
+		if err := sdkVersions(t, strings.Split(*sdks, ","), cfg); err != nil {
+			return err
+		}
+		t.print(os.Stdout)
+		return nil
 	}
 
 	want := func(key string) bool { return strings.Contains(key, cfg.only) }
@@ -77,8 +88,7 @@ func run() error {
 		return err
 	}
 
-	fmt.Printf("machine: %s, %d cores, %s/%s, %s\n", cpuModel(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
-	fmt.Printf("command: go run . %s\n\n", strings.Join(os.Args[1:], " "))
+	printMachine()
 	t := &table{}
 	if want("echo") || want("cpu") {
 		against := ""
@@ -670,6 +680,12 @@ func fileMB(path string) (float64, error) {
 		return 0, err
 	}
 	return float64(fi.Size()) / 1e6, nil
+}
+
+// printMachine prints the machine and the command, above every table.
+func printMachine() {
+	fmt.Printf("machine: %s, %d cores, %s/%s, %s\n", cpuModel(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+	fmt.Printf("command: go run . %s\n\n", strings.Join(os.Args[1:], " "))
 }
 
 func cpuModel() string {
