@@ -44,8 +44,8 @@ func main() {
 	data := flag.String("data", "testdata", "the directory holding tasks.json and trees/")
 	query := flag.String("q", "", "rank this query on the tree of -cli and print the top 10, instead of the evaluation")
 	cliName := flag.String("cli", "kubectl", "the CLI whose tree -q searches")
-	prfFlag := flag.Bool("prf", false, "experiment: pseudo-relevance feedback on the tasks of -half past")
-	learnFlag := flag.Bool("learn", false, "experiment: a thesaurus learned from the tasks, leave one task file out")
+	prfFlag := flag.Bool("prf", false, "instead of the evaluation, measure pseudo-relevance feedback on the tasks of -half (an experiment, dropped)")
+	learnFlag := flag.Bool("learn", false, "instead of the evaluation, measure a thesaurus learned from the tasks, one task file left out at a time (an experiment, dropped)")
 	dump := flag.String("dump", "", "write rank's best 20 commands, with their scores, for each task of -half to this file as JSON, instead of the evaluation")
 	flag.Func("set", "run rank with this weight changed from rank.DefaultWeights (name=value, such as Question=0.5; repeatable)", setWeight)
 	flag.Parse()
@@ -56,41 +56,22 @@ func main() {
 		}
 		return
 	}
-	if *prfFlag {
-		clis, err := loadCLIs(*data)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "searchbench:", err)
-			os.Exit(1)
-		}
-		tasks, err := loadTasks(*data)
-		if err == nil {
-			tasks, err = seen(*data, tasks, "past")
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "searchbench:", err)
-			os.Exit(1)
-		}
-		prfCV(tasks, clis, weights)
-		return
+	experiment := ""
+	switch {
+	case *learnFlag:
+		experiment = "learn"
+	case *prfFlag:
+		experiment = "prf"
 	}
-	if *learnFlag {
-		clis, err := loadCLIs(*data)
-		if err == nil {
-			err = learnCV(*data, clis, weights)
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "searchbench:", err)
-			os.Exit(1)
-		}
-		return
-	}
-	if err := run(*data, *half, *verbose, *fit, *cv, *cvw, *dump); err != nil {
+	if err := run(*data, *half, *verbose, *fit, *cv, *cvw, *dump, experiment); err != nil {
 		fmt.Fprintln(os.Stderr, "searchbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(data, half string, verbose, fit, cv bool, cvw, dump string) error {
+// run evaluates the tasks of half, or fits, cross-validates, dumps or runs
+// an experiment (learn, prf) on them.
+func run(data, half string, verbose, fit, cv bool, cvw, dump, experiment string) error {
 	tasks, err := loadTasks(data)
 	if err != nil {
 		return err
@@ -101,6 +82,9 @@ func run(data, half string, verbose, fit, cv bool, cvw, dump string) error {
 	}
 	if err := checkTasks(tasks, clis); err != nil {
 		return err
+	}
+	if experiment == "learn" {
+		return learnCV(data, clis, weights)
 	}
 	if fit || cv || cvw != "" {
 		// The held-out tasks are never fitted on: tasks.json's held-out
@@ -146,6 +130,10 @@ func run(data, half string, verbose, fit, cv bool, cvw, dump string) error {
 	}
 	if dump != "" {
 		return writeDump(dump, ts, clis, weights)
+	}
+	if experiment == "prf" {
+		prfCV(ts, clis, weights)
+		return nil
 	}
 	fmt.Printf("%d tasks (%s half) over %d CLIs\n\n", len(ts), half, len(clis))
 	fmt.Printf("%-30s %7s %7s %7s\n", "ranking", "first", "top 3", "top 8")

@@ -8,7 +8,7 @@ import (
 	"github.com/cobramcp/cobramcp/rank"
 )
 
-// prfCV measures pseudo-relevance feedback: the words that the k best
+// prfCV measures pseudo-relevance feedback on the tasks ts: the words that the k best
 // commands of a query share, rarest first, searched on their own, their
 // scores added to the query's own at weight lambda (each search's scores
 // divided by its best).
