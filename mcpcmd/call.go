@@ -84,6 +84,7 @@ func newCallCmd(o *Options) *cobra.Command {
 	}
 	c.Flags().StringVar(&format, "format", callFormatMCP, "result format: mcp (the CallToolResult) or toolvault (the toolvault response envelope)")
 	pf = addPolicyFlags(c, toolset.ToolModeFull)
+	addLimitFlags(c)
 	return c
 }
 

@@ -90,6 +90,7 @@ func newStreamCmd(o *Options) *cobra.Command {
 	fl.StringVar(&f.addr, "addr", defaultStreamAdd, "address to listen on (host:port); a host other than loopback needs a token")
 	fl.BoolVar(&f.stateless, "stateless", false, "keep no session state, so that any replica can answer any request (see above for what clients lose)")
 	f.policy = addPolicyFlags(c, toolset.ToolModeAuto)
+	addLimitFlags(c)
 	fl.StringVar(&f.tokenFile, flagTokenFile, "", "file holding the bearer token that clients must send")
 	fl.BoolVar(&f.openTokenFile, flagOpenToken, false, "accept a --token-file that its group or others may read or write (refused by default, as ssh refuses such keys)")
 	fl.StringVar(&f.tokenEnv, flagTokenEnv, "", "environment variable holding the bearer token (default <ROOT>_MCP_TOKEN, e.g. CLIENV_MCP_TOKEN)")

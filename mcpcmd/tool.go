@@ -69,6 +69,7 @@ func newToolCmd(o *Options) *cobra.Command {
 	}
 	c.Flags().BoolVar(&schema, "schema", false, "print the tool's canonical schema {name, description, parameters} and exit")
 	pf = addPolicyFlags(c, toolset.ToolModeFull)
+	addLimitFlags(c)
 	return c
 }
 
