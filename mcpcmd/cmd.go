@@ -26,20 +26,11 @@ type Options struct {
 	// DefaultEnv returns environment variables captured at `enable` time
 	// into client configurations (Config.DefaultEnv). May be nil.
 	DefaultEnv func() map[string]string
-	// ServerName, when set and not "", names the served CLI where the
-	// root command's name would: the default name of the server entry
-	// that `CLIENT enable|disable|list` write, remove and mark, and the
-	// prefix of the <ROOT>_MCP_* variables (token, policy) and of the
-	// help texts. cobramcp uses it to name a CLI served from outside after
-	// that CLI (KUBECTL_MCP_TOKEN for `cobramcp stream -- kubectl`).
-	// While it returns "", the help texts call the CLI BINARY
-	// ('BINARY_get_*', BINARY_MCP_TOKEN), as the usage lines do.
-	ServerName func(c *cobra.Command) string
-	// EntryArgs, when set, returns the arguments of the command line a
-	// client entry runs (after the executable), given the path from the
-	// root to `start` and the arguments after -- of `enable`; the two
-	// joined otherwise. cobramcp uses it to write `start -- BINARY ARGS`.
-	EntryArgs func(c *cobra.Command, start, extra []string) []string
+	// Outside, when set, says that the CLI the group serves is not the
+	// program it is part of, but one the program names on its command
+	// line (cobramcp serves the binary named after --). A CLI that serves
+	// itself leaves it nil.
+	Outside *Outside
 
 	// Parent, when set, is where New puts the sub-commands, each one whose
 	// name Parent has no command of: a program whose purpose is serving
@@ -56,6 +47,23 @@ type Options struct {
 	// start is the start command, whose flags client entries are planned
 	// and checked with.
 	start *cobra.Command
+}
+
+// Outside describes a CLI served from outside the program (Options.Outside).
+type Outside struct {
+	// Name returns the served CLI's name, which names it where the root
+	// command's name would: the default name of the server entry that
+	// `CLIENT enable|disable|list` write, remove and mark, the prefix of
+	// the <ROOT>_MCP_* variables (KUBECTL_MCP_TOKEN for `cobramcp stream
+	// -- kubectl`) and the help texts. While it returns "" (the CLI is not
+	// named yet), the help texts call it BINARY ('BINARY_get_*',
+	// BINARY_MCP_TOKEN), as the usage lines do.
+	Name func() string
+	// EntryArgs returns the arguments of the command line a client entry
+	// runs (after the program's executable), given the path from the root
+	// to `start` and the arguments after -- of `enable`: cobramcp writes
+	// `start -- /abs/path/BINARY ARGS`. Nil joins the two.
+	EntryArgs func(start, extra []string) []string
 }
 
 // New returns the mcp command group with all its sub-commands, or with

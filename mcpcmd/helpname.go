@@ -19,13 +19,13 @@ const (
 )
 
 // unnamedCLI names, in help texts, a CLI served from outside before it is
-// named (Options.ServerName returns ""), as the usage lines do.
+// named (Outside.Name returns ""), as the usage lines do.
 const unnamedCLI = "BINARY"
 
 // helpName is the name the help texts give the served CLI: its root's
-// name, the one Options.ServerName gives, or unnamedCLI while that is "".
+// name, the one Outside.Name gives, or unnamedCLI while that is "".
 func helpName(o *Options, c *cobra.Command) string {
-	if o.ServerName != nil && o.ServerName(c) == "" {
+	if o.Outside != nil && outsideName(o) == "" {
 		return unnamedCLI
 	}
 	return serverName(o, c)
@@ -101,7 +101,7 @@ func completingAs(o *Options, args []string) string {
 	if len(args) < 2 || args[1] != cobra.ShellCompRequestCmd && args[1] != cobra.ShellCompNoDescRequestCmd {
 		return ""
 	}
-	if o.ServerName != nil {
+	if o.Outside != nil {
 		return unnamedCLI
 	}
 	return strings.TrimSuffix(filepath.Base(args[0]), ".exe")

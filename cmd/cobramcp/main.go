@@ -273,10 +273,12 @@ func newRoot(out io.Writer, t *target) *cobra.Command {
 			return t.tree(c, rf, log)
 		},
 		DefaultEnv: func() map[string]string { return map[string]string{"PATH": os.Getenv("PATH")} },
-		ServerName: func(*cobra.Command) string { return t.serverName() },
-		EntryArgs: func(c *cobra.Command, start, extra []string) []string {
-			args := append(slices.Clone(start), "--", t.entryPath())
-			return append(append(args, extra...), rf.args(true)...)
+		Outside: &mcpcmd.Outside{
+			Name: t.serverName,
+			EntryArgs: func(start, extra []string) []string {
+				args := append(slices.Clone(start), "--", t.entryPath())
+				return append(append(args, extra...), rf.args(true)...)
+			},
 		},
 	})
 	group.Short = "Run one call of the CLI after -- without a server (`mcp call TOOL [ARGS] -- BINARY`)"
