@@ -282,6 +282,10 @@ func newRoot(out io.Writer, t *target) *cobra.Command {
 		},
 	})
 	group.Short = "Run one call of the CLI after -- without a server (`mcp call TOOL [ARGS] -- BINARY`)"
+	group.Long = "`cobramcp mcp call TOOL [ARGS] -- BINARY` runs one call of the Cobra CLI named after --\n" +
+		"through the same path as `cobramcp start -- BINARY` (validation, argv, limits), without a\n" +
+		"server, as an adopted CLI's `mcp call` does. The other serving commands are at the top:\n" +
+		"`cobramcp start|stream|tools|tool|CLIENT ... -- BINARY`."
 	root.AddCommand(group)
 	for _, c := range root.Commands() {
 		if c.Annotations[roleAnnotation] == "" {
