@@ -32,17 +32,21 @@ func ExampleStdio() {
 	// <nil>
 }
 
-// A tree served over streamable HTTP, mounted on a mux of the caller's.
-func ExampleHTTPHandler() {
+// A tree served over streamable HTTP with the defaults of `mcp stream`
+// (here through httptest; Serve serves it on a listener, with graceful
+// shutdown).
+func ExampleNewHTTPServer() {
 	root := &cobra.Command{Use: "hello"}
 	root.AddCommand(&cobra.Command{Use: "world", Run: func(*cobra.Command, []string) {}})
 	ts, err := toolset.New(root, nil)
 	if err != nil {
 		panic(err)
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", serve.HTTPHandler(ts.NewServer(toolset.ServerOptions{}), serve.HTTPOptions{MaxSessions: 100}))
-	srv := httptest.NewServer(mux)
+	hs, err := serve.NewHTTPServer(ts.NewServer(toolset.ServerOptions{}), serve.HTTPOptions{})
+	if err != nil {
+		panic(err)
+	}
+	srv := httptest.NewServer(hs.Handler())
 	defer srv.Close()
 	req, _ := http.NewRequest("POST", srv.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`))
 	req.Header.Set("Content-Type", "application/json")

@@ -2,7 +2,7 @@
 // package bridge's doc shows (toolset.New, NewServer, then package serve),
 // without the mcp command group: `libserver serve-stdio` on stdio,
 // `libserver serve-http --max-sessions N` over streamable HTTP on a
-// loopback port (its URL on stderr as "url=..."). Any other arguments run
+// loopback port, with serve.NewHTTPServer's zero options otherwise (its URL on stderr as "url=..."). Any other arguments run
 // mycli's own commands, which is what the calls' processes do.
 package main
 
@@ -10,10 +10,8 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"strconv"
-	"time"
 
 	"github.com/cobramcp/cobramcp/example/mycli"
 	"github.com/cobramcp/cobramcp/serve"
@@ -63,8 +61,11 @@ func serveHTTP(srv *mcp.Server) error {
 	if err != nil {
 		return err
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", serve.HTTPHandler(srv, serve.HTTPOptions{SessionTimeout: 30 * time.Minute, MaxSessions: max}))
+	// The zero options are mcp stream's defaults; only the cap is set.
+	hs, err := serve.NewHTTPServer(srv, serve.HTTPOptions{MaxSessions: max})
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(os.Stderr, "url=http://%s/mcp\n", ln.Addr())
-	return http.Serve(ln, mux)
+	return hs.Serve(context.Background(), ln)
 }
