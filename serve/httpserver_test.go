@@ -30,9 +30,18 @@ type answer struct {
 
 func do(t *testing.T, method, url, token, sid, body string) answer {
 	t.Helper()
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	a, err := send(method, url, token, sid, body)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return a
+}
+
+// send is do for a goroutine of the test's: it returns the error.
+func send(method, url, token, sid, body string) (answer, error) {
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		return answer{}, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
@@ -45,11 +54,11 @@ func do(t *testing.T, method, url, token, sid, body string) answer {
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		t.Fatal(err)
+		return answer{}, err
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	return answer{resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), string(b)}
+	return answer{resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), string(b)}, nil
 }
 
 // open initializes a session and returns its id.
@@ -130,7 +139,11 @@ func TestSessionOwnership(t *testing.T) {
 	sid := open(t, url, alice)
 	call := make(chan answer, 1)
 	go func() {
-		call <- do(t, "POST", url, alice, sid, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"block","arguments":{}}}`)
+		a, err := send("POST", url, alice, sid, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"block","arguments":{}}}`)
+		if err != nil {
+			a.body = err.Error()
+		}
+		call <- a
 	}()
 	<-b.started
 
@@ -167,7 +180,7 @@ func TestOwnerDeleteEndsCalls(t *testing.T) {
 	url := oauthServer(t, idp, b.srv, serve.HTTPOptions{})
 	alice := idp.Token(t, map[string]any{"sub": "alice", "aud": url})
 	sid := open(t, url, alice)
-	go do(t, "POST", url, alice, sid, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"block","arguments":{}}}`)
+	go send("POST", url, alice, sid, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"block","arguments":{}}}`)
 	<-b.started
 	if a := do(t, "DELETE", url, alice, sid, ""); a.code != http.StatusNoContent {
 		t.Errorf("DELETE: %d %q", a.code, a.body)
