@@ -152,8 +152,10 @@ func startHTTP(t *testing.T, bin string, args ...string) string {
 }
 
 // TestLibraryHTTPAnswersLikeMcpStream is TestLibraryServerAnswersLikeMcpStart
-// over streamable HTTP: `mycli mcp stream` and serve.HTTPHandler in a
-// plain http.Server answer the same bytes, the session cap included.
+// over streamable HTTP: `mycli mcp stream` and serve.NewHTTPServer with its
+// zero options (but the session cap) answer the same status and bytes: the
+// session cap, the health check, a foreign origin, a request without its
+// session header, another path, the session's DELETE twice.
 func TestLibraryHTTPAnswersLikeMcpStream(t *testing.T) {
 	const init = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`
 	transcript := func(url string) []string {
@@ -191,6 +193,32 @@ func TestLibraryHTTPAnswersLikeMcpStream(t *testing.T) {
 		add(post(sid, `{"jsonrpc":"2.0","id":4,"method":"no/such/method"}`)) // -32601
 		add(post(sid, `{"jsonrpc":"2.0","id":5,"method":"tools/call"}`))     // no params
 		add(post(sid, `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"mycli_version","arguments":{}}}`))
+		add(post("", `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`)) // the missing header named
+		base := strings.TrimSuffix(url, "/mcp")
+		raw := func(method, path, body string, header ...string) {
+			req, err := http.NewRequest(method, base+path, strings.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			for i := 0; i+1 < len(header); i += 2 {
+				req.Header.Set(header[i], header[i+1])
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			out = append(out, fmt.Sprintf("%s %s: %d %s", method, path, resp.StatusCode, bytes.TrimSpace(b)))
+		}
+		raw("GET", "/healthz", "")
+		raw("POST", "/mcp?from=https://evil.example", init, "Origin", "https://evil.example")
+		raw("POST", "/other", init)
+		raw("GET", "/.well-known/oauth-protected-resource", "")
+		raw("DELETE", "/mcp", "", "Mcp-Session-Id", sid)
+		raw("DELETE", "/mcp", "", "Mcp-Session-Id", sid)
 		return out
 	}
 	stream := transcript(startHTTP(t, mycliBin, "mcp", "stream", "--addr", "127.0.0.1:0", "--max-sessions", "1"))
@@ -198,7 +226,8 @@ func TestLibraryHTTPAnswersLikeMcpStream(t *testing.T) {
 	if !slices.Equal(stream, lib) {
 		t.Errorf("mcp stream and the library's handler answered differently:\nstream:\n%s\nlibrary:\n%s", strings.Join(stream, "\n"), strings.Join(lib, "\n"))
 	}
-	for _, want := range []string{`"code":-32600`, `"code":-32000`, `"code":-32601`, `mycli version`} {
+	for _, want := range []string{`"code":-32600`, `"code":-32000`, `"code":-32601`, `mycli version`, "missing the Mcp-Session-Id header",
+		"GET /healthz: 200 ok", "https://evil.example: 403", "DELETE /mcp: 204"} {
 		if !strings.Contains(strings.Join(stream, "\n"), want) {
 			t.Errorf("mcp stream's answers lack %s:\n%s", want, strings.Join(stream, "\n"))
 		}
