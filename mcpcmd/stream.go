@@ -162,15 +162,18 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 		return err
 	}
 
+	// The authentication is settled (the issuer discovered) before the
+	// tree is read: a wrong issuer fails at once.
+	authn, authDesc, err := f.auth(c.Context(), c, serverName(o, c), token, source, log)
+	if err != nil {
+		return err
+	}
+
 	ts, err := f.policy.load(o, c)
 	if err != nil {
 		return err
 	}
 
-	authn, authDesc, err := f.auth(c.Context(), c, serverName(o, c), token, source, log)
-	if err != nil {
-		return err
-	}
 	hs, err := serve.NewHTTPServer(ts.NewServer(toolset.ServerOptions{Logger: log, HideEnv: secretVars(serverName(o, c), f)}),
 		f.httpOptions(authn, log))
 	if err != nil {
