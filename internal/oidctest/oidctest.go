@@ -8,9 +8,11 @@
 package oidctest
 
 import (
+	"crypto/rand"
 	"encoding/json"
 	"net"
 	"net/http"
+	"net/url"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -35,11 +37,20 @@ type Provider struct {
 
 // Start starts a provider on a loopback port; it stops when the test ends.
 // Its issuer URL has a path (http://127.0.0.1:PORT/oidc), as Keycloak's.
-func Start(t testing.TB) *Provider {
+func Start(t testing.TB) *Provider { return StartFor(t, "") }
+
+// StartFor is Start with the id of the provider's one client: the access
+// tokens of its authorization code flow (Login) carry it as audience, so
+// that a resource URL makes them tokens for that resource. Empty means a
+// random id.
+func StartFor(t testing.TB, clientID string) *Provider {
 	t.Helper()
 	m, err := mockoidc.NewServer(nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if clientID != "" {
+		m.ClientID = clientID
 	}
 	p := &Provider{m: m, signer: m.Keypair, published: []*mockoidc.Keypair{m.Keypair}}
 	// The key set is served from the published keys, which Rotate changes.
@@ -77,6 +88,46 @@ func (p *Provider) Stop() {
 	if p.stopped.CompareAndSwap(false, true) {
 		p.m.Shutdown()
 	}
+}
+
+// Login runs the provider's authorization code flow with PKCE (S256) for
+// user, as a client would without the browser, and returns the access
+// token that the provider's token endpoint issued (signed with its first
+// key, audience the client id).
+func (p *Provider) Login(t testing.TB, user *mockoidc.MockUser) string {
+	t.Helper()
+	verifier := rand.Text() + rand.Text()
+	challenge, err := mockoidc.GenerateCodeChallenge(mockoidc.CodeChallengeMethodS256, verifier)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.m.QueueUser(user)
+	const redirect = "http://127.0.0.1/callback"
+	q := url.Values{"client_id": {p.m.ClientID}, "response_type": {"code"}, "scope": {"openid email groups"},
+		"state": {"s"}, "redirect_uri": {redirect}, "code_challenge": {challenge}, "code_challenge_method": {"S256"}}
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := noFollow.Get(p.m.AuthorizationEndpoint() + "?" + q.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	loc, err := url.Parse(resp.Header.Get("Location"))
+	if err != nil || loc.Query().Get("code") == "" {
+		t.Fatalf("authorize: %s, Location %q", resp.Status, resp.Header.Get("Location"))
+	}
+	resp, err = http.PostForm(p.m.TokenEndpoint(), url.Values{"grant_type": {"authorization_code"}, "code": {loc.Query().Get("code")},
+		"client_id": {p.m.ClientID}, "client_secret": {p.m.ClientSecret}, "redirect_uri": {redirect}, "code_verifier": {verifier}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&tok); err != nil || tok.AccessToken == "" {
+		t.Fatalf("token endpoint: %s, %v", resp.Status, err)
+	}
+	return tok.AccessToken
 }
 
 // JWKSFetches returns how many times the key set was fetched.

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/oauth2-proxy/mockoidc"
+
 	"github.com/cobramcp/cobramcp/internal/oidctest"
 )
 
@@ -23,12 +25,23 @@ import (
 // given by flags (or, with env, by MYCLI_MCP_OAUTH_*).
 func oauthServer(t *testing.T, idp *oidctest.Provider, viaEnv bool, args ...string) *server {
 	t.Helper()
+	return oauthServerAt(t, freeAddr(t), idp, viaEnv, args...)
+}
+
+// freeAddr returns a loopback address that was free a moment ago.
+func freeAddr(t *testing.T) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := ln.Addr().String()
-	ln.Close()
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// oauthServerAt is oauthServer on addr.
+func oauthServerAt(t *testing.T, addr string, idp *oidctest.Provider, viaEnv bool, args ...string) *server {
+	t.Helper()
 	resource := "http://" + addr + "/mcp"
 	var env []string
 	if viaEnv {
@@ -178,13 +191,15 @@ func TestOAuthRefusedSettings(t *testing.T) {
 	}
 }
 
-// The official TypeScript SDK client connects with a token of the
-// provider, lists and calls.
+// The official TypeScript SDK client connects with an access token that
+// the provider issued through its authorization code flow (PKCE), lists
+// and calls.
 func TestOAuthTypeScriptClient(t *testing.T) {
 	dir := nodeModules(t)
-	idp := oidctest.Start(t)
-	s := oauthServer(t, idp, false)
-	tok := idp.Token(t, map[string]any{"sub": "alice", "aud": s.url, "email": "alice@example.com"})
+	addr := freeAddr(t)
+	idp := oidctest.StartFor(t, "http://"+addr+"/mcp")
+	s := oauthServerAt(t, addr, idp, false)
+	tok := idp.Login(t, &mockoidc.MockUser{Subject: "alice", Email: "alice@example.com", Groups: []string{"admins"}})
 	cmd := exec.Command(node22(t), filepath.Join(dir, "http-client.mjs"), s.url)
 	cmd.Env = []string{"MCP_TOKEN=" + tok, "PATH=/usr/bin:/bin"}
 	stdin, err := cmd.StdinPipe()
