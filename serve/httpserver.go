@@ -149,10 +149,14 @@ type HTTPOptions struct {
 
 	// ServerFor, when set, chooses the server of each new session from its
 	// caller (who is nil without an identity: no Auth, or a static
-	// token). An error wrapping ErrForbidden is answered 403 with its
-	// text, any other 500, and no session is made. The server it returns
-	// may be shared between sessions. Without it every session is served
-	// by the server given to NewHTTPServer.
+	// token), once per session: at the POST that opens it (in stateless
+	// mode, every POST). An error wrapping ErrForbidden is answered 403
+	// with its text, any other 500 without it, and no session is made.
+	// The server it returns may be shared between sessions and callers
+	// (serve adds its middleware to each server once). Without it every
+	// session is served by the server given to NewHTTPServer. who.Extra
+	// holds the token's claims as encoding/json decodes them ("groups" is
+	// a []any of strings).
 	ServerFor func(ctx context.Context, who *auth.TokenInfo) (*mcp.Server, error)
 
 	// Grace is how long running calls may go on once shutdown starts; 0
