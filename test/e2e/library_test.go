@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/cobramcp/cobramcp/example/mycli"
+	"github.com/cobramcp/cobramcp/internal/oidctest"
 )
 
 // protocolScript is the adversarial protocol checks, as lines sent one at
@@ -230,6 +232,82 @@ func TestLibraryHTTPAnswersLikeMcpStream(t *testing.T) {
 		"GET /healthz: 200 ok", "https://evil.example: 403", "DELETE /mcp: 204"} {
 		if !strings.Contains(strings.Join(stream, "\n"), want) {
 			t.Errorf("mcp stream's answers lack %s:\n%s", want, strings.Join(stream, "\n"))
+		}
+	}
+}
+
+// TestLibraryOAuthAnswersLikeMcpStream: the embedded server with an
+// oauth.ResourceServer and `mycli mcp stream --oauth-issuer
+// --oauth-resource` answer the same to the same requests, against one
+// provider in the test process: the challenges, a query token, the
+// metadata documents, a served session, and another identity on it.
+func TestLibraryOAuthAnswersLikeMcpStream(t *testing.T) {
+	idp := oidctest.Start(t)
+	const init = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`
+	transcript := func(url string) []string {
+		base := strings.TrimSuffix(url, "/mcp")
+		alice := idp.Token(t, map[string]any{"sub": "alice", "aud": url})
+		bob := idp.Token(t, map[string]any{"sub": "bob", "aud": url})
+		var out []string
+		do := func(method, path, token, sid, body string) string {
+			req, err := http.NewRequest(method, base+path, strings.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+			if token != "" {
+				req.Header.Set("Authorization", "Bearer "+token)
+			}
+			if sid != "" {
+				req.Header.Set("Mcp-Session-Id", sid)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			got := fmt.Sprintf("%s %s: %d [%s] %s", method, strings.SplitN(path, "?", 2)[0], resp.StatusCode, resp.Header.Get("WWW-Authenticate"), bytes.TrimSpace(b))
+			if s := resp.Header.Get("Mcp-Session-Id"); s != "" {
+				got = strings.ReplaceAll(got, s, "SID")
+			}
+			out = append(out, strings.ReplaceAll(got, base, "BASE"))
+			return resp.Header.Get("Mcp-Session-Id")
+		}
+		do("POST", "/mcp", "", "", init)
+		do("POST", "/mcp", alice+"x", "", init)
+		do("POST", "/mcp", idp.Token(t, map[string]any{"sub": "alice", "aud": "http://elsewhere/mcp"}), "", init)
+		do("POST", "/mcp?access_token="+alice, "", "", init)
+		do("GET", "/.well-known/oauth-protected-resource/mcp", "", "", "")
+		do("GET", "/.well-known/oauth-protected-resource", "", "", "")
+		sid := do("POST", "/mcp", alice, "", init)
+		do("POST", "/mcp", alice, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		do("POST", "/mcp", bob, sid, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+		do("DELETE", "/mcp", bob, sid, "")
+		do("POST", "/mcp", alice, sid, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"mycli_version","arguments":{}}}`)
+		do("DELETE", "/mcp", alice, sid, "")
+		return out
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	stream := transcript(startHTTP(t, mycliBin, "mcp", "stream", "--addr", addr,
+		"--oauth-issuer", idp.Issuer(), "--oauth-resource", "http://"+addr+"/mcp"))
+	lib := transcript(startHTTP(t, libserverBin, "serve-http", "--oauth-issuer", idp.Issuer()))
+	if !slices.Equal(stream, lib) {
+		t.Errorf("mcp stream and the library's server answered differently:\nstream:\n%s\nlibrary:\n%s", strings.Join(stream, "\n"), strings.Join(lib, "\n"))
+	}
+	all := strings.Join(stream, "\n")
+	for _, want := range []string{`: 401 [Bearer resource_metadata="BASE/.well-known/oauth-protected-resource/mcp"]`,
+		`: 401 [Bearer error="invalid_token", resource_metadata=`, "POST /mcp: 400 [Bearer error=\"invalid_request\"",
+		`"resource":"BASE/mcp"`, "session user mismatch", "mycli version", "DELETE /mcp: 204"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("mcp stream's answers lack %s:\n%s", want, all)
 		}
 	}
 }
