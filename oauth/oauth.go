@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -117,6 +118,9 @@ func New(ctx context.Context, cfg Config) (*ResourceServer, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	if iss.Scheme == "http" && !loopback(iss.Hostname()) {
+		log.Warn("the OAuth issuer is reached over plain HTTP: whoever is on the path can replace its keys and sign tokens; use https", "issuer", cfg.Issuer)
+	}
 	jwks, scopes, err := discover(ctx, cfg.HTTPClient, cfg.Issuer)
 	if err != nil {
 		return nil, err
@@ -148,6 +152,15 @@ func New(ctx context.Context, cfg Config) (*ResourceServer, error) {
 	}
 	rs.metadataURL = res.Scheme + "://" + res.Host + rs.paths[0]
 	return rs, nil
+}
+
+// loopback reports whether host names the loopback interface.
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // discover returns the issuer's jwks_uri and scopes_supported, from its

@@ -273,3 +273,30 @@ func TestHTTPServerDefaults(t *testing.T) {
 		t.Errorf("session %d: %d %q, want refused", serve.DefaultMaxSessions+1, a.code, a.body)
 	}
 }
+
+// With a static token there is no identity: ServerFor gets a nil caller.
+func TestServerForStaticToken(t *testing.T) {
+	const token = "a-static-token-0123456789"
+	authn, err := serve.StaticToken([]byte(token))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newBlocker("static")
+	var got []*auth.TokenInfo
+	hs, err := serve.NewHTTPServer(nil, serve.HTTPOptions{Auth: authn, ServerFor: func(_ context.Context, who *auth.TokenInfo) (*mcp.Server, error) {
+		got = append(got, who)
+		return b.srv, nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(hs.Handler())
+	defer ts.Close()
+	if a := do(t, "POST", ts.URL+"/mcp", "", "", initBody); a.code != 401 {
+		t.Errorf("without the token: %d", a.code)
+	}
+	open(t, ts.URL+"/mcp", token)
+	if len(got) != 1 || got[0] != nil {
+		t.Errorf("ServerFor saw %v, want one nil caller", got)
+	}
+}

@@ -152,6 +152,20 @@ func TestOAuth(t *testing.T) {
 	}
 }
 
+// In stateless mode every request is checked on its own: a client with a
+// token calls, one without is refused.
+func TestOAuthStateless(t *testing.T) {
+	idp := oidctest.Start(t)
+	s := oauthServer(t, idp, false, "--stateless")
+	if code, _, _ := request(t, "POST", s.url, "", "", initialize); code != 401 {
+		t.Errorf("no token: %d", code)
+	}
+	cs := mustConnect(t, s, idp.Token(t, map[string]any{"sub": "alice", "aud": s.url}))
+	if out, err := callEcho(context.Background(), cs, "stateless"); err != nil || strings.Join(out.Args, " ") != "stateless" {
+		t.Errorf("alice's call: %+v %v", out, err)
+	}
+}
+
 // The settings that cannot serve stop the server at start with a message
 // that says why.
 func TestOAuthRefusedSettings(t *testing.T) {
