@@ -18,11 +18,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
-// DefaultAlgorithms are the signature algorithms accepted when
-// Config.Algorithms is empty: the asymmetric ones of RFC 7518 and EdDSA.
-// "none" and the HMAC algorithms (whose key would be a shared secret) are
-// never accepted.
-var DefaultAlgorithms = []string{
+// defaultAlgorithms are the signature algorithms accepted when
+// Config.Algorithms is empty.
+var defaultAlgorithms = []string{
 	oidc.RS256, oidc.RS384, oidc.RS512,
 	oidc.ES256, oidc.ES384, oidc.ES512,
 	oidc.PS256, oidc.PS384, oidc.PS512,
@@ -53,8 +51,10 @@ type Config struct {
 	// Scopes are the scopes that the metadata lists as supported, for
 	// clients to ask for; empty means the issuer's scopes_supported.
 	Scopes []string
-	// Algorithms are the signature algorithms accepted; empty means
-	// DefaultAlgorithms. "none" is refused.
+	// Algorithms are the signature algorithms accepted; empty means the
+	// asymmetric ones of RFC 7518 and EdDSA (RS256, RS384, RS512, ES256,
+	// ES384, ES512, PS256, PS384, PS512, EdDSA). "none" and the HMAC
+	// algorithms (whose key would be a shared secret) are refused.
 	Algorithms []string
 	// ClockSkew is the tolerance on exp and nbf; zero means
 	// DefaultClockSkew.
@@ -101,7 +101,7 @@ func New(ctx context.Context, cfg Config) (*ResourceServer, error) {
 		return nil, fmt.Errorf("oauth: resource %q: want the absolute http(s) URL that clients use, without query or fragment (e.g. https://mcp.example.com/mcp)", cfg.Resource)
 	}
 	if len(cfg.Algorithms) == 0 {
-		cfg.Algorithms = DefaultAlgorithms
+		cfg.Algorithms = defaultAlgorithms
 	}
 	for _, a := range cfg.Algorithms {
 		if strings.EqualFold(a, "none") || strings.HasPrefix(strings.ToUpper(a), "HS") {
@@ -372,9 +372,4 @@ func (rs *ResourceServer) Public() map[string]http.Handler {
 		out[p] = h
 	}
 	return out
-}
-
-// Describe returns log attributes naming the issuer and resource.
-func (rs *ResourceServer) Describe() []any {
-	return []any{"auth", "oauth", "issuer", rs.cfg.Issuer, "resource", rs.cfg.Resource}
 }
