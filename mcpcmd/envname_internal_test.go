@@ -16,3 +16,16 @@ func TestPolicyEnvNames(t *testing.T) {
 		}
 	}
 }
+
+func TestTokenEnv(t *testing.T) {
+	tests := []struct{ root, want string }{
+		{"mycli", "MYCLI_MCP_TOKEN"},
+		{"kubectl-foo", "KUBECTL_FOO_MCP_TOKEN"},
+		{"My.Tool2", "MY_TOOL2_MCP_TOKEN"},
+	}
+	for _, tt := range tests {
+		if got := tokenEnv(tt.root); got != tt.want {
+			t.Errorf("tokenEnv(%q) = %q, want %q", tt.root, got, tt.want)
+		}
+	}
+}

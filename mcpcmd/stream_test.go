@@ -62,19 +62,6 @@ func runStream(ctx context.Context, tree func(*cobra.Command, *slog.Logger) (*co
 	return root.ExecuteContext(ctx)
 }
 
-func TestTokenEnv(t *testing.T) {
-	tests := []struct{ root, want string }{
-		{"mycli", "MYCLI_MCP_TOKEN"},
-		{"kubectl-foo", "KUBECTL_FOO_MCP_TOKEN"},
-		{"My.Tool2", "MY_TOOL2_MCP_TOKEN"},
-	}
-	for _, tt := range tests {
-		if got := mcpcmd.TokenEnv(tt.root); got != tt.want {
-			t.Errorf("TokenEnv(%q) = %q, want %q", tt.root, got, tt.want)
-		}
-	}
-}
-
 func TestStreamRefusals(t *testing.T) {
 	dir := t.TempDir()
 	tokenFile := filepath.Join(dir, "token")
@@ -99,7 +86,7 @@ func TestStreamRefusals(t *testing.T) {
 		want []string
 	}{
 		{"public address without token", "", []string{"--addr", "0.0.0.0:0"},
-			[]string{"refusing to serve without authentication", "--addr 0.0.0.0:0", "--token-file", "$FAKE_MCP_TOKEN", "--insecure-no-auth-on-public-address"}},
+			[]string{"refusing to serve without authentication", "--addr 0.0.0.0:0", "--token-file", "$FAKE_MCP_TOKEN", "--oauth-issuer", "--insecure-no-auth-on-public-address"}},
 		{"public address without token, as typed", "", []string{"--addr", ":0"},
 			[]string{"--addr :0:", "refusing to serve without authentication"}},
 		{"token twice", "env-token-0123456789", []string{"--token-file", tokenFile}, []string{"given twice"}},
@@ -118,6 +105,10 @@ func TestStreamRefusals(t *testing.T) {
 		{"bad origin", "", []string{"--allow-origin", "not a url"}, []string{"trusted origin"}},
 		{"key without cert", "", []string{"--tls-key", "k.pem"}, []string{"both a certificate and a key"}},
 		{"bad address", "", []string{"--addr", "256.0.0.1:1"}, []string{"--addr"}},
+		{"token and OAuth", "env-token-0123456789", []string{"--oauth-issuer", "http://127.0.0.1:1/x", "--oauth-resource", "http://127.0.0.1:1/mcp"}, []string{"$FAKE_MCP_TOKEN", "--oauth-issuer", "keep one"}},
+		{"issuer without resource", "", []string{"--oauth-issuer", "http://127.0.0.1:1/x"}, []string{"needs --oauth-resource", "$FAKE_MCP_OAUTH_RESOURCE"}},
+		{"resource without issuer", "", []string{"--oauth-resource", "http://127.0.0.1:1/mcp"}, []string{"needs --oauth-issuer", "$FAKE_MCP_OAUTH_ISSUER"}},
+		{"issuer unreachable", "", []string{"--oauth-issuer", "http://127.0.0.1:1/x", "--oauth-resource", "http://127.0.0.1:1/mcp"}, []string{"--oauth-issuer", "cannot discover the OAuth issuer http://127.0.0.1:1/x", "connection refused"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -220,7 +211,7 @@ func TestStreamServes(t *testing.T) {
 			waitHealthy(t, base, done)
 
 			// Without the token: 401.
-			resp, err := http.Post(base+mcpcmd.StreamPath, "application/json", strings.NewReader(`{}`))
+			resp, err := http.Post(base+"/mcp", "application/json", strings.NewReader(`{}`))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -231,7 +222,7 @@ func TestStreamServes(t *testing.T) {
 
 			hc := &http.Client{Transport: authTransport(token)}
 			client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-			cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + mcpcmd.StreamPath, HTTPClient: hc, MaxRetries: -1}, nil)
+			cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: hc, MaxRetries: -1}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
