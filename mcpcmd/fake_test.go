@@ -97,7 +97,7 @@ func (f *fakeCLI) view(t *testing.T, l toolset.Listing) *toolset.Toolset {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := ts.View(toolset.Policy{}, l)
+	v, err := ts.View(l)
 	if err != nil {
 		t.Fatal(err)
 	}

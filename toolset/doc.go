@@ -8,7 +8,7 @@
 //	})
 //	if err != nil { ... }
 //	for _, t := range ts.List() {
-//		fmt.Println(t.MCP.Name, t.Command.CommandPath())
+//		fmt.Println(t.Name, t.Command.CommandPath())
 //	}
 //	res, err := ts.Call(ctx, "mycli_get_pods", json.RawMessage(`{"flags":{"namespace":"kube-system"}}`))
 //
@@ -16,7 +16,7 @@
 // the listing a Listing; View applies both once and returns the toolset
 // they leave, whose Tools, Call and NewServer know nothing else:
 //
-//	v, err := ts.View(toolset.Policy{ReadOnly: true}, toolset.Listing{Mode: toolset.ToolModeAuto})
+//	v, err := ts.View(toolset.Listing{Mode: toolset.ToolModeAuto}, toolset.Policy{ReadOnly: true})
 //	srv := v.NewServer(toolset.ServerOptions{})
 //	err = serve.Stdio(ctx, srv, os.Stdin, os.Stdout) // package serve
 //

@@ -33,7 +33,7 @@ func myTree() *toolset.Toolset {
 // Run `go test ./bridge -run Golden -update` to accept a change.
 func TestGoldenMycliExport(t *testing.T) {
 	ts := myTree()
-	got, err := mcpcmd.MarshalJSON(ts.Tools())
+	got, err := mcpcmd.MarshalJSON(fullView(ts).Tools())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestGoldenMycliExport(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("export differs from %s; run `go test ./toolset -run Golden -update` and review the diff", golden)
 	}
-	again, _ := mcpcmd.MarshalJSON(myTree().Tools())
+	again, _ := mcpcmd.MarshalJSON(fullView(myTree()).Tools())
 	if !bytes.Equal(got, again) {
 		t.Error("export is not deterministic")
 	}
@@ -59,7 +59,7 @@ func TestGoldenMycliExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if alt, _ := mcpcmd.MarshalJSON(ts.ExpandedTools()); !bytes.Equal(alt, expanded) {
+	if alt, _ := mcpcmd.MarshalJSON(fullViewExpanded(ts).Tools()); !bytes.Equal(alt, expanded) {
 		t.Error("ExpandedTools differs from the listing with Listing.Expanded")
 	}
 	goldenExpanded := filepath.Join("..", "testdata", "mycli-tools-expanded.json")
@@ -84,12 +84,12 @@ func TestEveryToolIsValid(t *testing.T) {
 	pattern := regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 	seen := map[string]bool{}
 	for _, tool := range ts.List() {
-		name := tool.MCP.Name
+		name := tool.Name
 		if !pattern.MatchString(name) || seen[name] {
 			t.Errorf("bad or duplicate name %q", name)
 		}
 		seen[name] = true
-		in := tool.MCP.InputSchema.(*jsonschema.Schema)
+		in := toolset.Compact(tool).InputSchema.(*jsonschema.Schema)
 		if in.Type != "object" {
 			t.Errorf("%s: input type %q", name, in.Type)
 		}

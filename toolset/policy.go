@@ -413,4 +413,3 @@ func withoutFlags(t *mcp.Tool, names []string) *mcp.Tool {
 	cp.InputSchema = &top
 	return &cp
 }
-

@@ -18,7 +18,7 @@ func TestSearchRealKubectl(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := ts.View(toolset.Policy{}, toolset.Listing{Mode: toolset.ToolModeSearch})
+	v, err := ts.View(toolset.Listing{Mode: toolset.ToolModeSearch})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestSearchRealKubectl(t *testing.T) {
 	if _, ok := ts.Lookup("kubectl_run"); !ok {
 		t.Error("kubectl_run (kubectl run) is not a full-mode tool: the check above checks nothing")
 	}
-	if a, err := ts.View(toolset.Policy{}, toolset.Listing{Mode: toolset.ToolModeAuto}); err != nil || a.Mode() != toolset.ToolModeSearch {
+	if a, err := ts.View(toolset.Listing{Mode: toolset.ToolModeAuto}); err != nil || a.Mode() != toolset.ToolModeSearch {
 		t.Errorf("auto on kubectl's %d tools: %v %v, want search", len(ts.Tools()), a.Mode(), err)
 	}
 	tests := []struct {

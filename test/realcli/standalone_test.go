@@ -43,7 +43,7 @@ func TestKubectlListingStandsAlone(t *testing.T) {
 			continue
 		}
 		tl, _ := ts.Lookup(tool.Name)
-		expanded := tl.Expanded().InputSchema.(*jsonschema.Schema).Properties["flags"]
+		expanded := tl.Definition().InputSchema.(*jsonschema.Schema).Properties["flags"]
 		for _, sf := range shared {
 			if _, own := listed.Properties[sf.Name]; own {
 				continue

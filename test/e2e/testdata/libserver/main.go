@@ -32,7 +32,7 @@ func main() {
 		os.Exit(1)
 	}
 	// The listing mcp start serves by default.
-	if ts, err = ts.View(toolset.Policy{}, toolset.Listing{Mode: toolset.ToolModeAuto}); err != nil {
+	if ts, err = ts.View(toolset.Listing{Mode: toolset.ToolModeAuto}); err != nil {
 		fmt.Fprintln(os.Stderr, "libserver:", err)
 		os.Exit(1)
 	}
