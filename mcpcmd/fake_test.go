@@ -91,7 +91,7 @@ func (f *fakeCLI) load(*cobra.Command) (*toolset.Toolset, error) {
 
 // view returns the fake's tools in the shape l asks for, without a policy:
 // what the mcp commands list.
-func (f *fakeCLI) view(t *testing.T, l toolset.Listing) *toolset.Toolset {
+func (f *fakeCLI) view(t *testing.T, l toolset.Listing) *toolset.Served {
 	t.Helper()
 	ts, err := f.load(nil)
 	if err != nil {

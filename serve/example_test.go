@@ -23,9 +23,13 @@ func ExampleStdio() {
 	if err != nil {
 		panic(err)
 	}
+	v, err := ts.View(toolset.Listing{})
+	if err != nil {
+		panic(err)
+	}
 	var out bytes.Buffer
 	in := strings.NewReader("this is not JSON\n")
-	err = serve.Stdio(context.Background(), ts.NewServer(toolset.ServerOptions{}), in, &out)
+	err = serve.Stdio(context.Background(), v.NewServer(toolset.ServerOptions{}), in, &out)
 	fmt.Print(out.String(), err)
 	// Output:
 	// {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the message is not valid JSON"}}
@@ -40,8 +44,12 @@ func ExampleHTTPHandler() {
 	if err != nil {
 		panic(err)
 	}
+	v, err := ts.View(toolset.Listing{})
+	if err != nil {
+		panic(err)
+	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", serve.HTTPHandler(ts.NewServer(toolset.ServerOptions{}), serve.HTTPOptions{MaxSessions: 100}))
+	mux.Handle("/mcp", serve.HTTPHandler(v.NewServer(toolset.ServerOptions{}), serve.HTTPOptions{MaxSessions: 100}))
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	req, _ := http.NewRequest("POST", srv.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`))

@@ -209,7 +209,7 @@ func TestDockerShorthandsRoundTrip(t *testing.T) {
 		}
 		typed = append(typed, args...)
 		in, _ := json.Marshal(map[string]any{"flags": flags, "args": args})
-		res, err := ts.Call(context.Background(), tl.Name, in)
+		res, err := fullView(ts).Call(context.Background(), tl.Name, in)
 		if err != nil || res.IsError {
 			t.Errorf("%s %s: %v %+v", tl.Name, in, err, res.Content)
 			continue
@@ -307,7 +307,7 @@ func TestDockerRepeatableTypes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		in, _ := json.Marshal(map[string]any{"flags": tt.flags, "args": tt.args})
-		res, err := ts.Call(context.Background(), tt.tool, in)
+		res, err := fullView(ts).Call(context.Background(), tt.tool, in)
 		if err != nil || res.IsError {
 			t.Fatalf("%s %s: %v %+v", tt.tool, in, err, res.Content)
 		}
