@@ -76,7 +76,7 @@ func TestHideEnv(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got := last(t); !slices.Equal(got, env) {
-				t.Errorf("after a server hid %v, Toolset.Call's environment = %q, want %q", tt.hide, got, env)
+				t.Errorf("after a server hid %v, Served.Call's environment = %q, want %q", tt.hide, got, env)
 			}
 		})
 	}

@@ -101,9 +101,9 @@ func TestPanicIsAnErrorResult(t *testing.T) {
 		}
 	}}}
 	ts := mustTools(t, testTree(), cfg)
-	// Toolset.Call (mcp call, mcp tool) recovers too.
+	// Served.Call (mcp call, mcp tool) recovers too.
 	if res, err := fullView(ts).Call(context.Background(), "tt_echo", json.RawMessage(`{"args":["x"]}`)); err != nil || !res.IsError || !strings.Contains(resultText(res), "panicked: boom") {
-		t.Fatalf("Toolset.Call of a panicking call: %v %+v", err, res)
+		t.Fatalf("Served.Call of a panicking call: %v %+v", err, res)
 	}
 	srv := fullView(ts).NewServer(toolset.ServerOptions{})
 	ctx := context.Background()
