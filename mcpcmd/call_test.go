@@ -160,7 +160,7 @@ func TestCallMCPResult(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := mcpcmd.MarshalJSON(res)
+			want, err := exportJSON(res)
 			if err != nil {
 				t.Fatal(err)
 			}

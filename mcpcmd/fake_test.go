@@ -204,3 +204,16 @@ func runMCP(f *fakeCLI, stdin string, args ...string) runResult {
 	err := root.Execute()
 	return runResult{out.String(), errb.String(), err}
 }
+
+// exportJSON renders v as the mcp commands print JSON: indented, without
+// HTML escaping, ending in a newline.
+func exportJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

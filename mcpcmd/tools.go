@@ -139,7 +139,7 @@ func newToolsCmd(o *Options) *cobra.Command {
 // mode any warning is an error that lists them all.
 func exportTools(w io.Writer, ts *toolset.Served, f dialect.Format, strict bool) ([]byte, error) {
 	if f == dialect.MCP {
-		b, err := MarshalJSON(sortedTools(ts.Tools()))
+		b, err := marshalJSON(sortedTools(ts.Tools()))
 		if err != nil {
 			return nil, fmt.Errorf("encoding tools: %w", err)
 		}
@@ -180,9 +180,9 @@ func envelope(info toolset.Info) dialect.Envelope {
 	return dialect.Envelope{Name: info.Name, Version: info.Version, Description: desc}
 }
 
-// MarshalJSON renders v as the exports do: indented, without HTML
+// marshalJSON renders v as the exports do: indented, without HTML
 // escaping, ending in a newline.
-func MarshalJSON(v any) ([]byte, error) {
+func marshalJSON(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -101,7 +101,7 @@ func TestToolsFormats(t *testing.T) {
 			if f == dialect.MCP {
 				sorted := slices.Clone(tools)
 				slices.SortFunc(sorted, func(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) })
-				want, err := mcpcmd.MarshalJSON(sorted)
+				want, err := exportJSON(sorted)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -213,7 +213,7 @@ func TestPolicyFromOutside(t *testing.T) {
 		}
 		return n, nil
 	}
-	if _, err := names("--read-only", "--", bin); err == nil || !strings.Contains(err.Error(), "leaves no tool") || !strings.Contains(err.Error(), "unless an overlay says which are (--overlay FILE") {
+	if _, err := names("--read-only", "--", bin); err == nil || !strings.Contains(err.Error(), "leaves no tool") || !strings.Contains(err.Error(), "unless an overlay says which are (--overlay FILE") || !strings.Contains(err.Error(), "--tools") {
 		t.Errorf("--read-only without hints: %v", err)
 	}
 	overlay := filepath.Join(t.TempDir(), "overlay.json")

@@ -308,8 +308,9 @@ func explainReadOnly(c *cobra.Command) {
 	}
 	c.RunE = func(c *cobra.Command, args []string) error {
 		err := run(c, args)
-		if errors.Is(err, toolset.ErrNothingServed) && strings.Contains(err.Error(), "--read-only") {
-			return fmt.Errorf("%w: from outside, no command is known to be read-only unless an overlay says which are (--overlay FILE, see docs/external.md); cobramcp ships one for %s", err, strings.Join(external.BuiltinOverlays(), ", "))
+		var pe *toolset.PolicyError
+		if errors.As(err, &pe) && errors.Is(pe, toolset.ErrNothingServed) && slices.Contains(pe.Active, toolset.SettingReadOnly) {
+			return fmt.Errorf("%w: from outside, no command is known to be read-only unless an overlay says which are (--overlay FILE with \"readOnly\": true on them, see docs/external.md; cobramcp ships one for %s), or choose the tools to serve with --tools instead", err, strings.Join(external.BuiltinOverlays(), ", "))
 		}
 		return err
 	}
