@@ -30,7 +30,8 @@ var strictKeys = []string{"a,b", "a,b,c", ",", "[a", "a]", "[a]", "a[b]", "[", "
 func TestDockerStrictMapKeys(t *testing.T) {
 	var argv []string
 	ts := toolsOf(t, &argv)
-	doc, _, err := dialect.Export(dialect.OpenAI, ts.Tools(), dialect.Options{})
+	v := fullView(ts)
+	doc, _, err := dialect.Export(dialect.OpenAI, v.Tools(), dialect.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func TestDockerStrictMapKeys(t *testing.T) {
 			t.Fatal(err)
 		}
 		argv = nil
-		res, err := ts.Call(context.Background(), name, raw)
+		res, err := v.Call(context.Background(), name, raw)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,11 +68,11 @@ func TestDockerStrictMapKeys(t *testing.T) {
 	}
 	inputs, refused, read := 0, 0, 0
 	for _, tl := range ts.List() {
-		params, ok := strict[dialect.NameFor(dialect.OpenAI, tl.MCP.Name)]
+		params, ok := strict[dialect.NameFor(dialect.OpenAI, tl.Name)]
 		if !ok {
 			continue
 		}
-		in := tl.Expanded().InputSchema.(*jsonschema.Schema)
+		in := tl.Definition().InputSchema.(*jsonschema.Schema)
 		orig, err := in.Resolve(nil)
 		if err != nil {
 			t.Fatal(err)
@@ -109,13 +110,13 @@ func TestDockerStrictMapKeys(t *testing.T) {
 				if err := validateJSON(t, strictSchema, sent); err != nil {
 					refused++
 					b, _ := json.Marshal(sent)
-					t.Errorf("%s --%s key %q: the strict schema refuses %s: %v", tl.MCP.Name, name, key, b, err)
+					t.Errorf("%s --%s key %q: the strict schema refuses %s: %v", tl.Name, name, key, b, err)
 					continue
 				}
-				wantText, wantArgv := call(tl.MCP.Name, input)
-				gotText, gotArgv := call(tl.MCP.Name, sent)
+				wantText, wantArgv := call(tl.Name, input)
+				gotText, gotArgv := call(tl.Name, sent)
 				if wantText != gotText || !slices.Equal(wantArgv, gotArgv) {
-					t.Errorf("%s --%s key %q: strict form read as %q %q, want %q %q", tl.MCP.Name, name, key, gotArgv, gotText, wantArgv, wantText)
+					t.Errorf("%s --%s key %q: strict form read as %q %q, want %q %q", tl.Name, name, key, gotArgv, gotText, wantArgv, wantText)
 					continue
 				}
 				if wantArgv == nil {
@@ -123,13 +124,13 @@ func TestDockerStrictMapKeys(t *testing.T) {
 				}
 				res, err := roundtrip.Execute(New(), wantArgv)
 				if err != nil {
-					t.Errorf("%s: docker %q: %v", tl.MCP.Name, wantArgv, err)
+					t.Errorf("%s: docker %q: %v", tl.Name, wantArgv, err)
 					continue
 				}
 				want := map[string]any{key: value}
 				got := res.Flags[name]
 				if fmt.Sprint(got) != fmt.Sprint(want) {
-					t.Errorf("%s: docker reads %q as --%s %#v, want %#v", tl.MCP.Name, wantArgv, name, got, want)
+					t.Errorf("%s: docker reads %q as --%s %#v, want %#v", tl.Name, wantArgv, name, got, want)
 					continue
 				}
 				read++
