@@ -5,12 +5,13 @@
 //	root := mycli.New()                         // a fresh tree per call
 //	leaf, _, _ := root.Find([]string{"greet"})
 //	want, _ := roundtrip.Want(leaf.Flags(), flags)
-//	argv, _ := exec.Argv(leaf.Flags(), flags, args)
-//	got, err := roundtrip.Execute(root, append([]string{"greet"}, argv...))
+//	line := exec.CommandLine{Name: "mycli greet", Path: []string{"greet"}, Flags: leaf.Flags()}
+//	argv, _ := line.Argv(flags, args, nil)
+//	got, err := roundtrip.Execute(root, argv)
 //	if d := roundtrip.Diff(want, got.Flags); d != "" { ... }
 //
 // [Want] computes the expected typed values straight from the JSON values,
-// without going through a command line, so it checks exec.Argv rather than
+// without going through a command line, so it checks exec.CommandLine rather than
 // repeating it.
 package roundtrip
 

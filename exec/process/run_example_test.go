@@ -1,20 +1,20 @@
 //go:build unix
 
-package exec_test
+package process_test
 
 import (
 	"context"
 	"fmt"
 	"time"
 
-	"github.com/cobramcp/cobramcp/exec"
+	"github.com/cobramcp/cobramcp/exec/process"
 )
 
 // Run a program with a time limit and a cap on its output. A non-zero exit
 // is a Result, not an error.
 func ExampleRun() {
-	res, err := exec.Run(context.Background(), "sh", []string{"-c", "echo hello; echo oops >&2; exit 3"},
-		exec.Options{Timeout: 10 * time.Second, MaxOutput: 64 << 10})
+	res, err := process.Run(context.Background(), "sh", []string{"-c", "echo hello; echo oops >&2; exit 3"},
+		process.Options{Timeout: 10 * time.Second, MaxOutput: 64 << 10})
 	if err != nil {
 		fmt.Println("could not start:", err)
 		return
@@ -29,8 +29,8 @@ func ExampleRun() {
 // A timeout ends the whole process group: first SIGTERM, then SIGKILL after
 // the grace.
 func ExampleRun_timeout() {
-	res, err := exec.Run(context.Background(), "sleep", []string{"60"},
-		exec.Options{Timeout: 100 * time.Millisecond})
+	res, err := process.Run(context.Background(), "sleep", []string{"60"},
+		process.Options{Timeout: 100 * time.Millisecond})
 	if err != nil {
 		fmt.Println("could not start:", err)
 		return
@@ -43,8 +43,8 @@ func ExampleRun_timeout() {
 // OnLine sees each line as it arrives, for progress reports; '\r' ends a
 // line too, so a redrawn progress bar is seen as it moves.
 func ExampleOptions_onLine() {
-	_, err := exec.Run(context.Background(), "printf", []string{`10%%\r50%%\r100%%\ndone\n`},
-		exec.Options{OnLine: func(stream, line string) { fmt.Println(stream, line) }})
+	_, err := process.Run(context.Background(), "printf", []string{`10%%\r50%%\r100%%\ndone\n`},
+		process.Options{OnLine: func(stream, line string) { fmt.Println(stream, line) }})
 	if err != nil {
 		fmt.Println("could not start:", err)
 	}

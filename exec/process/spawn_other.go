@@ -1,6 +1,6 @@
 //go:build !linux
 
-package exec
+package process
 
 import (
 	"context"

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package exec
+package process
 
 // guard does nothing here: without a parent-death signal a killed server
 // leaves its calls' processes running anyway.
