@@ -18,7 +18,7 @@ import (
 
 	"github.com/cobramcp/cobramcp/exec"
 	"github.com/cobramcp/cobramcp/flagschema"
-	"github.com/cobramcp/cobramcp/internal/roundtrip"
+	"github.com/cobramcp/cobramcp/test/roundtrip"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )

@@ -11,7 +11,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/cobra"
 
-	"github.com/cobramcp/cobramcp/internal/roundtrip"
+	"github.com/cobramcp/cobramcp/test/roundtrip"
 )
 
 // noInterspersedTree is shaped like docker's run and exec, whose flags

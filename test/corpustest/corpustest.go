@@ -28,7 +28,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/cobramcp/cobramcp/external"
-	"github.com/cobramcp/cobramcp/internal/toolcompare"
+	"github.com/cobramcp/cobramcp/test/toolcompare"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
