@@ -55,6 +55,20 @@ func TestInternalIsTheFloor(t *testing.T) {
 	}
 }
 
+// maxREADMEWords bounds the README, the newcomer's document, counted as
+// wc -w counts.
+const maxREADMEWords = 2000
+
+func TestREADMELength(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(strings.Fields(string(b))); n > maxREADMEWords {
+		t.Errorf("README.md has %d words (wc -w), more than %d: move reference and measurements to docs/", n, maxREADMEWords)
+	}
+}
+
 var (
 	link    = regexp.MustCompile(`\]\(([^)\s]+)(?:\s+"[^"]*")?\)`)
 	refLink = regexp.MustCompile(`(?m)^\s*\[[^\]]+\]:\s*(\S+)`)
