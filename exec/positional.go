@@ -105,12 +105,14 @@ func (p positional) place() ([]string, error) {
 	return out, nil
 }
 
-// argvPositional returns the flags, then p placed by [positional.place].
-func argvPositional(fs *pflag.FlagSet, flags map[string]any, p positional) ([]string, error) {
+// argvPositional returns the flags, then fixed, flag elements already
+// written, then p placed by [positional.place].
+func argvPositional(fs *pflag.FlagSet, flags map[string]any, fixed []string, p positional) ([]string, error) {
 	argv, err := flagArgv(fs, flags)
 	if err != nil {
 		return nil, err
 	}
+	argv = append(argv, fixed...)
 	rest, err := p.place()
 	if err != nil {
 		return nil, err

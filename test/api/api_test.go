@@ -122,7 +122,8 @@ func mentioned(text, name string) bool {
 }
 
 // apiOf lists the exported API of the package in dir, one line per name,
-// sorted: "pkg.Name kind signature", parameter names left out.
+// sorted: "pkg.Name kind signature", parameter names and constants'
+// values left out.
 func apiOf(dir, pkg string) ([]string, error) {
 	bp, err := build.Default.ImportDir(dir, 0)
 	if err != nil {
@@ -172,16 +173,13 @@ func apiOf(dir, pkg string) ([]string, error) {
 						}
 						typeLines(fset, s, add)
 					case *ast.ValueSpec:
-						for i, n := range s.Names {
+						for _, n := range s.Names { // a constant's value is not its signature
 							if !n.IsExported() {
 								continue
 							}
 							sig := ""
 							if s.Type != nil {
 								sig = expr(fset, s.Type)
-							}
-							if d.Tok == token.CONST && i < len(s.Values) {
-								sig += " = " + expr(fset, s.Values[i])
 							}
 							add(n.Name, strings.ToLower(d.Tok.String()), sig)
 						}
