@@ -52,11 +52,20 @@ type discoverer struct {
 	listsHelp, helpKnown bool
 
 	quotes    atomic.Bool  // a help page quotes the defaults of strings (kubectl's style)
-	processes atomic.Int64 // processes started, for the log
+	processes atomic.Int64 // processes started, for the log and Options.MaxProcesses
+	found     atomic.Int64 // commands found, for Options.MaxCommands
+	read      atomic.Int64 // commands read, for the progress lines
+	timeouts  atomic.Int64 // processes that did not finish in time, tried again
+	// cancel ends the reflection with its cause (a *LimitError).
+	cancel context.CancelCauseFunc
 
 	mu      sync.Mutex
 	notes   []string
 	partial bool // a process did not answer in time: see Spec.Partial
+}
+
+func newDiscoverer(bin, name string, o *Options, parallel int) *discoverer {
+	return &discoverer{bin: bin, name: name, opts: o, slots: make(chan struct{}, parallel), env: discoveryEnv(o.Env, name), cancel: func(error) {}}
 }
 
 func (d *discoverer) note(format string, a ...any) {
@@ -74,28 +83,53 @@ var errTimedOut = errors.New("timed out")
 // not finish within the probe timeout is tried once more, with twice the
 // time, before the error (wrapping errTimedOut).
 func (d *discoverer) run(ctx context.Context, args ...string) (*exec.Result, error) {
-	res, err := d.runWithin(ctx, d.opts.ProbeTimeout, args)
+	// The slot is kept for the second try: a command that hangs is known
+	// as such before the processes queued behind it start.
+	if err := d.acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer d.release()
+	res, err := d.runHeld(ctx, d.opts.ProbeTimeout, args)
 	if err != nil || !res.TimedOut {
 		return res, err
 	}
 	d.opts.Logger.Info("trying again with more time", "command", d.name+" "+strings.Join(args, " "), "timeout", 2*d.opts.ProbeTimeout)
-	if res, err = d.runWithin(ctx, 2*d.opts.ProbeTimeout, args); err != nil || !res.TimedOut {
+	if res, err = d.runHeld(ctx, 2*d.opts.ProbeTimeout, args); err != nil || !res.TimedOut {
 		return res, err
 	}
-	return nil, fmt.Errorf("`%s %s` did not finish within %v, nor within %v when tried again (ended, with its process group): %w",
+	err = fmt.Errorf("`%s %s` did not finish within %v, nor within %v when tried again (ended, with its process group): %w",
 		d.name, strings.Join(args, " "), d.opts.ProbeTimeout, 2*d.opts.ProbeTimeout, errTimedOut)
+	d.countTimeout(err)
+	return nil, err
 }
 
 // runWithin runs the binary once, within timeout; a result that timed out
 // is no error.
 func (d *discoverer) runWithin(ctx context.Context, timeout time.Duration, args []string) (*exec.Result, error) {
+	if err := d.acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer d.release()
+	return d.runHeld(ctx, timeout, args)
+}
+
+// acquire takes one of the slots that bound the processes running at once.
+func (d *discoverer) acquire(ctx context.Context) error {
 	select {
 	case d.slots <- struct{}{}:
-		defer func() { <-d.slots }()
+		return nil
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return ctx.Err()
 	}
-	d.processes.Add(1)
+}
+
+func (d *discoverer) release() { <-d.slots }
+
+// runHeld is runWithin for a caller that holds a slot.
+func (d *discoverer) runHeld(ctx context.Context, timeout time.Duration, args []string) (*exec.Result, error) {
+	if !d.countProcess() {
+		return nil, fmt.Errorf("`%s %s`: %w", d.name, strings.Join(args, " "), context.Cause(ctx))
+	}
 	res, err := exec.Run(ctx, d.bin, args, exec.Options{
 		Env:       d.env,
 		Timeout:   timeout,
@@ -213,6 +247,7 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 		d.newComp = c.refused()
 	}
 	root := &Command{Name: d.name}
+	d.countCommand()
 	var wg sync.WaitGroup
 	var firstErr error
 	var errMu sync.Mutex
@@ -249,6 +284,7 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 		if !done(err) {
 			return
 		}
+		d.read.Add(1)
 		// The sub-commands are walked while this command's flag types
 		// are asked (rest): they need its flags' names only.
 		if len(path) >= d.opts.MaxDepth {
@@ -265,6 +301,9 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 			mine[f.Name] = f
 		}
 		for _, ch := range children {
+			if !d.countCommand() {
+				break
+			}
 			wg.Add(1)
 			go walk(ch, append(slices.Clone(path), ch.Name), mine, nil)
 		}
