@@ -540,6 +540,7 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 		children = d.dropServerGroup(ctx, children)
 	}
 	c.Commands = children
+	c.HasCommands = len(children) > 0
 	return children, rest, nil
 }
 

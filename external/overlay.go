@@ -159,6 +159,7 @@ func (o *Overlay) Apply(spec *Spec) (*Spec, error) {
 			continue
 		}
 		parent.Commands = slices.DeleteFunc(parent.Commands, func(c *Command) bool { return c.Name == path[len(path)-1] })
+		parent.HasCommands = true
 		s.Notes = append(s.Notes, fmt.Sprintf("%s %s: left out by the overlay", s.Root.Name, p))
 	}
 	for name, fo := range o.Flags {
