@@ -86,9 +86,10 @@ func readCache(ctx context.Context, file, path, name string, o *Options) (spec *
 		return &s, false
 	}
 	if s.VersionFlag {
-		d := newDiscoverer(path, name, o, 1)
+		// cobra prints "ROOT version X", ROOT the root command's name.
+		d := newDiscoverer(path, s.Root.Name, o, 1)
 		res, err := d.run(ctx, "--version")
-		if err != nil || res.ExitCode != 0 || strings.TrimPrefix(strings.TrimSpace(firstLine(res.Stdout)), name+" version ") != s.Version {
+		if err != nil || res.ExitCode != 0 || strings.TrimPrefix(strings.TrimSpace(firstLine(res.Stdout)), s.Root.Name+" version ") != s.Version {
 			o.Logger.Info("version changed since it was cached", "binary", path)
 			return &s, false
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -56,6 +57,11 @@ type discoverer struct {
 	found     atomic.Int64 // commands found, for Options.MaxCommands
 	read      atomic.Int64 // commands read, for the progress lines
 	timeouts  atomic.Int64 // processes that did not finish in time, tried again
+	// rootHelp is the root's help, read to learn the root's name, kept
+	// for the root's reading.
+	rootHelp *string
+	// ownHelp: the root's help command is the CLI's own, not cobra's.
+	ownHelp bool
 	// cancel ends the reflection with its cause (a *LimitError).
 	cancel context.CancelCauseFunc
 
@@ -184,7 +190,24 @@ func (d *discoverer) parseComplete(res *exec.Result, args []string) (*completion
 func (d *discoverer) help(ctx context.Context, path []string) (string, error) {
 	args := append([]string{"help"}, path...)
 	if len(path) == 0 {
+		if d.rootHelp != nil {
+			h := d.rootHelp
+			d.rootHelp = nil
+			return *h, nil
+		}
 		args = []string{"--help"}
+	} else if d.ownHelp {
+		// The CLI's own help command may not show a command's help:
+		// `PATH --help` does, through cobra, for a command that parses
+		// flags (one that does not would run, with "--help" an arg).
+		c, err := d.complete(ctx, append(slices.Clone(path), probeFlag, "-")...)
+		if err != nil {
+			return "", err
+		}
+		if !c.refused() {
+			return "", nil
+		}
+		args = append(slices.Clone(path), "--help")
 	}
 	res, err := d.run(ctx, args...)
 	if err != nil {
@@ -233,6 +256,7 @@ func discoveryEnv(base []string, name string) []string {
 // discover reflects the binary into a Spec.
 func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 	d.build = readBuildInfo(d.bin)
+	d.rootName(ctx)
 	d.listsHelp, d.helpKnown = d.build.cobraAtLeast(1, 4)
 	// The root's sub-commands through cobra's help command: safe (it runs
 	// no completion function of the CLI) and exact.
@@ -241,6 +265,12 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 		return nil, fmt.Errorf("%s: %w: %v", d.bin, ErrNotCobra, err)
 	}
 	d.helpCmp = len(rootSubs.items) > 0
+	if d.ownHelp {
+		// `__complete help ""` lists the own help command's
+		// sub-commands, not the root's: the sub-commands come from the
+		// help pages.
+		d.helpCmp, rootSubs = false, nil
+	}
 	// Does completion parse flags? (cobra 1.2 and later: an unknown flag is
 	// an error.) Only then can the parser be probed for types.
 	if c, err := d.complete(ctx, probeFlag, "-"); err == nil {
@@ -334,6 +364,81 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 	return spec, nil
 }
 
+// rootName names the root after the root command, as its help's usage
+// prints it, rather than after the binary's file (a renamed copy, a
+// symlink `k` to kubectl), so that its tools are named as in-process and
+// its help is read the same whatever the file is called. A help without a
+// usage line that names the root by a plain name leaves the file's name.
+func (d *discoverer) rootName(ctx context.Context) {
+	res, err := d.run(ctx, "--help")
+	if err != nil || res.ExitCode != 0 {
+		return
+	}
+	d.rootHelp = &res.Stdout
+	d.ownHelp = ownHelpCommand(res.Stdout)
+	if name := usageName(res.Stdout); name != "" && name != d.name {
+		d.opts.Logger.Info("the root command's name is not the file's", "binary", d.bin, "file", d.name, "root", name)
+		d.name = name
+		d.env = discoveryEnv(d.opts.Env, name)
+	}
+}
+
+// unlistedFlag reports whether a help text has a flag line, in any
+// section, for a flag other than --help that names does not hold: a
+// listing without --help may be cobra's list of the required flags alone,
+// whatever titles the help gives its flag sections.
+func unlistedFlag(help string, names map[string]bool) bool {
+	for _, l := range strings.Split(help, "\n") {
+		if f := matchFlag(l); f != nil && f.name != "help" && !names[f.name] {
+			return true
+		}
+	}
+	return false
+}
+
+// ownHelpCommand reports whether a root's help lists a help command that
+// is not cobra's (a CLI's own, which may have sub-commands of its own and
+// print something else than a command's help for `help PATH`).
+func ownHelpCommand(help string) bool {
+	for _, l := range strings.Split(help, "\n") {
+		if m := commandLine().FindStringSubmatch(l); m != nil && strings.TrimSuffix(m[1], ":") == "help" {
+			return strings.TrimSpace(m[2]) != "Help about any command"
+		}
+	}
+	return false
+}
+
+// usageName is the first word of a help's usage section ("Usage:" or gh's
+// "USAGE", the use line on the next line or after "Usage:" as docker
+// prints it), "" when there is none or it is no plain name.
+func usageName(help string) string {
+	lines := strings.Split(strings.ReplaceAll(help, "\r\n", "\n"), "\n")
+	for i, l := range lines {
+		if indented(l) {
+			continue
+		}
+		t := strings.TrimSpace(l)
+		rest, ok := strings.CutPrefix(t, "Usage:")
+		if !ok {
+			if t != "USAGE" {
+				continue
+			}
+		}
+		line := strings.TrimSpace(rest)
+		for j := i + 1; line == "" && j < len(lines) && indented(lines[j]); j++ {
+			line = strings.TrimSpace(lines[j])
+		}
+		name, _, _ := strings.Cut(line, " ")
+		if plainName().MatchString(name) {
+			return name
+		}
+		return ""
+	}
+	return ""
+}
+
+var plainName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.+-]*$`) })
+
 // traverses reports whether the root reads its own local flags before a
 // sub-command's name (cobra's TraverseChildren), by asking the parser:
 // `BIN --FLAG=DEFAULT help` runs cobra's help command when the root parses
@@ -414,6 +519,33 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 		hc.flags[f.name] = true
 	}
 	page := parseHelp(helpText, hc)
+	// Cobra 1.3+ lists only the required flags while one is unset: the
+	// others are listed with the required ones set, and the help is read
+	// again knowing them all (a help may list them in sections of their
+	// own, which are recognized by the flags they name).
+	var required map[string]bool
+	listed := flagsOf(flagsC)
+	listedNames := map[string]bool{}
+	for _, f := range listed {
+		listedNames[f.name] = true
+	}
+	if d.newComp && len(listed) > 0 && !listedNames["help"] && (!d.fullListing(listedNames, page) || unlistedFlag(helpText, listedNames)) {
+		all, err := d.withRequired(ctx, path, listed, page)
+		if err != nil {
+			return nil, nil, fmt.Errorf("listing the flags of %s: %w", full, err)
+		}
+		if all != nil {
+			required = map[string]bool{}
+			for _, f := range listed {
+				required[f.name] = true
+			}
+			flagsC = &completion{items: append(slices.Clone(flagsC.items), all.items...), directive: flagsC.directive}
+			for _, f := range flagsOf(all) {
+				hc.flags[f.name] = true
+			}
+			page = parseHelp(helpText, hc)
+		}
+	}
 	if page.quotes {
 		d.quotes.Store(true)
 	}
@@ -433,7 +565,7 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 	// its completion functions are not called); one that parses its own
 	// (DisableFlagParsing) accepts it. The sub-commands need only the
 	// flags' names and usages: they are walked while the types are asked.
-	pass, probes := d.flags(c, path, page, flagsC, parent)
+	pass, probes := d.flags(c, path, page, flagsC, parent, required)
 	rest := func() error {
 		if err := d.types(ctx, c, path, pass, probes); err != nil {
 			return err
@@ -446,7 +578,7 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 			if !parseC.refused() {
 				c.NoParse = true
 				c.Flags = nil
-				pass, _ = d.flags(c, path, page, parseC, parent)
+				pass, _ = d.flags(c, path, page, parseC, parent, nil)
 			}
 		}
 		if !c.NoParse {
@@ -549,7 +681,10 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 func isDefault(it helpItem) bool {
 	switch it.name {
 	case "help":
-		return it.short == "Help about any command"
+		// cobra's, or the CLI's own (which cobra adds when the tree is
+		// executed, not to the tree reflected in-process): help, not an
+		// action.
+		return true
 	case "completion":
 		return strings.HasPrefix(it.short, "Generate the autocompletion script")
 	case "__complete", "__completeNoDesc":

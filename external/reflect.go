@@ -130,9 +130,11 @@ type Result struct {
 }
 
 // Resolve finds the binary named by name (a path, or a name looked up in
-// PATH) and returns its absolute path with symlinks resolved, and the name
-// its root command gets (the base name of name as found, without
-// resolving symlinks: "kubectl" stays "kubectl").
+// PATH) and returns its absolute path with symlinks resolved, and the
+// file's name (the base name of name as found, without resolving
+// symlinks: "k" stays "k"). Reflection names the root after the root
+// command's own name, as its help prints it ("kubectl" for a link k to
+// kubectl), and falls back on the file's.
 func Resolve(name string) (path, root string, err error) {
 	p, err := osexec.LookPath(name)
 	if err != nil {
@@ -148,7 +150,8 @@ func Resolve(name string) (path, root string, err error) {
 	return p, root, nil
 }
 
-// Reflect walks the binary at path (whose root command is named name)
+// Reflect walks the binary at path (whose file is named name; the root
+// takes the root command's own name where its help prints one)
 // through cobra's completion command and its help texts, without the
 // cache. Every process it starts has stdin closed, a short timeout, and
 // its process group ended when it is over.
@@ -264,6 +267,8 @@ func Load(ctx context.Context, name string, opts *Options) (*Result, error) {
 	}
 	applied := spec
 	overlay := o.Overlay
+	// The root command's own name, which may not be the file's.
+	root = spec.Root.Name
 	if overlay == nil && o.Builtin {
 		if overlay, err = BuiltinOverlay(root); err != nil {
 			return nil, err
@@ -271,6 +276,9 @@ func Load(ctx context.Context, name string, opts *Options) (*Result, error) {
 	}
 	if overlay != nil {
 		if applied, err = overlay.Apply(spec); err != nil {
+			return nil, err
+		}
+		if err := checkDeclared(ctx, path, applied, o); err != nil {
 			return nil, err
 		}
 		if overlay.builtin != "" {

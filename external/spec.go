@@ -103,6 +103,9 @@ type Flag struct {
 	// Schema is a JSON Schema for the flag's value, from the overlay; it
 	// becomes the flag's jsonschema annotation.
 	Schema string `json:"schema,omitempty"`
+	// Declared reports a flag that the CLI hides, declared by the
+	// overlay ("hidden": true) and checked against the CLI's parser.
+	Declared bool `json:"declared,omitempty"`
 }
 
 // Type sources, the values of Flag.TypeFrom.

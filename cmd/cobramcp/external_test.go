@@ -213,8 +213,11 @@ func TestPolicyFromOutside(t *testing.T) {
 		}
 		return n, nil
 	}
-	if _, err := names("--read-only", "--", bin); err == nil || !strings.Contains(err.Error(), "leaves no tool") || !strings.Contains(err.Error(), "unless an overlay says which are (--overlay FILE") {
-		t.Errorf("--read-only without hints: %v", err)
+	_, err := names("--read-only", "--", bin)
+	for _, want := range []string{"leaves no tool", `"readOnly": true`, "--overlay FILE", "--tools"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("--read-only without hints: %v; want %q in it", err, want)
+		}
 	}
 	overlay := filepath.Join(t.TempDir(), "overlay.json")
 	if err := os.WriteFile(overlay, []byte(`{"commands": {"get pods": {"readOnly": true}, "version": {"readOnly": true}}}`), 0o600); err != nil {

@@ -291,8 +291,8 @@ func explainReadOnly(c *cobra.Command) {
 	}
 	c.RunE = func(c *cobra.Command, args []string) error {
 		err := run(c, args)
-		if errors.Is(err, toolset.ErrNothingServed) && strings.Contains(err.Error(), "--read-only") {
-			return fmt.Errorf("%w: from outside, no command is known to be read-only unless an overlay says which are (--overlay FILE, see docs/external.md); cobramcp ships one for %s", err, strings.Join(external.BuiltinOverlays(), ", "))
+		if ns := (*mcpcmd.NothingServedError)(nil); errors.As(err, &ns) && ns.ReadOnly {
+			return fmt.Errorf("%w: from outside, no command is known to be read-only unless an overlay marks it: write an overlay with \"readOnly\": true on the commands that only read (\"commands\": {\"get\": {\"readOnly\": true}}) and give it with --overlay FILE (docs/external.md), or name the tools to serve with --tools; cobramcp ships overlays for %s", err, strings.Join(external.BuiltinOverlays(), ", "))
 		}
 		return err
 	}
