@@ -423,6 +423,7 @@ func usageName(help string) string {
 			if t != "USAGE" {
 				continue
 			}
+			rest = ""
 		}
 		line := strings.TrimSpace(rest)
 		for j := i + 1; line == "" && j < len(lines) && indented(lines[j]); j++ {
@@ -524,6 +525,7 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 	// again knowing them all (a help may list them in sections of their
 	// own, which are recognized by the flags they name).
 	var required map[string]bool
+	parsesKnown := false
 	listed := flagsOf(flagsC)
 	listedNames := map[string]bool{}
 	for _, f := range listed {
@@ -534,7 +536,16 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 		if err != nil {
 			return nil, nil, fmt.Errorf("listing the flags of %s: %w", full, err)
 		}
+		more := false // the listing with them set names flags the first did not
 		if all != nil {
+			for _, f := range flagsOf(all) {
+				more = more || !listedNames[f.name]
+			}
+		}
+		if more {
+			// Only a command that parses its flags lists others once
+			// the required ones are set.
+			parsesKnown = true
 			required = map[string]bool{}
 			for _, f := range listed {
 				required[f.name] = true
@@ -570,7 +581,9 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 		if err := d.types(ctx, c, path, pass, probes); err != nil {
 			return err
 		}
-		if d.newComp && !pass.parses {
+		// Whether a group that does not run parses its flags matters
+		// to no tool: it is not asked.
+		if d.newComp && !pass.parses && !parsesKnown && runs(page, full, len(c.Commands) > 0) {
 			parseC, err := d.complete(ctx, append(slices.Clone(path), probeFlag, "-")...)
 			if err != nil {
 				return fmt.Errorf("listing the flags of %s: %w", full, err)
@@ -601,7 +614,6 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 			c.Long = ""
 		}
 		c.Example = page.example
-		c.Runnable = true
 		use, ok := page.useLine(full)
 		switch {
 		case ok:
@@ -622,18 +634,12 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 				use = strings.TrimSuffix(use, " [flags]")
 			}
 			c.Use = c.Name + strings.TrimPrefix(use, full)
-			if page.upper && len(c.Commands) > 0 && !slices.ContainsFunc(strings.Fields(strings.TrimPrefix(use, full)), func(w string) bool { return !isFlagsWord(w) }) && !page.groupLine(full) {
-				// gh's layout prints the use line of a group that does
-				// not run ("gh codespace [flags]"); cobra's and kubectl's
-				// print it only for a command that runs.
-				c.Runnable = false
-			}
 		case len(page.useLines) > 0 || !page.leaf(full) && len(c.Commands) > 0:
 			// A group: its usage names a sub-command only.
-			c.Runnable = false
 		default:
 			c.Use = c.Name
 		}
+		c.Runnable = runs(page, full, len(c.Commands) > 0)
 		if c.NoParse {
 			// The help adds "[flags]" for cobra's own --help; the command
 			// takes no flags of cobra's.
@@ -674,6 +680,22 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 	c.Commands = children
 	c.HasCommands = len(children) > 0
 	return children, rest, nil
+}
+
+// runs reports whether the help page shows a command that runs (the
+// decision that rest makes when it sets Runnable).
+func runs(page *helpPage, full string, hasSubs bool) bool {
+	use, ok := page.useLine(full)
+	switch {
+	case ok:
+		// gh's layout prints the use line of a group that does not run
+		// ("gh codespace [flags]"); cobra's and kubectl's print it only
+		// for a command that runs.
+		return !(page.upper && hasSubs && !slices.ContainsFunc(strings.Fields(strings.TrimPrefix(use, full)), func(w string) bool { return !isFlagsWord(w) }) && !page.groupLine(full))
+	case len(page.useLines) > 0 || !page.leaf(full) && hasSubs:
+		return false
+	}
+	return true
 }
 
 // isDefault reports whether a root sub-command is cobra's own help or
