@@ -256,11 +256,24 @@ func discoveryEnv(base []string, name string) []string {
 // discover reflects the binary into a Spec.
 func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 	d.build = readBuildInfo(d.bin)
-	d.rootName(ctx)
 	d.listsHelp, d.helpKnown = d.build.cobraAtLeast(1, 4)
-	// The root's sub-commands through cobra's help command: safe (it runs
-	// no completion function of the CLI) and exact.
-	rootSubs, err := d.complete(ctx, "help", "")
+	// The root's help (for its name) and its sub-commands through cobra's
+	// help command (safe: it runs no completion function of the CLI, and
+	// exact), side by side.
+	var (
+		rootSubs *completion
+		err      error
+		named    sync.WaitGroup
+	)
+	named.Add(1)
+	go func() { defer named.Done(); rootSubs, err = d.complete(ctx, "help", "") }()
+	name := d.rootName(ctx)
+	named.Wait()
+	if name != "" && name != d.name {
+		d.opts.Logger.Info("the root command's name is not the file's", "binary", d.bin, "file", d.name, "root", name)
+		d.name = name
+		d.env = discoveryEnv(d.opts.Env, name)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: %v", d.bin, ErrNotCobra, err)
 	}
@@ -348,7 +361,9 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 	prune(root, left)
 	sortTree(root)
 	spec := &Spec{Format: specFormat, Root: root, Build: d.build}
-	spec.TraverseChildren = d.traverses(ctx, root)
+	var tail sync.WaitGroup
+	tail.Add(1)
+	go func() { defer tail.Done(); spec.TraverseChildren = d.traverses(ctx, root) }()
 	if d.versionFlag {
 		if res, err := d.run(ctx, "--version"); err == nil && res.ExitCode == 0 {
 			v := strings.TrimSpace(firstLine(res.Stdout))
@@ -356,6 +371,7 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 			spec.Version, spec.VersionFlag = v, true
 		}
 	}
+	tail.Wait()
 	d.mu.Lock()
 	spec.Notes = slices.Clone(d.notes)
 	spec.Partial = d.partial
@@ -364,23 +380,21 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 	return spec, nil
 }
 
-// rootName names the root after the root command, as its help's usage
-// prints it, rather than after the binary's file (a renamed copy, a
+// rootName reads the root's help (kept for the root's reading) and
+// returns the root command's name as its usage prints it ("" when it
+// prints none): the root is named after it rather than after the binary's
+// file (a renamed copy, a
 // symlink `k` to kubectl), so that its tools are named as in-process and
 // its help is read the same whatever the file is called. A help without a
 // usage line that names the root by a plain name leaves the file's name.
-func (d *discoverer) rootName(ctx context.Context) {
+func (d *discoverer) rootName(ctx context.Context) string {
 	res, err := d.run(ctx, "--help")
 	if err != nil || res.ExitCode != 0 {
-		return
+		return ""
 	}
 	d.rootHelp = &res.Stdout
 	d.ownHelp = ownHelpCommand(res.Stdout)
-	if name := usageName(res.Stdout); name != "" && name != d.name {
-		d.opts.Logger.Info("the root command's name is not the file's", "binary", d.bin, "file", d.name, "root", name)
-		d.name = name
-		d.env = discoveryEnv(d.opts.Env, name)
-	}
+	return usageName(res.Stdout)
 }
 
 // unlistedFlag reports whether a help text has a flag line, in any
