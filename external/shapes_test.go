@@ -102,7 +102,11 @@ func TestHiddenFlagOverlay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := ts.Call(context.Background(), "shapes_server", json.RawMessage(`{"flags":{"endpoints":["a:1","b:2"]},"args":["x"]}`))
+	v, err := ts.View(toolset.Listing{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := v.Call(context.Background(), "shapes_server", json.RawMessage(`{"flags":{"endpoints":["a:1","b:2"]},"args":["x"]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
