@@ -149,7 +149,7 @@ func TestCallsFromOutside(t *testing.T) {
 func TestEnableFromOutside(t *testing.T) {
 	bin := mycli(t)
 	cfg := filepath.Join(t.TempDir(), "claude.json")
-	if out, err := run(t, "claude", "enable", "--config-path", cfg, "--cache-dir", sharedCache, "--", bin, "--tools", "mycli_get_*"); err != nil {
+	if out, err := run(t, "claude", "enable", "--config-path", cfg, "--cache-dir", sharedCache, "--max-commands", "2000", "--", bin, "--tools", "mycli_get_*"); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	b, err := os.ReadFile(cfg)
@@ -171,7 +171,7 @@ func TestEnableFromOutside(t *testing.T) {
 	}
 	e, ok := doc.MCPServers["mycli"]
 	abs, _ := filepath.Abs(bin)
-	if !ok || !slices.Equal(e.Args, []string{"start", "--", abs, "--tools", "mycli_get_*", "--cache-dir", sharedCache}) {
+	if !ok || !slices.Equal(e.Args, []string{"start", "--", abs, "--tools", "mycli_get_*", "--cache-dir", sharedCache, "--max-commands", "2000"}) {
 		t.Fatalf("entry: %s", b)
 	}
 	out, err := run(t, "claude", "list", "--config-path", cfg, "--", bin)
