@@ -268,9 +268,9 @@ func Load(ctx context.Context, name string, opts *Options) (*Result, error) {
 	applied := spec
 	overlay := o.Overlay
 	// The root command's own name, which may not be the file's.
-	root = spec.Root.Name
+	rootName := spec.Root.Name
 	if overlay == nil && o.Builtin {
-		if overlay, err = BuiltinOverlay(root); err != nil {
+		if overlay, err = BuiltinOverlay(rootName); err != nil {
 			return nil, err
 		}
 	}
@@ -282,11 +282,11 @@ func Load(ctx context.Context, name string, opts *Options) (*Result, error) {
 			return nil, err
 		}
 		if overlay.builtin != "" {
-			applied.Notes = append(applied.Notes, fmt.Sprintf("applied the overlay cobramcp ships for %s (read-only and destructive hints, defaults no help prints, commands left out)", root))
+			applied.Notes = append(applied.Notes, fmt.Sprintf("applied the overlay cobramcp ships for %s (read-only and destructive hints, defaults no help prints, commands left out)", rootName))
 		}
 	}
 	tree, more := Build(applied)
-	tree.Use = root
+	tree.Use = rootName
 	notes := append(slices.Clone(applied.Notes), more...)
 	logNotes(o.Logger, notes, cached)
 	r := &Result{Root: tree, Path: path, Spec: applied, Cached: cached, Notes: notes, Stale: stale}
