@@ -123,6 +123,7 @@ type reflectFlags struct {
 	noCache      bool
 	cacheDir     string
 	probeTimeout time.Duration
+	budget       external.Options // Timeout, MaxCommands, MaxProcesses, MaxTimeouts
 }
 
 // Annotations of the reflection flags: entryFlag marks those a client
@@ -142,7 +143,11 @@ func (rf *reflectFlags) add(fs *pflag.FlagSet) {
 	own.BoolVar(&rf.noCache, "no-cache", false, "neither read nor write the reflection cache")
 	own.StringVar(&rf.cacheDir, "cache-dir", "", "directory of the reflection cache (default <user cache dir>/cobramcp/external)")
 	own.DurationVar(&rf.probeTimeout, "probe-timeout", external.DefaultProbeTimeout, "time limit of each process that reflection starts")
-	for _, name := range []string{"overlay", "no-builtin-overlay", "cache-dir", "probe-timeout"} {
+	own.DurationVar(&rf.budget.Timeout, "reflect-timeout", external.DefaultTimeout, "time limit of a whole reflection of the served CLI")
+	own.IntVar(&rf.budget.MaxCommands, "max-commands", external.DefaultMaxCommands, "most commands of the served CLI that reflection reads (a tree with no end stops there)")
+	own.IntVar(&rf.budget.MaxProcesses, "max-processes", external.DefaultMaxProcesses, "most processes of the served CLI that one reflection starts")
+	own.IntVar(&rf.budget.MaxTimeouts, "max-timeouts", external.DefaultMaxTimeouts, "processes of the served CLI that may not finish in time (each tried again) before reflection stops")
+	for _, name := range []string{"overlay", "no-builtin-overlay", "cache-dir", "probe-timeout", "reflect-timeout", "max-commands", "max-processes", "max-timeouts"} {
 		_ = own.SetAnnotation(name, entryFlag, []string{"true"})
 	}
 	for _, name := range []string{"overlay", "cache-dir"} {
@@ -188,7 +193,8 @@ func (t *target) tree(c *cobra.Command, rf *reflectFlags, log *slog.Logger) (*co
 	// it: after the CLI is upgraded, it serves the previous reflection
 	// and reflects the new binary for the next start (external.Options.Stale).
 	stale := c.Name() == "start"
-	opts := &external.Options{Refresh: rf.refresh, NoCache: rf.noCache, CacheDir: rf.cacheDir, ProbeTimeout: rf.probeTimeout, Logger: log, Builtin: !rf.noBuiltin, Stale: stale}
+	opts := &external.Options{Refresh: rf.refresh, NoCache: rf.noCache, CacheDir: rf.cacheDir, ProbeTimeout: rf.probeTimeout, Logger: log, Builtin: !rf.noBuiltin, Stale: stale,
+		Timeout: rf.budget.Timeout, MaxCommands: rf.budget.MaxCommands, MaxProcesses: rf.budget.MaxProcesses, MaxTimeouts: rf.budget.MaxTimeouts}
 	if rf.overlay != "" {
 		var err error
 		if opts.Overlay, err = external.ReadOverlay(rf.overlay); err != nil {
