@@ -13,7 +13,7 @@ import (
 
 	"github.com/cobramcp/cobramcp/dialect"
 	"github.com/cobramcp/cobramcp/exec"
-	"github.com/cobramcp/cobramcp/internal/roundtrip"
+	"github.com/cobramcp/cobramcp/test/roundtrip"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
