@@ -15,7 +15,8 @@
 //     them by default), so that another key always finds a free one. The
 //     empty key is the exception: it stands for the one caller of a server
 //     that has no identities and no sessions (stdio), which no other caller
-//     can meet, and may use every slot.
+//     can meet, and may use every slot; MaxQueuePerKey does not apply to
+//     it either (MaxQueue does).
 //   - When a slot frees, the calls queued are served round-robin between
 //     keys: each key's calls in the order they came, one key after the
 //     other.

@@ -18,7 +18,7 @@ type Options struct {
 	// MaxQueue caps the calls waiting in all; zero or negative: no cap.
 	MaxQueue int
 	// MaxQueuePerKey caps the calls of one key waiting; zero or negative:
-	// no cap.
+	// no cap. The empty key, the lone caller, is held to MaxQueue only.
 	MaxQueuePerKey int
 }
 
@@ -131,7 +131,7 @@ func (s *Scheduler) Acquire(ctx context.Context, name string) (time.Duration, er
 		s.mu.Unlock()
 		return 0, nil
 	}
-	if c := s.opts.MaxQueuePerKey; c > 0 && len(k.queue) >= c {
+	if c := s.opts.MaxQueuePerKey; c > 0 && name != "" && len(k.queue) >= c {
 		s.forget(k)
 		s.mu.Unlock()
 		return 0, &QueueFullError{PerKey: true, Cap: c, Slots: s.opts.Slots}

@@ -98,12 +98,17 @@ func TestShareLeavesSlotsToOthers(t *testing.T) {
 }
 
 func TestEmptyKeyUsesEverySlot(t *testing.T) {
-	s := New(Options{Slots: 3})
+	s := New(Options{Slots: 3, MaxQueuePerKey: 1, MaxQueue: 2})
 	for range 3 {
 		mustAcquire(t, s, "")
 	}
-	granted := make(chan string, 1)
+	granted := make(chan string, 2)
 	queue(t, s, "", "fourth", granted)
+	queue(t, s, "", "fifth", granted) // beyond MaxQueuePerKey, within MaxQueue
+	var qf *QueueFullError
+	if _, err := s.Acquire(context.Background(), ""); !errors.As(err, &qf) || qf.PerKey {
+		t.Fatalf("err %v, want the global cap", err)
+	}
 	s.Release("")
 	if g := <-granted; g != "fourth" {
 		t.Fatal(g)
