@@ -115,6 +115,22 @@ func (s *Scheduler) forget(k *key) {
 	}
 }
 
+// TryAcquire takes a slot for key if one may be taken now, without
+// waiting; it reports whether it did. On true the caller must call
+// Release(key) once.
+func (s *Scheduler) TryAcquire(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := s.keyOf(name)
+	if s.free > 0 && len(k.queue) == 0 && k.running < s.limit(k) {
+		s.free--
+		k.running++
+		return true
+	}
+	s.forget(k)
+	return false
+}
+
 // Acquire takes a slot for key, waiting for one when none may be taken now.
 // It returns how long it waited (zero when it did not), a *QueueFullError
 // when the queue is full, or the context's error when ctx ended first. On

@@ -353,3 +353,24 @@ func BenchmarkChannelSlots(b *testing.B) {
 		<-slots
 	}
 }
+
+func TestTryAcquire(t *testing.T) {
+	s := New(Options{Slots: 2})
+	if !s.TryAcquire("a") {
+		t.Fatal("a free slot was not taken")
+	}
+	if s.TryAcquire("a") {
+		t.Fatal("a took more than its share")
+	}
+	if !s.TryAcquire("b") {
+		t.Fatal("b found no slot")
+	}
+	if s.TryAcquire("c") {
+		t.Fatal("c took a slot beyond the slots")
+	}
+	s.Release("a")
+	s.Release("b")
+	if st := s.Stats(); st.Running != 0 || len(s.keys) != 0 {
+		t.Fatalf("left %+v", st)
+	}
+}
