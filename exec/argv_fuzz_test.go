@@ -76,7 +76,7 @@ func FuzzArgvRoundTrip(f *testing.F) {
 		// needsDash: an independent account of when args cannot stand
 		// before "--".
 		needsDash := func(args ...string) bool {
-			return wantArgsLenAtDash(exec.Positional{Args: args}) == 0
+			return wantArgsLenAtDash(positional{Args: args}) == 0
 		}
 		cases := []fuzzCase{
 			{flags: map[string]any{"string": s}, unrep: nul(s)},
@@ -122,16 +122,16 @@ func FuzzArgvRoundTrip(f *testing.F) {
 			)
 		}
 		allOK := map[string]any{}
-		var allArgs exec.Positional
+		var allArgs positional
 		for i, c := range cases {
-			_, err := roundTripP(t, c.flags, exec.Positional{Args: c.args, AfterDash: c.afterDash, StopsAtFirstArg: c.stop})
+			_, err := roundTripP(t, c.flags, positional{Args: c.args, AfterDash: c.afterDash, StopsAtFirstArg: c.stop})
 			switch {
 			case err == nil:
 				for name, val := range c.flags {
 					allOK[name] = val
 				}
 				if (c.args != nil || c.afterDash != nil) && !c.stop {
-					allArgs = exec.Positional{Args: c.args, AfterDash: c.afterDash}
+					allArgs = positional{Args: c.args, AfterDash: c.afterDash}
 				}
 			case errors.Is(err, exec.ErrUnrepresentable) && c.unrep:
 			case errors.Is(err, exec.ErrInvalidValue) && c.invalid:

@@ -425,7 +425,7 @@ func withPolicy(ts *toolset.Toolset, s settings, fs *pflag.FlagSet, root string,
 				named = append(named, st)
 			}
 		}
-		msg = &nothingServed{fmt.Sprintf("the policy (%s) leaves no tool to serve", s.describe()), pe}
+		msg = &NothingServedError{msg: fmt.Sprintf("the policy (%s) leaves no tool to serve", s.describe()), err: pe, ReadOnly: s.Policy.ReadOnly}
 	case toolset.SettingPins:
 		return nil, pe.Err // it names the pin and where it came from
 	default:
@@ -455,13 +455,15 @@ func withPolicy(ts *toolset.Toolset, s settings, fs *pflag.FlagSet, root string,
 	return nil, fmt.Errorf("%w (from %s)", msg, strings.Join(from, ", "))
 }
 
-// nothingServed is the error of a policy that leaves nothing, in the
-// flags' words; it wraps the library's, so that errors.Is finds
-// toolset.ErrNothingServed.
-type nothingServed struct {
-	msg string
-	err error
+// A NothingServedError is the error of a policy that leaves nothing, in
+// the flags' words; it wraps the library's, so that errors.Is finds
+// toolset.ErrNothingServed. ReadOnly reports that --read-only was part of
+// the policy.
+type NothingServedError struct {
+	msg      string
+	err      error
+	ReadOnly bool
 }
 
-func (e *nothingServed) Error() string { return e.msg }
-func (e *nothingServed) Unwrap() error { return e.err }
+func (e *NothingServedError) Error() string { return e.msg }
+func (e *NothingServedError) Unwrap() error { return e.err }

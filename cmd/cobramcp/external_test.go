@@ -149,7 +149,7 @@ func TestCallsFromOutside(t *testing.T) {
 func TestEnableFromOutside(t *testing.T) {
 	bin := mycli(t)
 	cfg := filepath.Join(t.TempDir(), "claude.json")
-	if out, err := run(t, "claude", "enable", "--config-path", cfg, "--cache-dir", sharedCache, "--", bin, "--tools", "mycli_get_*"); err != nil {
+	if out, err := run(t, "claude", "enable", "--config-path", cfg, "--cache-dir", sharedCache, "--max-commands", "2000", "--", bin, "--tools", "mycli_get_*"); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	b, err := os.ReadFile(cfg)
@@ -171,7 +171,7 @@ func TestEnableFromOutside(t *testing.T) {
 	}
 	e, ok := doc.MCPServers["mycli"]
 	abs, _ := filepath.Abs(bin)
-	if !ok || !slices.Equal(e.Args, []string{"start", "--", abs, "--tools", "mycli_get_*", "--cache-dir", sharedCache}) {
+	if !ok || !slices.Equal(e.Args, []string{"start", "--", abs, "--tools", "mycli_get_*", "--cache-dir", sharedCache, "--max-commands", "2000"}) {
 		t.Fatalf("entry: %s", b)
 	}
 	out, err := run(t, "claude", "list", "--config-path", cfg, "--", bin)
@@ -213,8 +213,11 @@ func TestPolicyFromOutside(t *testing.T) {
 		}
 		return n, nil
 	}
-	if _, err := names("--read-only", "--", bin); err == nil || !strings.Contains(err.Error(), "leaves no tool") || !strings.Contains(err.Error(), "unless an overlay says which are (--overlay FILE") {
-		t.Errorf("--read-only without hints: %v", err)
+	_, err := names("--read-only", "--", bin)
+	for _, want := range []string{"leaves no tool", `"readOnly": true`, "--overlay FILE", "--tools"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("--read-only without hints: %v; want %q in it", err, want)
+		}
 	}
 	overlay := filepath.Join(t.TempDir(), "overlay.json")
 	if err := os.WriteFile(overlay, []byte(`{"commands": {"get pods": {"readOnly": true}, "version": {"readOnly": true}}}`), 0o600); err != nil {

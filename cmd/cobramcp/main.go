@@ -117,6 +117,7 @@ type reflectFlags struct {
 	noCache      bool
 	cacheDir     string
 	probeTimeout time.Duration
+	budget       external.Options // Timeout, MaxCommands, MaxProcesses, MaxTimeouts
 }
 
 // add defines the reflection flags in fs.
@@ -127,6 +128,21 @@ func (rf *reflectFlags) add(fs *pflag.FlagSet) {
 	fs.BoolVar(&rf.noCache, "no-cache", false, "neither read nor write the reflection cache")
 	fs.StringVar(&rf.cacheDir, "cache-dir", "", "directory of the reflection cache (default <user cache dir>/cobramcp/external)")
 	fs.DurationVar(&rf.probeTimeout, "probe-timeout", external.DefaultProbeTimeout, "time limit of each process that reflection starts")
+	fs.DurationVar(&rf.budget.Timeout, "reflect-timeout", external.DefaultTimeout, "time limit of a whole reflection of the served CLI")
+	fs.IntVar(&rf.budget.MaxCommands, "max-commands", external.DefaultMaxCommands, "most commands of the served CLI that reflection reads (a tree with no end stops there)")
+	fs.IntVar(&rf.budget.MaxProcesses, "max-processes", external.DefaultMaxProcesses, "most processes of the served CLI that one reflection starts")
+	fs.IntVar(&rf.budget.MaxTimeouts, "max-timeouts", external.DefaultMaxTimeouts, "processes of the served CLI that may not finish in time (each tried again) before reflection stops")
+}
+
+// entryArgs are the reflection flags set on c, for a client entry.
+func (rf *reflectFlags) entryArgs(c *cobra.Command) []string {
+	var args []string
+	for _, name := range []string{"probe-timeout", "reflect-timeout", "max-commands", "max-processes", "max-timeouts"} {
+		if f := c.Flag(name); f != nil && f.Changed {
+			args = append(args, "--"+name, f.Value.String())
+		}
+	}
+	return args
 }
 
 // load reflects the target binary and returns its toolset.
@@ -142,7 +158,8 @@ func (t *target) load(c *cobra.Command, rf *reflectFlags) (*toolset.Toolset, err
 	// it: after the CLI is upgraded, it serves the previous reflection
 	// and reflects the new binary for the next start (external.Options.Stale).
 	stale := c.Name() == "start"
-	opts := &external.Options{Refresh: rf.refresh, NoCache: rf.noCache, CacheDir: rf.cacheDir, ProbeTimeout: rf.probeTimeout, Logger: log, Builtin: !rf.noBuiltin, Stale: stale}
+	opts := &external.Options{Refresh: rf.refresh, NoCache: rf.noCache, CacheDir: rf.cacheDir, ProbeTimeout: rf.probeTimeout, Logger: log, Builtin: !rf.noBuiltin, Stale: stale,
+		Timeout: rf.budget.Timeout, MaxCommands: rf.budget.MaxCommands, MaxProcesses: rf.budget.MaxProcesses, MaxTimeouts: rf.budget.MaxTimeouts}
 	if rf.overlay != "" {
 		if opts.Overlay, err = external.ReadOverlay(rf.overlay); err != nil {
 			return nil, err
@@ -232,10 +249,7 @@ func newRoot(out io.Writer, t *target) *cobra.Command {
 			if f := c.Flag("no-builtin-overlay"); f != nil && f.Changed && rf.noBuiltin {
 				args = append(args, "--no-builtin-overlay")
 			}
-			if f := c.Flag("probe-timeout"); f != nil && f.Changed {
-				args = append(args, "--probe-timeout", rf.probeTimeout.String())
-			}
-			return args
+			return append(args, rf.entryArgs(c)...)
 		},
 	}
 	// The serving commands under `mcp`, as in an adopted CLI, and (all but
@@ -277,8 +291,8 @@ func explainReadOnly(c *cobra.Command) {
 	}
 	c.RunE = func(c *cobra.Command, args []string) error {
 		err := run(c, args)
-		if errors.Is(err, toolset.ErrNothingServed) && strings.Contains(err.Error(), "--read-only") {
-			return fmt.Errorf("%w: from outside, no command is known to be read-only unless an overlay says which are (--overlay FILE, see docs/external.md); cobramcp ships one for %s", err, strings.Join(external.BuiltinOverlays(), ", "))
+		if ns := (*mcpcmd.NothingServedError)(nil); errors.As(err, &ns) && ns.ReadOnly {
+			return fmt.Errorf("%w: from outside, no command is known to be read-only unless an overlay marks it: write an overlay with \"readOnly\": true on the commands that only read (\"commands\": {\"get\": {\"readOnly\": true}}) and give it with --overlay FILE (docs/external.md), or name the tools to serve with --tools; cobramcp ships overlays for %s", err, strings.Join(external.BuiltinOverlays(), ", "))
 		}
 		return err
 	}
