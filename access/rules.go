@@ -34,8 +34,8 @@ type Rule struct {
 	text  string // the rule as written, for messages
 }
 
-// Keys are the keys a rule may have.
-var Keys = []string{"subject", "group", "scope", "tools", "exclude-tools", "read-only", "set", "set-claim"}
+// ruleKeys are the keys a rule may have.
+var ruleKeys = []string{"subject", "group", "scope", "tools", "exclude-tools", "read-only", "set", "set-claim"}
 
 // Name names the rule in messages: its number in the file (from 1) and its
 // JSON as written.
@@ -136,13 +136,13 @@ func parseRule(i int, raw json.RawMessage) (*Rule, error) {
 	}
 	var unknown []string
 	for k := range keys {
-		if !slices.Contains(Keys, k) {
+		if !slices.Contains(ruleKeys, k) {
 			unknown = append(unknown, strconv.Quote(k))
 		}
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return nil, fail("unknown key %s (a rule's keys are %s)", strings.Join(unknown, ", "), strings.Join(Keys, ", "))
+		return nil, fail("unknown key %s (a rule's keys are %s)", strings.Join(unknown, ", "), strings.Join(ruleKeys, ", "))
 	}
 	for k, v := range keys {
 		var err error
@@ -248,10 +248,10 @@ func (r *Rule) matches(who *auth.TokenInfo) bool {
 			return false
 		}
 	}
-	if r.Group != "" && !slices.Contains(Groups(who), r.Group) {
+	if r.Group != "" && !slices.Contains(groups(who), r.Group) {
 		return false
 	}
-	if r.Scope != "" && !slices.Contains(Scopes(who), r.Scope) {
+	if r.Scope != "" && !slices.Contains(scopes(who), r.Scope) {
 		return false
 	}
 	return true
@@ -281,13 +281,13 @@ func Claim(who *auth.TokenInfo, name string) (value string, ok bool) {
 	return "", false
 }
 
-// Groups returns the values of who's groups claim: a list of strings, or
+// groups returns the values of who's groups claim: a list of strings, or
 // one string.
-func Groups(who *auth.TokenInfo) []string { return stringsOf(who.Extra["groups"]) }
+func groups(who *auth.TokenInfo) []string { return stringsOf(who.Extra["groups"]) }
 
-// Scopes returns who's scopes: TokenInfo.Scopes, the space-separated scope
+// scopes returns who's scopes: TokenInfo.Scopes, the space-separated scope
 // claim and the scp claim (a list, as Entra ID and Okta write it).
-func Scopes(who *auth.TokenInfo) []string {
+func scopes(who *auth.TokenInfo) []string {
 	out := slices.Clone(who.Scopes)
 	if s, ok := who.Extra["scope"].(string); ok {
 		out = append(out, strings.Fields(s)...)
