@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/tailscale/hujson"
 )
@@ -42,6 +43,8 @@ type Overlay struct {
 	Exclude  []string                   `json:"exclude,omitempty"`
 	Flags    map[string]*FlagOverlay    `json:"flags,omitempty"`
 	Commands map[string]*CommandOverlay `json:"commands,omitempty"`
+	// Limits are the call limits to serve the CLI with (see CallLimits).
+	Limits *LimitsOverlay `json:"limits,omitempty"`
 
 	// builtin names the CLI of a built-in overlay (BuiltinOverlay): its
 	// names that match nothing (another version of the CLI) are noted
@@ -62,6 +65,48 @@ type CommandOverlay struct {
 	// {"max": 0} means none.
 	Args  *ArgsOverlay            `json:"args,omitempty"`
 	Flags map[string]*FlagOverlay `json:"flags,omitempty"`
+}
+
+// LimitsOverlay holds the call limits an overlay gives the CLI, as its
+// author's toolset.Config would ({"timeout": "30m", "maxOutput": 4194304,
+// "maxParallel": 4}); the serving command's --timeout, --max-output and
+// --max-parallel still win. 0 means no limit (timeout, maxOutput).
+type LimitsOverlay struct {
+	Timeout     string `json:"timeout,omitempty"`
+	MaxOutput   *int   `json:"maxOutput,omitempty"`
+	MaxParallel *int   `json:"maxParallel,omitempty"`
+}
+
+// CallLimits returns the overlay's limits as toolset.Config takes them
+// (Timeout, MaxOutput, MaxParallel): zero where the overlay says nothing,
+// negative for "no limit".
+func (o *Overlay) CallLimits() (timeout time.Duration, maxOutput, maxParallel int, err error) {
+	if o == nil || o.Limits == nil {
+		return 0, 0, 0, nil
+	}
+	l := o.Limits
+	if l.Timeout != "" {
+		if timeout, err = time.ParseDuration(l.Timeout); err != nil || timeout < 0 {
+			return 0, 0, 0, fmt.Errorf("overlay: limits.timeout %q: want a duration such as 30m (0: no limit)", l.Timeout)
+		}
+		if timeout == 0 {
+			timeout = -1
+		}
+	}
+	if l.MaxOutput != nil {
+		if maxOutput = *l.MaxOutput; maxOutput < 0 {
+			return 0, 0, 0, fmt.Errorf("overlay: limits.maxOutput %d: want a number of bytes (0: no cap)", maxOutput)
+		}
+		if maxOutput == 0 {
+			maxOutput = -1
+		}
+	}
+	if l.MaxParallel != nil {
+		if maxParallel = *l.MaxParallel; maxParallel < 1 {
+			return 0, 0, 0, fmt.Errorf("overlay: limits.maxParallel %d: want at least 1", maxParallel)
+		}
+	}
+	return timeout, maxOutput, maxParallel, nil
 }
 
 // ArgsOverlay bounds a command's positional args.

@@ -58,7 +58,7 @@ func (f *streamFlags) sessions(o *Options, c *cobra.Command, ts *toolset.Served,
 func accessFor(o *Options, c *cobra.Command, p *policyFlags, path string, ts *toolset.Served, identities bool, opts toolset.ServerOptions) (*access.Servers, error) {
 	from := "--" + flagAccess
 	if !c.Flags().Changed(flagAccess) {
-		name := PolicyEnv(serverName(o, c), flagAccess)
+		name := policyEnv(serverName(o, c), flagAccess)
 		if v, ok := os.LookupEnv(name); ok && strings.TrimSpace(v) != "" {
 			path, from = strings.TrimSpace(v), "$"+name
 		}

@@ -25,7 +25,7 @@ func addAuditFlag(c *cobra.Command) *string {
 func openAudit(c *cobra.Command, root string, path string, log *slog.Logger) (*audit.Log, error) {
 	from := "--" + flagAuditLog
 	if !c.Flags().Changed(flagAuditLog) {
-		name := PolicyEnv(root, flagAuditLog)
+		name := policyEnv(root, flagAuditLog)
 		if v, ok := os.LookupEnv(name); ok && strings.TrimSpace(v) != "" {
 			path, from = strings.TrimSpace(v), "$"+name
 		}

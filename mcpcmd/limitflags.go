@@ -2,80 +2,83 @@ package mcpcmd
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/cobramcp/cobramcp/toolset"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
-// Names of the flags of the call slots' fair shares and queue caps.
+// Names of the call limit flags, which the person running the server sets
+// over the author's toolset.Config (Timeout, MaxOutput, MaxParallel).
 const (
-	flagMaxQueue          = "max-queue"
-	flagMaxQueuePerCaller = "max-queue-per-caller"
-	flagCallerShare       = "caller-share"
+	flagTimeout     = "timeout"
+	flagMaxOutput   = "max-output"
+	flagMaxParallel = "max-parallel"
 )
 
-// limitFlags are the flags of the call slots' fair shares and queue caps,
-// on start and stream.
-type limitFlags struct {
-	maxQueue, maxQueuePerCaller, callerShare int
+// addLimitFlags defines the call limit flags on c (start, stream, call,
+// tool). Unset, with no <ROOT>_MCP_* variable either, the author's Config
+// stands; a command's own mcp.timeout annotation still wins over
+// --timeout, as it wins over Config.Timeout.
+func addLimitFlags(c *cobra.Command) {
+	fs := c.Flags()
+	fs.Duration(flagTimeout, 0, "time limit of each call, over the CLI's own default ("+toolset.DefaultTimeout.String()+" unless its author chose another); 0 means no limit; a command annotated with its own timeout keeps it (env CLIENV_MCP_TIMEOUT)")
+	fs.Int(flagMaxOutput, 0, "bytes kept of each of a call's stdout and stderr (head and tail, the middle marked); 0 means no cap (env CLIENV_MCP_MAX_OUTPUT)")
+	fs.Int(flagMaxParallel, 0, "calls that run at once; more wait for a slot (default "+strconv.Itoa(toolset.DefaultMaxParallel)+" unless the CLI's author chose another; env CLIENV_MCP_MAX_PARALLEL)")
 }
 
-// addLimitFlags defines the limit flags on c; those of the callers'
-// shares only when the server may have more than one caller (not on
-// stdio).
-func addLimitFlags(c *cobra.Command, callers bool) *limitFlags {
-	f := &limitFlags{maxQueuePerCaller: toolset.DefaultMaxQueuePerCaller}
-	fl := c.Flags()
-	fl.IntVar(&f.maxQueue, flagMaxQueue, toolset.DefaultMaxQueue, "most calls waiting for a free call slot, all callers together; a call over it is refused at once (env CLIENV_MCP_MAX_QUEUE)")
-	if !callers {
-		return f
+// applyLimits sets the limits of cfg that c's limit flags, or for a flag
+// not given its variable (policyEnv(root, flag), read through lookup),
+// ask for. A command without the flags leaves cfg as it is.
+func applyLimits(fs *pflag.FlagSet, root string, lookup func(string) (string, bool), cfg *toolset.Config) error {
+	if fs.Lookup(flagTimeout) == nil {
+		return nil
 	}
-	fl.IntVar(&f.maxQueuePerCaller, flagMaxQueuePerCaller, toolset.DefaultMaxQueuePerCaller, "most calls of one caller (an identity, else a session) waiting for a free call slot; a call over it is refused at once (env CLIENV_MCP_MAX_QUEUE_PER_CALLER)")
-	fl.IntVar(&f.callerShare, flagCallerShare, 0, "most call slots one caller (an identity, else a session) holds at once, so that another always finds a free one; 0: half of them (env CLIENV_MCP_CALLER_SHARE)")
-	return f
-}
-
-// limits returns the limits the flags, or for those not given their
-// variables (<ROOT>_MCP_MAX_QUEUE, ...), ask for.
-func (f *limitFlags) limits(c *cobra.Command, root string) (toolset.Limits, error) {
-	return readLimits(c, root, f, os.LookupEnv)
-}
-
-func readLimits(c *cobra.Command, root string, f *limitFlags, lookup func(string) (string, bool)) (toolset.Limits, error) {
-	var l toolset.Limits
-	for _, it := range []struct {
-		flag string
-		val  int
-		dst  *int
-		min  int
-	}{
-		{flagMaxQueue, f.maxQueue, &l.MaxQueue, 1},
-		{flagMaxQueuePerCaller, f.maxQueuePerCaller, &l.MaxQueuePerCaller, 1},
-		{flagCallerShare, f.callerShare, &l.CallerShare, 0},
-	} {
-		if c.Flags().Lookup(it.flag) == nil {
-			*it.dst = it.val // not a flag of this command: the default
-			continue
+	// value returns the text of flag, from the command line or its
+	// variable, and where it came from; ok is false when neither is set.
+	value := func(flag string) (text, from string, ok bool) {
+		if fs.Changed(flag) {
+			return fs.Lookup(flag).Value.String(), "--" + flag, true
 		}
-		from, v := "--"+it.flag, it.val
-		if !c.Flags().Changed(it.flag) {
-			name := PolicyEnv(root, it.flag)
-			if s, ok := lookup(name); ok && strings.TrimSpace(s) != "" {
-				n, err := strconv.Atoi(strings.TrimSpace(s))
-				if err != nil {
-					return toolset.Limits{}, fmt.Errorf("$%s=%q: want a whole number", name, s)
-				}
-				from, v = "$"+name, n
-			}
+		if lookup == nil {
+			return "", "", false
 		}
-		if v < it.min {
-			return toolset.Limits{}, fmt.Errorf("%s %d: want a number of at least %d", from, v, it.min)
+		name := policyEnv(root, flag)
+		if v, set := lookup(name); set && strings.TrimSpace(v) != "" {
+			return strings.TrimSpace(v), "$" + name, true
 		}
-		*it.dst = v
+		return "", "", false
 	}
-	return l, nil
+	if text, from, ok := value(flagTimeout); ok {
+		d, err := time.ParseDuration(text)
+		if err != nil || d < 0 {
+			return fmt.Errorf("%s %q: want a duration such as 30s, 10m or 1h (0: no limit)", from, text)
+		}
+		cfg.Timeout = d
+		if d == 0 {
+			cfg.Timeout = -1 // Config's "no bound"
+		}
+	}
+	if text, from, ok := value(flagMaxOutput); ok {
+		n, err := strconv.Atoi(text)
+		if err != nil || n < 0 {
+			return fmt.Errorf("%s %q: want a number of bytes (0: no cap)", from, text)
+		}
+		cfg.MaxOutput = n
+		if n == 0 {
+			cfg.MaxOutput = -1 // Config's "no cap"
+		}
+	}
+	if text, from, ok := value(flagMaxParallel); ok {
+		n, err := strconv.Atoi(text)
+		if err != nil || n < 1 {
+			return fmt.Errorf("%s %q: want a number of calls, at least 1", from, text)
+		}
+		cfg.MaxParallel = n
+	}
+	return nil
 }

@@ -64,5 +64,6 @@ func newStartCmd(o *Options) *cobra.Command {
 	}
 	pf = addPolicyFlags(c, toolset.ToolModeAuto)
 	cf = addCallFlags(c, false)
+	addLimitFlags(c)
 	return c
 }

@@ -245,20 +245,20 @@ func TestVariablesOfTheServedCLI(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "$MYCLI_MCP_TOKEN") {
 		t.Fatalf("serving on every interface without a token: %v", err)
 	}
-	out, err := run(t, "mcp", "stream", "--help", "--", bin)
+	out, err := run(t, "stream", "--help", "--", bin)
 	if err != nil || !strings.Contains(out, "MYCLI_MCP_TOKEN") || strings.Contains(out, "COBRAMCP_MCP_TOKEN") {
-		t.Errorf("help of `cobramcp mcp stream -- mycli` (%v):\n%s", err, out)
+		t.Errorf("help of `cobramcp stream -- mycli` (%v):\n%s", err, out)
 	}
 }
 
-// TestEnablePlansAtTheTop: `enable` plans the entry the same way at the top
-// of cobramcp and under mcp (the tool mode that fits the client, the policy
-// checked against the served tools), which reflects the binary and so
-// leaves the cache warm for the client's first start.
+// TestEnablePlansAtTheTop: `enable` at the top of cobramcp plans the entry
+// (the tool mode that fits the client, the policy checked against the
+// served tools), which reflects the binary and so leaves the cache warm for
+// the client's first start.
 func TestEnablePlansAtTheTop(t *testing.T) {
 	bin := mycli(t)
 	abs, _ := filepath.Abs(bin)
-	for _, prefix := range [][]string{nil, {"mcp"}} {
+	for _, prefix := range [][]string{nil} {
 		t.Run(strings.Join(append([]string{"cobramcp"}, prefix...), " "), func(t *testing.T) {
 			dir := t.TempDir()
 			cfg := filepath.Join(dir, "claude.json")

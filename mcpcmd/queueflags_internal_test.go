@@ -9,7 +9,7 @@ import (
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
-func TestReadLimits(t *testing.T) {
+func TestReadQueueLimits(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		args []string
@@ -28,11 +28,11 @@ func TestReadLimits(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cmd := &cobra.Command{Use: "start"}
-			f := addLimitFlags(cmd, true)
+			f := addQueueFlags(cmd, true)
 			if err := cmd.ParseFlags(c.args); err != nil {
 				t.Fatal(err)
 			}
-			got, err := readLimits(cmd, "cli", f, func(k string) (string, bool) { v, ok := c.env[k]; return v, ok })
+			got, err := readQueueLimits(cmd, "cli", f, func(k string) (string, bool) { v, ok := c.env[k]; return v, ok })
 			if c.err != "" {
 				if err == nil || !strings.Contains(err.Error(), c.err) {
 					t.Fatalf("err %v, want %q", err, c.err)
@@ -49,11 +49,11 @@ func TestReadLimits(t *testing.T) {
 // On stdio (start) there is one caller: only --max-queue.
 func TestStartHasNoCallerFlags(t *testing.T) {
 	cmd := &cobra.Command{Use: "start"}
-	f := addLimitFlags(cmd, false)
+	f := addQueueFlags(cmd, false)
 	if cmd.Flags().Lookup(flagCallerShare) != nil || cmd.Flags().Lookup(flagMaxQueuePerCaller) != nil {
 		t.Fatal("start has flags of the callers' shares")
 	}
-	got, err := readLimits(cmd, "cli", f, func(string) (string, bool) { return "3", true })
+	got, err := readQueueLimits(cmd, "cli", f, func(string) (string, bool) { return "3", true })
 	want := toolset.Limits{MaxQueue: 3, MaxQueuePerCaller: toolset.DefaultMaxQueuePerCaller}
 	if err != nil || got != want {
 		t.Fatalf("got %+v %v, want %+v", got, err, want)
