@@ -92,6 +92,9 @@ func TestServerQueueCapWaitAndAudit(t *testing.T) {
 	if !third.IsError || !strings.Contains(resultText(third), "tt_version: too many calls waiting: 1 calls are already queued for a free slot (the cap; 1 calls run at once). Nothing was run") {
 		t.Fatalf("over the cap: %s", resultText(third))
 	}
+	// Hold the slot past toolset.WaitNoted, so that the second call's
+	// result mentions its wait.
+	time.Sleep(toolset.WaitNoted + 100*time.Millisecond)
 	if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -170,6 +173,7 @@ func TestCallWithoutServerUsesTheSlots(t *testing.T) {
 		res <- r
 	}()
 	until(t, "the server's call waiting", func() bool { return logs.count("waiting for a free call slot") == 1 })
+	time.Sleep(toolset.WaitNoted + 100*time.Millisecond) // a wait long enough to be mentioned
 	os.WriteFile(filepath.Join(dir, "go"), nil, 0o600)
 	<-done
 	if r := <-res; r == nil || r.IsError || !strings.Contains(resultText(r), "waited") {

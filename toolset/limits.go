@@ -13,6 +13,11 @@ import (
 	"github.com/cobramcp/cobramcp/internal/fairshare"
 )
 
+// WaitNoted is the shortest wait for a call slot that a call's result
+// mentions (a line on its stderr); shorter waits, a burst's, would only
+// clutter results. The audit log records every wait.
+const WaitNoted = time.Second
+
 // Defaults of Limits.
 const (
 	// DefaultMaxQueue: hundreds of calls may wait, not thousands, so
@@ -130,7 +135,7 @@ func (s *Served) runner(o callOptions) RunFunc {
 			return nil, fmt.Errorf("could not start the command: %w", err)
 		}
 		tr.ran, tr.exit, tr.output = true, res.ExitCode, len(res.Stdout)+len(res.Stderr)
-		if waited > 0 {
+		if waited >= WaitNoted {
 			// The result says how long the call waited, as it says a
 			// timeout: a line of the server's on stderr.
 			if res.Stderr != "" && res.Stderr[len(res.Stderr)-1] != '\n' {

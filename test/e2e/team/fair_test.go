@@ -91,14 +91,16 @@ func TestFairShares(t *testing.T) {
 	}
 }
 
-// A call that waited for a slot says how long, in its result.
+// A call that waited for a slot (toolset.WaitNoted or more) says how long,
+// in its result. The sleep holding the slot lasts 2 s, so that the wait is
+// over a second whatever the machine's pace.
 func TestWaitIsReported(t *testing.T) {
 	s := start(t, setup{access: loadRules, maxParallel: 2})
 	hog := s.mustConnect(t, "hog")
 	ctx := context.Background()
 	done := make(chan *mcp.CallToolResult, 1)
 	go func() {
-		res, _ := hog.CallTool(ctx, &mcp.CallToolParams{Name: "mycli_sleep", Arguments: map[string]any{"flags": map[string]any{"for": "1s"}}})
+		res, _ := hog.CallTool(ctx, &mcp.CallToolParams{Name: "mycli_sleep", Arguments: map[string]any{"flags": map[string]any{"for": "2s"}}})
 		done <- res
 	}()
 	waitFor(t, "the sleep running", func() bool { return s.logs.n("running") == 1 })
