@@ -15,6 +15,7 @@ import (
 
 func newStartCmd(o *Options) *cobra.Command {
 	var pf *policyFlags
+	var cf *callFlags
 	c := &cobra.Command{
 		Use:   "start",
 		Short: "Serve the tools over stdio (what MCP clients launch)",
@@ -43,7 +44,13 @@ func newStartCmd(o *Options) *cobra.Command {
 			defer stop()
 			calls, endCalls := context.WithCancel(ctx) // a signal ends the running calls too
 			defer endCalls()
-			srv := ts.NewServer(toolset.ServerOptions{Logger: log, Context: calls})
+			opts := toolset.ServerOptions{Logger: log, Context: calls}
+			closeAudit, err := cf.apply(c, serverName(o, c), log, &opts)
+			if err != nil {
+				return err
+			}
+			defer closeAudit()
+			srv := ts.NewServer(opts)
 			log.Info("serving MCP on stdio", "tools", len(ts.Tools()))
 			err = serve.Stdio(ctx, srv, os.Stdin, proto)
 			endCalls()
@@ -56,6 +63,7 @@ func newStartCmd(o *Options) *cobra.Command {
 		},
 	}
 	pf = addPolicyFlags(c, toolset.ToolModeAuto)
+	cf = addCallFlags(c, false)
 	addLimitFlags(c)
 	return c
 }

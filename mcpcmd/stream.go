@@ -34,6 +34,8 @@ type streamFlags struct {
 	addr           string
 	stateless      bool
 	policy         *policyFlags
+	calls          *callFlags
+	access         *string
 	tokenFile      string
 	tokenEnv       string
 	insecurePublic bool
@@ -96,6 +98,8 @@ func newStreamCmd(o *Options) *cobra.Command {
 	fl.StringVar(&f.addr, "addr", defaultStreamAdd, "address to listen on (host:port); a host other than loopback needs a token")
 	fl.BoolVar(&f.stateless, "stateless", false, "keep no session state, so that any replica can answer any request (see above for what clients lose)")
 	f.policy = addPolicyFlags(c, toolset.ToolModeAuto)
+	f.calls = addCallFlags(c, true)
+	f.access = addAccessFlag(c)
 	addLimitFlags(c)
 	fl.StringVar(&f.tokenFile, flagTokenFile, "", "file holding the bearer token that clients must send")
 	fl.BoolVar(&f.openTokenFile, flagOpenToken, false, "accept a --token-file that its group or others may read or write (refused by default, as ssh refuses such keys)")
@@ -175,8 +179,12 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 		return err
 	}
 
-	hs, err := serve.NewHTTPServer(ts.NewServer(toolset.ServerOptions{Logger: log, HideEnv: secretVars(serverName(o, c), f)}),
-		f.httpOptions(authn, log))
+	srv, hopts, closeAudit, err := f.sessions(o, c, ts, authn, log) // fair shares, audit log, --access
+	if err != nil {
+		return err
+	}
+	defer closeAudit()
+	hs, err := serve.NewHTTPServer(srv, hopts)
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/cobramcp/cobramcp/exec"
+	"github.com/cobramcp/cobramcp/internal/fairshare"
 	"github.com/cobramcp/cobramcp/internal/schemacheck"
 )
 
@@ -49,6 +50,12 @@ func (s *Served) Call(ctx context.Context, name string, arguments json.RawMessag
 type callOptions struct {
 	env      []string     // the environment of the call's process (nil: inherit)
 	progress progressFunc // reports the latest output line; nil: none
+	// The call's share of the slots: its scheduler (nil: the zero
+	// Limits'), its caller's key, and where it notes what happened for
+	// the audit log (nil: nowhere).
+	sched *fairshare.Scheduler
+	key   string
+	trace *trace
 }
 
 // checkName returns nil when name is a tool that Tools lists, or else the
@@ -371,7 +378,7 @@ func (s *Served) call(ctx context.Context, t *Tool, arguments json.RawMessage, o
 	}
 	c := &Call{Tool: t.Name, Command: t.Command, Flags: in.flags, Args: in.args, ArgsAfterDash: in.afterDash, Path: exe, Argv: argv, Options: opts}
 
-	run := s.run
+	run := s.runner(o)
 	for i := len(ts.cfg.Middleware) - 1; i >= 0; i-- {
 		run = ts.cfg.Middleware[i](run)
 	}
@@ -380,25 +387,6 @@ func (s *Served) call(ctx context.Context, t *Tool, arguments json.RawMessage, o
 		return errorResult(fmt.Sprintf("%s: %v", t.Name, err))
 	}
 	return result(out, t.Timeout)
-}
-
-// run is the innermost RunFunc: it waits for a slot, then runs the process.
-func (s *Served) run(ctx context.Context, c *Call) (*exec.Result, error) {
-	ts := s.ts
-	ts.running.begin()
-	defer ts.running.end()
-	select {
-	case ts.slots <- struct{}{}:
-		defer func() { <-ts.slots }()
-	case <-ctx.Done():
-		return nil, fmt.Errorf("canceled while waiting for a free slot (%d calls run at once): %w", cap(ts.slots), ctx.Err())
-	}
-	ts.cfg.Logger.Debug("running", "tool", c.Tool, "argv", s.Redact(c.Argv))
-	res, err := exec.Run(ctx, c.Path, c.Argv, c.Options)
-	if err != nil {
-		return nil, fmt.Errorf("could not start the command: %w", err)
-	}
-	return res, nil
 }
 
 func errorResult(msg string) *mcp.CallToolResult {

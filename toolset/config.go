@@ -74,7 +74,8 @@ type Config struct {
 	MaxOutput int
 
 	// MaxParallel is how many calls run at once; DefaultMaxParallel when
-	// zero. Further calls wait for a free slot.
+	// zero. Further calls wait for a free slot, shared fairly between a
+	// server's callers, up to a cap (ServerOptions.Limits).
 	MaxParallel int
 
 	// Env is the environment of each call's process; nil inherits the

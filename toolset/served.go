@@ -46,6 +46,11 @@ func (s *Served) Mode() ToolMode { return s.list.mode() }
 // Info describes the CLI.
 func (s *Served) Info() Info { return s.ts.Info() }
 
+// Toolset returns the reflection s was made from, from which other views
+// that share its call slots and Wait are made (per-caller views, package
+// access).
+func (s *Served) Toolset() *Toolset { return s.ts }
+
 // Wait blocks until every call has ended: those of every view of the same
 // Toolset, which share its limits.
 func (s *Served) Wait() { s.ts.running.wait() }

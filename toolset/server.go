@@ -7,6 +7,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/pflag"
+
+	"github.com/cobramcp/cobramcp/audit"
 )
 
 type pflagFlag = pflag.Flag
@@ -22,6 +24,12 @@ type ServerOptions struct {
 	// HideEnv names environment variables that the calls' processes must
 	// not see, such as the one holding the server's own token.
 	HideEnv []string
+	// Limits share the call slots fairly between the server's callers
+	// and cap the calls waiting; the zero value means the defaults.
+	Limits Limits
+	// Audit, when set, receives one record per tools/call, served or
+	// refused, with the pinned values of its argv replaced by "***".
+	Audit *audit.Log
 }
 
 // NewServer returns an MCP server serving the tools of s, as listed (see
@@ -58,6 +66,8 @@ func (s *Served) NewServer(opts ServerOptions) *mcp.Server {
 	// still sees Config.Env.
 	env := withoutVars(ts.cfg.Env, opts.HideEnv)
 	srv.AddReceivingMiddleware(s.answerUnknownTool)
+	auditRefusals(srv, opts.Audit)
+	sc := s.serverCall(opts)
 	wire := s.list.registered()
 	for i, t := range s.list.tools() {
 		name := t.Name
@@ -69,8 +79,7 @@ func (s *Served) NewServer(opts ServerOptions) *mcp.Server {
 			}
 			progress, stop := startProgress(ctx, req)
 			defer stop()
-			res, _ := s.list.call(ctx, s, name, req.Params.Arguments, callOptions{env: env, progress: progress})
-			return res, nil
+			return s.callAs(ctx, req, name, callOptions{env: env, progress: progress}, sc), nil
 		}
 		// The go-sdk checks a schema when the tool is added, and reads a
 		// *jsonschema.Schema more cheaply there than its encoding (which it

@@ -28,7 +28,7 @@ type Toolset struct {
 	shared   []*pflag.Flag // the flags stated once (compact listing), sorted by name
 	byName   map[string]*Tool
 	problems []Problem
-	slots    chan struct{}
+	scheds   *schedulers // the fair schedulers of the call slots, by Limits
 	running  *inFlight
 	// executable is the binary calls run: Config.Executable, or
 	// os.Executable() asked once (it reads a link on every call).
@@ -52,7 +52,7 @@ func New(root *cobra.Command, cfg *Config) (*Toolset, error) {
 		cfg:     c,
 		root:    root,
 		byName:  make(map[string]*Tool, len(w.tools)),
-		slots:   make(chan struct{}, c.MaxParallel),
+		scheds:  newSchedulers(c.MaxParallel),
 		running: newInFlight(),
 		executable: sync.OnceValues(func() (string, error) {
 			if c.Executable != "" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -155,7 +156,9 @@ func TestCallsEndWithTheirCaller(t *testing.T) {
 
 	t.Run("abandoned calls free their slots", func(t *testing.T) {
 		t.Parallel()
-		s := startServer(t, nil)
+		// One session may hold every slot (a caller's share is half of
+		// them by default).
+		s := startServer(t, nil, "--caller-share", strconv.Itoa(toolset.DefaultMaxParallel))
 		sid := rawSession(t, s)
 		n := toolset.DefaultMaxParallel // every slot
 		var drops []func()

@@ -1,0 +1,31 @@
+// Package fairshare schedules a fixed number of call slots between callers
+// (keys) so that no caller can starve another.
+//
+//	s := fairshare.New(fairshare.Options{Slots: 8, MaxQueue: 256, MaxQueuePerKey: 64})
+//	waited, err := s.Acquire(ctx, "alice")
+//	if err != nil {
+//		return err // a *fairshare.QueueFullError, or the context's error
+//	}
+//	defer s.Release("alice")
+//	// ... run the call; waited says how long it queued ...
+//
+// The rules:
+//
+//   - No key holds more than its share of the slots (Options.Share, half of
+//     them by default), so that another key always finds a free one. The
+//     empty key is the exception: it stands for the one caller of a server
+//     that has no identities and no sessions (stdio), which no other caller
+//     can meet, and may use every slot; MaxQueuePerKey does not apply to
+//     it either (MaxQueue does).
+//   - When a slot frees, the calls queued are served round-robin between
+//     keys: each key's calls in the order they came, one key after the
+//     other.
+//   - A call that would make its key's queue longer than MaxQueuePerKey, or
+//     the whole queue longer than MaxQueue, is refused at once with a
+//     *QueueFullError; nothing waits.
+//   - A call whose context ends while it waits leaves the queue and returns
+//     the context's error.
+//
+// The fast path, a free slot and nobody waiting, takes one mutex and no
+// clock reading.
+package fairshare
