@@ -12,7 +12,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/cobramcp/cobramcp/dialect"
-	"github.com/cobramcp/cobramcp/internal/roundtrip"
+	"github.com/cobramcp/cobramcp/test/roundtrip"
 )
 
 // strictKeys are map keys that need care on a command line: the
