@@ -25,9 +25,16 @@
 // active help off; it cannot keep a CLI's start-up code from reaching the
 // network (docs/external.md).
 //
+// A reflection has a budget (Options.Timeout, MaxCommands, MaxProcesses,
+// MaxTimeouts): reaching a limit is a *LimitError that names it, so that a
+// CLI whose tree has no end, or whose helps hang, stops by itself. A slow
+// one logs its progress every Options.ProgressInterval.
+//
 // Reflections are cached per binary (path, size, modification time, Go
 // build info, and version where cobra's --version flag gives one) under
-// os.UserCacheDir(). An Overlay corrects what reflection cannot know:
+// os.UserCacheDir(); a cache directory or entry that another user owns, or
+// that its group or others may write, is refused (a *CacheError saying how
+// to fix it). An Overlay corrects what reflection cannot know:
 // types and schemas of flags, MCP hints, descriptions, commands to leave
 // out. What differs from the in-process reflection of the same CLI is
 // listed in docs/external.md.
