@@ -4,7 +4,7 @@ package mcpcmd
 // own secrets, which the calls' processes must not see: the default token
 // variable of the CLI named server and the one named by --token-env.
 func secretVars(server string, f *streamFlags) []string {
-	vars := []string{TokenEnv(server)}
+	vars := []string{tokenEnv(server)}
 	if f.tokenEnv != "" && f.tokenEnv != vars[0] {
 		vars = append(vars, f.tokenEnv)
 	}

@@ -56,5 +56,6 @@ func newStartCmd(o *Options) *cobra.Command {
 		},
 	}
 	pf = addPolicyFlags(c, toolset.ToolModeAuto)
+	addLimitFlags(c)
 	return c
 }
