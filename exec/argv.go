@@ -83,8 +83,8 @@ var (
 // alone: a negative number, "--token=x"), "--" and then all of them, so
 // that such an arg stays a positional argument (ArgsLenAtDash() == 0).
 // Argv knows nothing of sub-commands: for a command that has some, use
-// [ArgvPositional] with [Positional.SubCommand] set, or a first arg naming
-// one would run it.
+// [ArgvPositional] with [Positional.SubCommand] set (the args then always
+// follow "--"), or a first arg naming one would run it.
 //
 // Argv never returns an argv that parses to other values than asked: the
 // error wraps [ErrUnknownFlag], [ErrInvalidValue] or [ErrUnrepresentable]

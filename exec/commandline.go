@@ -38,7 +38,8 @@ type CommandLine struct {
 	NoParse bool
 	// SubCommand reports whether a word would be read by cobra as the
 	// name of a sub-command of the command (a name or an alias, in the way
-	// cobra matches them); nil: the command has none.
+	// cobra matches them); nil: the command has none. When it is set, the
+	// args always follow "--" (see Positional.SubCommand).
 	SubCommand func(word string) bool
 	// TraverseSubCommand, when set (TraverseChildren with sub-commands),
 	// reports whether a positional arg anywhere could be taken by cobra's
