@@ -43,7 +43,7 @@ func newStartCmd(o *Options) *cobra.Command {
 			defer stop()
 			calls, endCalls := context.WithCancel(ctx) // a signal ends the running calls too
 			defer endCalls()
-			srv := ts.NewServer(toolset.ServerOptions{Logger: log, Context: calls})
+			srv := ts.NewServer(toolset.ServerOptions{Logger: log, Context: calls, HideEnv: hiddenVars(o, c)})
 			log.Info("serving MCP on stdio", "tools", len(ts.Tools()))
 			err = serve.Stdio(ctx, srv, os.Stdin, proto)
 			endCalls()

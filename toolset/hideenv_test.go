@@ -57,6 +57,9 @@ func TestHideEnv(t *testing.T) {
 	}{
 		{"full mode", ts, []string{"SECRET"}, version, hidden},
 		{"search mode run tool", search, []string{"SECRET"}, run, hidden},
+		{"full mode, by prefix", ts, []string{"SEC*"}, version, hidden},
+		{"search mode run tool, by prefix", search, []string{"NONE", "SECRET*"}, run, hidden},
+		{"full mode, a prefix of none", ts, []string{"SECRETS*", "ECRET*"}, version, env},
 		{"full mode, nothing hidden", ts, nil, version, env},
 		{"search mode, nothing hidden", search, nil, run, env},
 	}

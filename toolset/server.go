@@ -20,7 +20,9 @@ type ServerOptions struct {
 	// beyond each request's own context.
 	Context context.Context
 	// HideEnv names environment variables that the calls' processes must
-	// not see, such as the one holding the server's own token.
+	// not see, such as the one holding the server's own token. A name
+	// ending in "*" hides every variable beginning with what precedes it
+	// ("KUBECTL_MCP_*").
 	HideEnv []string
 }
 
