@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -16,8 +16,6 @@ import (
 	"github.com/cobramcp/cobramcp/toolset"
 
 	"github.com/spf13/cobra"
-
-	"github.com/cobramcp/cobramcp/internal/httpserve"
 )
 
 // StreamPath is the URL path of the MCP endpoint served by `mcp stream`.
@@ -47,6 +45,7 @@ type streamFlags struct {
 	grace          time.Duration
 	sessionTimeout time.Duration
 	maxSessions    int
+	oauth          oauthFlags
 }
 
 func newStreamCmd(o *Options) *cobra.Command {
@@ -61,6 +60,10 @@ func newStreamCmd(o *Options) *cobra.Command {
 			"  - With a token, every request but /healthz needs \"Authorization: Bearer TOKEN\". The token is\n" +
 			"    read from --token-file or from the environment variable --token-env (by default\n" +
 			"    <ROOT>_MCP_TOKEN, e.g. CLIENV_MCP_TOKEN), never from the command line.\n" +
+			"  - With --oauth-issuer and --oauth-resource it is an OAuth 2.1 resource server instead: every\n" +
+			"    request needs an access token (a JWT) of that issuer for that resource (its audience); the\n" +
+			"    401 points clients to /.well-known/oauth-protected-resource, which tells them where to log in.\n" +
+			"    Each caller's sessions are theirs alone. A token and OAuth cannot be used together.\n" +
 			"  - Without a token it serves only on a loopback address; on any other address it refuses to\n" +
 			"    start unless --" + flagInsecurePub + " says that something in front of it authenticates.\n" +
 			"  - Browser requests from another origin are refused (--allow-origin trusts one), and on\n" +
@@ -82,7 +85,10 @@ func newStreamCmd(o *Options) *cobra.Command {
 			"  CLINAME mcp stream\n" +
 			"  # for a team, on every interface, with a token:\n" +
 			"  head -c 32 /dev/urandom | base64 > token && chmod 600 token\n" +
-			"  CLINAME mcp stream --addr :8080 --token-file token",
+			"  CLINAME mcp stream --addr :8080 --token-file token\n" +
+			"  # for a team, with its identity provider:\n" +
+			"  CLINAME mcp stream --addr :8080 --oauth-issuer https://idp.example.com/realms/team \\\n" +
+			"    --oauth-resource https://mcp.example.com/mcp",
 		Args: flagsOnly,
 		RunE: func(c *cobra.Command, _ []string) error { return runStream(c, o, &f) },
 	}
@@ -97,10 +103,11 @@ func newStreamCmd(o *Options) *cobra.Command {
 	listFlag(fl, &f.allowOrigins, "allow-origin", "browser origin allowed besides the server's own (scheme://host[:port]); repeatable", false)
 	fl.StringVar(&f.tlsCert, "tls-cert", "", "serve HTTPS with this certificate (PEM; needs --tls-key)")
 	fl.StringVar(&f.tlsKey, "tls-key", "", "private key of --tls-cert (PEM)")
-	fl.Int64Var(&f.maxBody, "max-body-bytes", httpserve.DefaultMaxBodyBytes, "largest request body accepted; larger ones get 413")
-	fl.DurationVar(&f.grace, "shutdown-grace", httpserve.DefaultGrace, "on SIGTERM, how long running calls may go on before they are ended")
-	fl.DurationVar(&f.sessionTimeout, "session-timeout", 30*time.Minute, "close a stateful session idle this long (0: never, only with --max-sessions 0)")
+	fl.Int64Var(&f.maxBody, "max-body-bytes", serve.DefaultMaxBodyBytes, "largest request body accepted; larger ones get 413")
+	fl.DurationVar(&f.grace, "shutdown-grace", serve.DefaultGrace, "on SIGTERM, how long running calls may go on before they are ended")
+	fl.DurationVar(&f.sessionTimeout, "session-timeout", serve.DefaultSessionTimeout, "close a stateful session idle this long (0: never, only with --max-sessions 0)")
 	fl.IntVar(&f.maxSessions, "max-sessions", serve.DefaultMaxSessions, "most stateful sessions held at once; a new one over it is refused (0: no limit)")
+	addOAuthFlags(c, &f.oauth)
 	return c
 }
 
@@ -119,7 +126,7 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 	if f.maxBody <= 0 {
 		return fmt.Errorf("--max-body-bytes %d: want a positive size", f.maxBody)
 	}
-	// httpserve reads a zero grace as its default: refuse it rather than
+	// serve reads a zero grace as its default: refuse it rather than
 	// wait 25s when asked for no wait. A second signal ends calls at once.
 	if f.grace <= 0 {
 		return fmt.Errorf("--shutdown-grace %v: want a positive duration (a second SIGTERM or Ctrl-C ends the calls at once)", f.grace)
@@ -135,15 +142,15 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 		envName = TokenEnv(serverName(o, c)) // the served CLI's: KUBECTL_MCP_TOKEN for `cobramcp stream -- kubectl`
 	}
 	var pathErr *fs.PathError
-	token, source, err := httpserve.ReadToken(httpserve.TokenSource{File: f.tokenFile, Env: envName, AllowOpenFile: f.openTokenFile})
+	token, source, err := serve.ReadToken(serve.TokenSource{File: f.tokenFile, Env: envName, AllowOpenFile: f.openTokenFile})
 	switch {
-	case errors.Is(err, httpserve.ErrTokenFileOpen):
+	case errors.Is(err, serve.ErrTokenFileOpen):
 		return fmt.Errorf("--%s: %w; if something else keeps the file private, pass --%s", flagTokenFile, err, flagOpenToken)
-	case errors.Is(err, httpserve.ErrNoToken) && f.tokenEnv != "":
+	case errors.Is(err, serve.ErrNoToken) && f.tokenEnv != "":
 		// Asked for a token by name: a typo or a missing secret must not
 		// mean serving without one.
 		return fmt.Errorf("--%s %s: $%s is not set or empty", flagTokenEnv, f.tokenEnv, f.tokenEnv)
-	case errors.Is(err, httpserve.ErrNoToken):
+	case errors.Is(err, serve.ErrNoToken):
 		token = nil
 	case err != nil && f.tokenFile != "" && errors.As(err, &pathErr):
 		// The file could not be read: name the flag and the path as given.
@@ -155,37 +162,23 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 		return err
 	}
 
+	// The authentication is settled (the issuer discovered) before the
+	// tree is read: a wrong issuer fails at once.
+	authn, authDesc, err := f.auth(c.Context(), c, serverName(o, c), token, source, log)
+	if err != nil {
+		return err
+	}
+
 	ts, err := f.policy.load(o, c)
 	if err != nil {
 		return err
 	}
 
-	mux := http.NewServeMux()
-	hs, err := httpserve.New(mux, httpserve.Options{
-		Token:                  token,
-		AllowPublicWithoutAuth: f.insecurePublic,
-		TrustedOrigins:         f.allowOrigins,
-		MaxBodyBytes:           f.maxBody,
-		Grace:                  f.grace,
-		TLSCertFile:            f.tlsCert,
-		TLSKeyFile:             f.tlsKey,
-		Logger:                 log,
-	})
+	hs, err := serve.NewHTTPServer(ts.NewServer(toolset.ServerOptions{Logger: log, HideEnv: secretVars(serverName(o, c), f)}),
+		f.httpOptions(authn, log))
 	if err != nil {
 		return err
 	}
-	// Calls are not ended by the signal itself but when the grace period
-	// after it is over.
-	calls, endCalls := hs.CallContext(context.WithoutCancel(c.Context()))
-	defer endCalls()
-	mcpSrv := ts.NewServer(toolset.ServerOptions{Logger: log, Context: calls, HideEnv: secretVars(serverName(o, c), f)})
-	mux.Handle(StreamPath, serve.HTTPHandler(mcpSrv, serve.HTTPOptions{
-		Stateless:      f.stateless,
-		SessionTimeout: f.sessionTimeout,
-		MaxSessions:    f.maxSessions,
-		MaxBodyBytes:   f.maxBody,
-		Logger:         log,
-	}))
 
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
@@ -220,28 +213,48 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 	if f.tlsCert != "" {
 		scheme = "https"
 	}
-	attrs := []any{"url", scheme + "://" + ln.Addr().String() + StreamPath, "stateless", f.stateless}
-	if token != nil {
-		attrs = append(attrs, "token", source)
-	} else {
-		attrs = append(attrs, "token", "none")
-	}
+	attrs := append([]any{"url", scheme + "://" + ln.Addr().String() + StreamPath, "stateless", f.stateless}, authDesc...)
 	if err := hs.CheckExposure(ln.Addr()); err != nil {
 		// Name the address as the user gave it: the listener's own
 		// ("[::]:8080" for ":8080" or "0.0.0.0:8080") reads as another one.
-		return fmt.Errorf("--addr %s: %w: set a token with --%s FILE or $%s, or listen on 127.0.0.1; "+
+		return fmt.Errorf("--addr %s: %w: set a token with --%s FILE or $%s, or OAuth with --%s and --%s, or listen on 127.0.0.1; "+
 			"if a proxy in front of this server authenticates, pass --%s",
-			f.addr, httpserve.ErrPublicWithoutAuth, flagTokenFile, envName, flagInsecurePub)
+			f.addr, serve.ErrPublicWithoutAuth, flagTokenFile, envName, flagOAuthIssuer, flagOAuthResource, flagInsecurePub)
 	}
 	log.Info("serving MCP over streamable HTTP", attrs...)
 	err = hs.Serve(ctx, ln)
-	endCalls()
 	ts.Wait()
 	if err != nil {
 		return err
 	}
 	log.Info("MCP HTTP server stopped")
 	return nil
+}
+
+// httpOptions maps the flags onto the library server's options. The
+// flags say 0 for "no limit" where the options say a negative number.
+func (f *streamFlags) httpOptions(authn serve.Authenticator, log *slog.Logger) serve.HTTPOptions {
+	opts := serve.HTTPOptions{
+		Path:                   StreamPath,
+		Stateless:              f.stateless,
+		SessionTimeout:         f.sessionTimeout,
+		MaxSessions:            f.maxSessions,
+		MaxBodyBytes:           f.maxBody,
+		Auth:                   authn,
+		AllowPublicWithoutAuth: f.insecurePublic,
+		TrustedOrigins:         f.allowOrigins,
+		TLSCertFile:            f.tlsCert,
+		TLSKeyFile:             f.tlsKey,
+		Grace:                  f.grace,
+		Logger:                 log,
+	}
+	if f.sessionTimeout == 0 {
+		opts.SessionTimeout = -1
+	}
+	if f.maxSessions == 0 {
+		opts.MaxSessions = -1
+	}
+	return opts
 }
 
 // checkSessionLimits refuses limits that do not fit together: sessions that

@@ -98,7 +98,7 @@ func TestStreamRefusals(t *testing.T) {
 		want []string
 	}{
 		{"public address without token", "", []string{"--addr", "0.0.0.0:0"},
-			[]string{"refusing to serve without authentication", "--addr 0.0.0.0:0", "--token-file", "$FAKE_MCP_TOKEN", "--insecure-no-auth-on-public-address"}},
+			[]string{"refusing to serve without authentication", "--addr 0.0.0.0:0", "--token-file", "$FAKE_MCP_TOKEN", "--oauth-issuer", "--insecure-no-auth-on-public-address"}},
 		{"public address without token, as typed", "", []string{"--addr", ":0"},
 			[]string{"--addr :0:", "refusing to serve without authentication"}},
 		{"token twice", "env-token-0123456789", []string{"--token-file", tokenFile}, []string{"given twice"}},
@@ -117,6 +117,10 @@ func TestStreamRefusals(t *testing.T) {
 		{"bad origin", "", []string{"--allow-origin", "not a url"}, []string{"trusted origin"}},
 		{"key without cert", "", []string{"--tls-key", "k.pem"}, []string{"both a certificate and a key"}},
 		{"bad address", "", []string{"--addr", "256.0.0.1:1"}, []string{"--addr"}},
+		{"token and OAuth", "env-token-0123456789", []string{"--oauth-issuer", "http://127.0.0.1:1/x", "--oauth-resource", "http://127.0.0.1:1/mcp"}, []string{"$FAKE_MCP_TOKEN", "--oauth-issuer", "keep one"}},
+		{"issuer without resource", "", []string{"--oauth-issuer", "http://127.0.0.1:1/x"}, []string{"needs --oauth-resource", "$FAKE_MCP_OAUTH_RESOURCE"}},
+		{"resource without issuer", "", []string{"--oauth-resource", "http://127.0.0.1:1/mcp"}, []string{"needs --oauth-issuer", "$FAKE_MCP_OAUTH_ISSUER"}},
+		{"issuer unreachable", "", []string{"--oauth-issuer", "http://127.0.0.1:1/x", "--oauth-resource", "http://127.0.0.1:1/mcp"}, []string{"--oauth-issuer", "cannot discover the OAuth issuer http://127.0.0.1:1/x", "connection refused"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

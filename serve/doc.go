@@ -20,7 +20,7 @@
 // not answered, as the MCP spec asks. An error the go-sdk sends with code 0
 // gets a JSON-RPC code.
 //
-// Over HTTP (HTTPHandler), errors of code 0 are mended the same way, and a
+// Over HTTP (NewHTTPServer), errors of code 0 are mended the same way, and a
 // request the go-sdk refuses with a plain-text 400 (an unknown method, a
 // missing params) gets its JSON-RPC error (-32601, -32600) instead. Every
 // id is answered exactly as sent or refused, as on stdio: a numeric id the
@@ -28,6 +28,31 @@
 // stateful mode the number of sessions is capped (an initialize over the
 // cap gets CodeTooManySessions), and a call ends with its process group
 // when the HTTP request that carried it ends or its session is deleted; in
-// stateless mode a call ends with its request. Authentication, origins and
-// body limits belong to the http.Server in front (see `mcp stream`).
+// stateless mode a call ends with its request. A request without the
+// Mcp-Session-Id header to a stateful server is refused, saying that the
+// header is missing.
+//
+// The HTTP server ([HTTPServer]) is the one `mcp stream` runs; its zero
+// [HTTPOptions] are that command's defaults. In front of the MCP endpoint:
+//
+//   - Authentication, one kind chosen once ([HTTPOptions.Auth]): none, a
+//     static bearer token ([StaticToken]), or OAuth (package oauth, the
+//     OAuth 2.1 resource server, whose metadata is served without
+//     authentication). Without authentication Serve refuses an address
+//     that is not loopback, unless AllowPublicWithoutAuth.
+//   - A browser request from a foreign origin gets 403; on loopback a Host
+//     header that is not a loopback name gets 403 (DNS rebinding).
+//   - Bodies are read only once the request is authenticated, at most
+//     MaxBodyBytes (413) and within BodyTimeout (408).
+//   - GET /healthz answers without authentication: 200, 503 once shutdown
+//     has begun.
+//   - Sessions are capped (MaxSessions) and time out when idle
+//     (SessionTimeout). With an identity (OAuth), a session belongs to the
+//     identity that opened it: another one that uses or deletes it gets
+//     403, and the owner's calls go on.
+//   - [HTTPOptions.ServerFor] chooses the server of each new session from
+//     its caller's *auth.TokenInfo (per-identity tools); an error wrapping
+//     ErrForbidden is answered 403.
+//   - Serve shuts down gracefully: running calls may finish within Grace,
+//     then they are cancelled with their process groups.
 package serve

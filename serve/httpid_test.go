@@ -14,7 +14,7 @@ func TestInexactIDRefused(t *testing.T) {
 	h := jsonrpcErrors(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		reached = true
 		w.WriteHeader(http.StatusAccepted)
-	}), 1<<20)
+	}), 1<<20, false)
 	tests := []struct {
 		body string
 		id   string // the id answered, "" when the handler is reached

@@ -12,16 +12,22 @@ import (
 
 // jsonrpcErrors answers in JSON-RPC what the go-sdk's streamable handler
 // refuses with a plain-text 400 (see answerInJSONRPC). It reads a POST's
-// body (at most limit bytes; a larger one goes to h as it is, which
-// refuses it) and hands it on from memory.
-func jsonrpcErrors(h http.Handler, limit int64) http.Handler {
+// body (at most limit bytes, when limit is not negative; a larger one goes
+// to h as it is, which refuses it) and hands it on from memory. When
+// stateful, a message other than initialize (and ping) without a session
+// ID is refused, saying that the header is missing.
+func jsonrpcErrors(h http.Handler, limit int64, stateful bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody {
 			h.ServeHTTP(w, r)
 			return
 		}
-		body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
-		if err != nil || int64(len(body)) > limit {
+		var src io.Reader = r.Body
+		if limit >= 0 {
+			src = io.LimitReader(r.Body, limit+1)
+		}
+		body, err := io.ReadAll(src)
+		if err != nil || (limit >= 0 && int64(len(body)) > limit) {
 			r.Body = struct {
 				io.Reader
 				io.Closer
@@ -30,6 +36,9 @@ func jsonrpcErrors(h http.Handler, limit int64) http.Handler {
 			return
 		}
 		if refuseInexactID(w, r, body) {
+			return
+		}
+		if stateful && r.Header.Get(sessionIDHeader) == "" && refuseWithoutSession(w, body) {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
@@ -123,3 +132,31 @@ func (c *catchPlain400) replay() {
 
 // Unwrap lets http.ResponseController reach the connection.
 func (c *catchPlain400) Unwrap() http.ResponseWriter { return c.ResponseWriter }
+
+// refuseWithoutSession refuses a message other than initialize and ping
+// sent without the Mcp-Session-Id header to a stateful server, saying that
+// the header is missing (the go-sdk would open a new session for it and
+// answer that the method is invalid during initialization). A request gets
+// the JSON-RPC error -32600 with its id, as every JSON-RPC error here (HTTP
+// 200); a notification gets 400. It reports whether it answered.
+func refuseWithoutSession(w http.ResponseWriter, body []byte) bool {
+	msg, err := jsonrpc.DecodeMessage(body)
+	req, ok := msg.(*jsonrpc.Request)
+	if err != nil || !ok || req.Method == "initialize" || req.Method == "ping" {
+		return false
+	}
+	text := fmt.Sprintf("Bad Request: missing the %s header: %q needs the session that initialize opened; "+
+		"send the %s header of the initialize response with every later request", sessionIDHeader, req.Method, sessionIDHeader)
+	if !req.IsCall() {
+		http.Error(w, text, http.StatusBadRequest)
+		return true
+	}
+	data, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: text}})
+	if err != nil {
+		http.Error(w, text, http.StatusBadRequest)
+		return true
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(data)
+	return true
+}

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
-	"log/slog"
 	"net/http"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -40,57 +38,6 @@ func Stdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer) er
 		return nil
 	}
 	return err
-}
-
-// DefaultMaxSessions is the default cap on stateful HTTP sessions.
-const DefaultMaxSessions = 1000
-
-// HTTPOptions configure HTTPHandler.
-type HTTPOptions struct {
-	// Stateless keeps no session state, so that any replica can answer
-	// any request.
-	Stateless bool
-	// SessionTimeout closes a stateful session idle this long; 0 never.
-	SessionTimeout time.Duration
-	// MaxSessions is the most stateful sessions held at once; an
-	// initialize over it is refused with CodeTooManySessions. 0: no cap.
-	MaxSessions int
-	// MaxBodyBytes is the largest request body the go-sdk reads; 0 means
-	// its default.
-	MaxBodyBytes int64
-	// Logger receives the handler's logs; nil means discard.
-	Logger *slog.Logger
-}
-
-// HTTPHandler returns the streamable HTTP handler that serves srv (mount
-// it at the MCP endpoint's path). It adds its receiving middleware to
-// srv, so srv must be served by this handler alone.
-func HTTPHandler(srv *mcp.Server, opts HTTPOptions) http.Handler {
-	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	limit := opts.MaxBodyBytes
-	if limit == 0 {
-		limit = mcp.DefaultMaxRequestBodyBytes
-	}
-	handler := codedErrors(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
-		Stateless:                    opts.Stateless,
-		Logger:                       log,
-		SessionTimeout:               opts.SessionTimeout,
-		MaxRequestBodyBytes:          opts.MaxBodyBytes,
-		PropagateRequestCancellation: true,
-	}))
-	if limit > 0 {
-		handler = jsonrpcErrors(handler, limit)
-	}
-	if opts.Stateless {
-		srv.AddReceivingMiddleware(endWithRequest)
-		return withRequestContext(handler)
-	}
-	sess := newSessions(opts.MaxSessions, log)
-	srv.AddReceivingMiddleware(sess.middleware)
-	return sess.handler(handler)
 }
 
 // requestKey is the context key under which withRequestContext keeps the

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -48,6 +49,7 @@ type sessions struct {
 	carriers map[string]context.Context // open POSTs, by carrier number
 	calls    map[string]map[*sessionCall]struct{}
 	admitted map[*mcp.ServerSession]struct{}
+	owners   map[string]string // session ID -> the UserID that opened it, when not empty
 }
 
 // sessionCall is one running call of a session.
@@ -62,6 +64,7 @@ func newSessions(max int, log *slog.Logger) *sessions {
 		carriers: map[string]context.Context{},
 		calls:    map[string]map[*sessionCall]struct{}{},
 		admitted: map[*mcp.ServerSession]struct{}{},
+		owners:   map[string]string{},
 	}
 }
 
@@ -88,12 +91,27 @@ func (s *sessions) handler(h http.Handler) http.Handler {
 			}()
 			r.Header.Set(carrierHeader, id)
 		case http.MethodDelete:
-			if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
+			// Another identity's DELETE is refused by the go-sdk (403):
+			// the owner's calls go on.
+			if sid := r.Header.Get(sessionIDHeader); sid != "" && s.owns(sid, r) {
 				s.end(sid, errSessionEnded)
 			}
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// owns reports whether the caller of r may end session sid: the session
+// has no owner, or the caller's identity is its owner's.
+func (s *sessions) owns(sid string, r *http.Request) bool {
+	s.mu.Lock()
+	owner := s.owners[sid]
+	s.mu.Unlock()
+	if owner == "" {
+		return true
+	}
+	who := auth.TokenInfoFromContext(r.Context())
+	return who != nil && who.UserID == owner
 }
 
 // end ends the running calls of session sid.
@@ -190,11 +208,15 @@ func (s *sessions) admit(req mcp.Request) error {
 	}
 	s.admitted[ss] = struct{}{}
 	sid := ss.ID()
+	if extra := req.GetExtra(); extra != nil && extra.TokenInfo != nil && extra.TokenInfo.UserID != "" {
+		s.owners[sid] = extra.TokenInfo.UserID
+	}
 	s.log.Debug("session started", "session", sid, "sessions", len(s.admitted))
 	go func() {
 		ss.Wait()
 		s.mu.Lock()
 		delete(s.admitted, ss)
+		delete(s.owners, sid)
 		n := len(s.admitted)
 		s.mu.Unlock()
 		s.log.Debug("session ended", "session", sid, "sessions", n)

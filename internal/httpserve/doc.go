@@ -1,5 +1,7 @@
 // Package httpserve serves one HTTP handler, an MCP endpoint, safely: it is
-// the handler stack and server behind `mcp stream`.
+// the floor of serve.HTTPServer (the server of `mcp stream` and of programs
+// that embed the library), which adds the MCP endpoint, OAuth and sessions
+// on top. Use package serve rather than this one.
 //
 //	mcpHandler := mcp.NewStreamableHTTPHandler(getServer, nil)
 //	token, _, err := httpserve.ReadToken(httpserve.TokenSource{File: "/run/secrets/token"})
@@ -23,7 +25,8 @@
 //   - Every request except GET /healthz passes, in order: the cross-origin
 //     check (a browser request from another origin than the server's own or
 //     a trusted one gets 403, whatever its method), the bearer token check
-//     when a token is set (401 without the right token; the comparison takes
+//     when a token is set (or the Options.Auth check, OAuth for one, whose
+//     Options.Public documents are served without it) (401 without the right token; the comparison takes
 //     the same time whatever the guess), and the body limits: a body is
 //     read only after those checks, must be at most Options.MaxBodyBytes
 //     (413) and arrive within Options.BodyTimeout (408). A refusal that
@@ -36,7 +39,7 @@
 //   - GET /healthz answers 200 "ok" without authentication, for load
 //     balancers, and 503 once shutdown has begun.
 //   - Serve refuses to start on an address that is not loopback when no
-//     token is set, unless the caller opts out explicitly
+//     token nor Auth is set, unless the caller opts out explicitly
 //     (Options.AllowPublicWithoutAuth); then it logs a warning.
 //   - Shutdown, when Serve's context is done: no new connections; in-flight
 //     requests finish within the grace period; then their contexts, and

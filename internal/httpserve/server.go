@@ -46,6 +46,14 @@ type Options struct {
 	// authentication, which Serve allows only on a loopback address unless
 	// AllowPublicWithoutAuth is set. See [ReadToken].
 	Token []byte
+	// Auth, when not nil, is the authentication check in place of Token
+	// (OAuth, say): it returns next behind the check. Setting both Token
+	// and Auth is an error.
+	Auth func(next http.Handler) http.Handler
+	// Public are handlers served without authentication and without the
+	// cross-origin check, by ServeMux pattern ("/.well-known/..."): public
+	// documents such as OAuth protected-resource metadata.
+	Public map[string]http.Handler
 	// AllowPublicWithoutAuth lets Serve run without a token on an address
 	// that is not loopback: for an operator who authenticates in front of
 	// the server (a proxy, a service mesh). Serve logs a warning.
@@ -132,16 +140,26 @@ func New(h http.Handler, o Options) (*Server, error) {
 	// The body is read only once the request is authenticated: the token
 	// and origin checks look at the headers alone.
 	inner := s.track(readBody(o.MaxBodyBytes, o.BodyTimeout, h))
+	if len(o.Token) > 0 && o.Auth != nil {
+		return nil, errors.New("both a static token and another authentication are set: keep one")
+	}
 	if len(o.Token) > 0 {
-		if err := checkToken(o.Token); err != nil {
-			return nil, fmt.Errorf("token: %w", err)
+		mw, err := TokenMiddleware(o.Token)
+		if err != nil {
+			return nil, err
 		}
-		inner = requireToken(o.Token)(inner)
+		inner = mw(inner)
+	}
+	if o.Auth != nil {
+		inner = o.Auth(inner)
 	}
 	inner = refuseCrossOrigin(cop, o.TrustedOrigins)(inner)
 
 	mux := http.NewServeMux()
 	mux.HandleFunc(HealthPath, s.health)
+	for pattern, h := range o.Public {
+		mux.Handle(pattern, h)
+	}
 	mux.Handle("/", inner)
 	s.handler = closeUnread(mux)
 	return s, nil
@@ -174,8 +192,8 @@ func (s *Server) Abort() { s.abortNow() }
 // shutdown, or the error that stopped serving.
 //
 // A Server serves once. Before serving, it refuses with [ErrPublicWithoutAuth] a listener that is
-// not on a loopback address when no token is set, unless
-// AllowPublicWithoutAuth.
+// not on a loopback address when no token
+// nor Auth is set, unless AllowPublicWithoutAuth.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if err := s.CheckExposure(ln.Addr()); err != nil {
 		return err
@@ -257,7 +275,9 @@ func (s *Server) CheckExposure(a net.Addr) error {
 
 // public reports whether a is reachable from other machines without
 // authentication.
-func (s *Server) public(a net.Addr) bool { return !isLoopback(a) && len(s.opts.Token) == 0 }
+func (s *Server) public(a net.Addr) bool {
+	return !isLoopback(a) && len(s.opts.Token) == 0 && s.opts.Auth == nil
+}
 
 // isLoopback reports whether a is a TCP address on the loopback interface.
 func isLoopback(a net.Addr) bool {

@@ -121,11 +121,20 @@ func checkToken(token []byte) error {
 	return nil
 }
 
-// requireToken returns middleware that lets through only requests whose
-// Authorization header is "Bearer <token>". It uses the go-sdk's
-// RequireBearerToken (so that the token info reaches the MCP handler, which
-// binds sessions to it) with AllowMissingExpiration: a static token has no
-// expiry, and without that option the SDK rejects every such token.
+// TokenMiddleware returns middleware that lets through only requests whose
+// Authorization header is "Bearer <token>", or an error for a token too
+// short or with characters other than visible ASCII. It uses the go-sdk's
+// RequireBearerToken (so that the token info reaches the MCP handler) with
+// AllowMissingExpiration: a static token has no expiry, and without that
+// option the SDK rejects every such token. Every holder of the token is
+// the same caller: its TokenInfo has an empty UserID.
+func TokenMiddleware(token []byte) (func(http.Handler) http.Handler, error) {
+	if err := checkToken(token); err != nil {
+		return nil, fmt.Errorf("token: %w", err)
+	}
+	return requireToken(token), nil
+}
+
 func requireToken(token []byte) func(http.Handler) http.Handler {
 	want := sha256.Sum256(token)
 	verify := func(_ context.Context, got string, _ *http.Request) (*auth.TokenInfo, error) {
@@ -135,7 +144,7 @@ func requireToken(token []byte) func(http.Handler) http.Handler {
 		if subtle.ConstantTimeCompare(g[:], want[:]) != 1 {
 			return nil, auth.ErrInvalidToken
 		}
-		return &auth.TokenInfo{UserID: "token"}, nil
+		return &auth.TokenInfo{}, nil
 	}
 	check := auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
 	return func(next http.Handler) http.Handler {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/cobramcp/cobramcp/example/mycli"
+	"github.com/cobramcp/cobramcp/internal/oidctest"
 )
 
 // protocolScript is the adversarial protocol checks, as lines sent one at
@@ -152,8 +154,10 @@ func startHTTP(t *testing.T, bin string, args ...string) string {
 }
 
 // TestLibraryHTTPAnswersLikeMcpStream is TestLibraryServerAnswersLikeMcpStart
-// over streamable HTTP: `mycli mcp stream` and serve.HTTPHandler in a
-// plain http.Server answer the same bytes, the session cap included.
+// over streamable HTTP: `mycli mcp stream` and serve.NewHTTPServer with its
+// zero options (but the session cap) answer the same status and bytes: the
+// session cap, the health check, a foreign origin, a request without its
+// session header, another path, the session's DELETE twice.
 func TestLibraryHTTPAnswersLikeMcpStream(t *testing.T) {
 	const init = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`
 	transcript := func(url string) []string {
@@ -191,6 +195,32 @@ func TestLibraryHTTPAnswersLikeMcpStream(t *testing.T) {
 		add(post(sid, `{"jsonrpc":"2.0","id":4,"method":"no/such/method"}`)) // -32601
 		add(post(sid, `{"jsonrpc":"2.0","id":5,"method":"tools/call"}`))     // no params
 		add(post(sid, `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"mycli_version","arguments":{}}}`))
+		add(post("", `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`)) // the missing header named
+		base := strings.TrimSuffix(url, "/mcp")
+		raw := func(method, path, body string, header ...string) {
+			req, err := http.NewRequest(method, base+path, strings.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			for i := 0; i+1 < len(header); i += 2 {
+				req.Header.Set(header[i], header[i+1])
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			out = append(out, fmt.Sprintf("%s %s: %d %s", method, path, resp.StatusCode, bytes.TrimSpace(b)))
+		}
+		raw("GET", "/healthz", "")
+		raw("POST", "/mcp?from=https://evil.example", init, "Origin", "https://evil.example")
+		raw("POST", "/other", init)
+		raw("GET", "/.well-known/oauth-protected-resource", "")
+		raw("DELETE", "/mcp", "", "Mcp-Session-Id", sid)
+		raw("DELETE", "/mcp", "", "Mcp-Session-Id", sid)
 		return out
 	}
 	stream := transcript(startHTTP(t, mycliBin, "mcp", "stream", "--addr", "127.0.0.1:0", "--max-sessions", "1"))
@@ -198,9 +228,86 @@ func TestLibraryHTTPAnswersLikeMcpStream(t *testing.T) {
 	if !slices.Equal(stream, lib) {
 		t.Errorf("mcp stream and the library's handler answered differently:\nstream:\n%s\nlibrary:\n%s", strings.Join(stream, "\n"), strings.Join(lib, "\n"))
 	}
-	for _, want := range []string{`"code":-32600`, `"code":-32000`, `"code":-32601`, `mycli version`} {
+	for _, want := range []string{`"code":-32600`, `"code":-32000`, `"code":-32601`, `mycli version`, "missing the Mcp-Session-Id header",
+		"GET /healthz: 200 ok", "https://evil.example: 403", "DELETE /mcp: 204"} {
 		if !strings.Contains(strings.Join(stream, "\n"), want) {
 			t.Errorf("mcp stream's answers lack %s:\n%s", want, strings.Join(stream, "\n"))
+		}
+	}
+}
+
+// TestLibraryOAuthAnswersLikeMcpStream: the embedded server with an
+// oauth.ResourceServer and `mycli mcp stream --oauth-issuer
+// --oauth-resource` answer the same to the same requests, against one
+// provider in the test process: the challenges, a query token, the
+// metadata documents, a served session, and another identity on it.
+func TestLibraryOAuthAnswersLikeMcpStream(t *testing.T) {
+	idp := oidctest.Start(t)
+	const init = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`
+	transcript := func(url string) []string {
+		base := strings.TrimSuffix(url, "/mcp")
+		alice := idp.Token(t, map[string]any{"sub": "alice", "aud": url})
+		bob := idp.Token(t, map[string]any{"sub": "bob", "aud": url})
+		var out []string
+		do := func(method, path, token, sid, body string) string {
+			req, err := http.NewRequest(method, base+path, strings.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+			if token != "" {
+				req.Header.Set("Authorization", "Bearer "+token)
+			}
+			if sid != "" {
+				req.Header.Set("Mcp-Session-Id", sid)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			got := fmt.Sprintf("%s %s: %d [%s] %s", method, strings.SplitN(path, "?", 2)[0], resp.StatusCode, resp.Header.Get("WWW-Authenticate"), bytes.TrimSpace(b))
+			if s := resp.Header.Get("Mcp-Session-Id"); s != "" {
+				got = strings.ReplaceAll(got, s, "SID")
+			}
+			out = append(out, strings.ReplaceAll(got, base, "BASE"))
+			return resp.Header.Get("Mcp-Session-Id")
+		}
+		do("POST", "/mcp", "", "", init)
+		do("POST", "/mcp", alice+"x", "", init)
+		do("POST", "/mcp", idp.Token(t, map[string]any{"sub": "alice", "aud": "http://elsewhere/mcp"}), "", init)
+		do("POST", "/mcp?access_token="+alice, "", "", init)
+		do("GET", "/.well-known/oauth-protected-resource/mcp", "", "", "")
+		do("GET", "/.well-known/oauth-protected-resource", "", "", "")
+		sid := do("POST", "/mcp", alice, "", init)
+		do("POST", "/mcp", alice, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		do("POST", "/mcp", bob, sid, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+		do("DELETE", "/mcp", bob, sid, "")
+		do("POST", "/mcp", alice, sid, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"mycli_version","arguments":{}}}`)
+		do("DELETE", "/mcp", alice, sid, "")
+		return out
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	stream := transcript(startHTTP(t, mycliBin, "mcp", "stream", "--addr", addr,
+		"--oauth-issuer", idp.Issuer(), "--oauth-resource", "http://"+addr+"/mcp"))
+	lib := transcript(startHTTP(t, libserverBin, "serve-http", "--oauth-issuer", idp.Issuer()))
+	if !slices.Equal(stream, lib) {
+		t.Errorf("mcp stream and the library's server answered differently:\nstream:\n%s\nlibrary:\n%s", strings.Join(stream, "\n"), strings.Join(lib, "\n"))
+	}
+	all := strings.Join(stream, "\n")
+	for _, want := range []string{`: 401 [Bearer resource_metadata="BASE/.well-known/oauth-protected-resource/mcp"]`,
+		`: 401 [Bearer error="invalid_token", resource_metadata=`, "POST /mcp: 400 [Bearer error=\"invalid_request\"",
+		`"resource":"BASE/mcp"`, "session user mismatch", "mycli version", "DELETE /mcp: 204"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("mcp stream's answers lack %s:\n%s", want, all)
 		}
 	}
 }

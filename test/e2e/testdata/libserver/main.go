@@ -1,21 +1,22 @@
 // Command libserver serves mycli's tree through the library API alone, as
 // package bridge's doc shows (toolset.New, NewServer, then package serve),
 // without the mcp command group: `libserver serve-stdio` on stdio,
-// `libserver serve-http --max-sessions N` over streamable HTTP on a
-// loopback port (its URL on stderr as "url=..."). Any other arguments run
-// mycli's own commands, which is what the calls' processes do.
+// `libserver serve-http [--max-sessions N] [--oauth-issuer URL]` over
+// streamable HTTP on a loopback port (its URL on stderr as "url=..."; with
+// OAuth, that URL is the resource), with serve.NewHTTPServer's zero options
+// otherwise. Any other arguments run mycli's own commands, which is what
+// the calls' processes do.
 package main
 
 import (
 	"context"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"strconv"
-	"time"
 
 	"github.com/cobramcp/cobramcp/example/mycli"
+	"github.com/cobramcp/cobramcp/oauth"
 	"github.com/cobramcp/cobramcp/serve"
 	"github.com/cobramcp/cobramcp/toolset"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -51,20 +52,39 @@ func main() {
 }
 
 func serveHTTP(srv *mcp.Server) error {
-	max := serve.DefaultMaxSessions
-	if len(os.Args) == 4 && os.Args[2] == "--max-sessions" {
-		n, err := strconv.Atoi(os.Args[3])
-		if err != nil {
-			return err
+	var opts serve.HTTPOptions // the zero options are mcp stream's defaults
+	issuer := ""
+	for i := 2; i+1 < len(os.Args); i += 2 {
+		switch os.Args[i] {
+		case "--max-sessions":
+			n, err := strconv.Atoi(os.Args[i+1])
+			if err != nil {
+				return err
+			}
+			opts.MaxSessions = n
+		case "--oauth-issuer":
+			issuer = os.Args[i+1]
+		default:
+			return fmt.Errorf("unknown option %s", os.Args[i])
 		}
-		max = n
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", serve.HTTPHandler(srv, serve.HTTPOptions{SessionTimeout: 30 * time.Minute, MaxSessions: max}))
-	fmt.Fprintf(os.Stderr, "url=http://%s/mcp\n", ln.Addr())
-	return http.Serve(ln, mux)
+	url := "http://" + ln.Addr().String() + "/mcp"
+	if issuer != "" {
+		// The resource is this server's own URL.
+		rs, err := oauth.New(context.Background(), oauth.Config{Issuer: issuer, Resource: url})
+		if err != nil {
+			return err
+		}
+		opts.Auth = rs
+	}
+	hs, err := serve.NewHTTPServer(srv, opts)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "url=%s\n", url)
+	return hs.Serve(context.Background(), ln)
 }

@@ -1,0 +1,375 @@
+package oauth
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/coreos/go-oidc/v3/oidc"
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+)
+
+// defaultAlgorithms are the signature algorithms accepted when
+// Config.Algorithms is empty.
+var defaultAlgorithms = []string{
+	oidc.RS256, oidc.RS384, oidc.RS512,
+	oidc.ES256, oidc.ES384, oidc.ES512,
+	oidc.PS256, oidc.PS384, oidc.PS512,
+	oidc.EdDSA,
+}
+
+// DefaultClockSkew is the tolerance on a token's exp and nbf when
+// Config.ClockSkew is zero.
+const DefaultClockSkew = 30 * time.Second
+
+// MetadataPath is where the RFC 9728 protected-resource metadata is
+// served; the resource URL's path, when it has one, is appended to it
+// too ("/.well-known/oauth-protected-resource/mcp").
+const MetadataPath = "/.well-known/oauth-protected-resource"
+
+// maxToken bounds the length of a token that is parsed at all.
+const maxToken = 16 << 10
+
+// Config configures a [ResourceServer].
+type Config struct {
+	// Issuer is the authorization server's issuer URL, exactly as its
+	// tokens' iss claim says it ("https://idp.example.com/realms/team").
+	Issuer string
+	// Resource is this server's URL as clients reach it, the MCP endpoint
+	// ("https://mcp.example.com/mcp"): the audience that tokens must be
+	// issued for (RFC 8707) and the metadata's resource.
+	Resource string
+	// Scopes are the scopes that the metadata lists as supported, for
+	// clients to ask for; empty means the issuer's scopes_supported.
+	Scopes []string
+	// Algorithms are the signature algorithms accepted; empty means the
+	// asymmetric ones of RFC 7518 and EdDSA (RS256, RS384, RS512, ES256,
+	// ES384, ES512, PS256, PS384, PS512, EdDSA). "none" and the HMAC
+	// algorithms (whose key would be a shared secret) are refused.
+	Algorithms []string
+	// ClockSkew is the tolerance on exp and nbf; zero means
+	// DefaultClockSkew.
+	ClockSkew time.Duration
+	// HTTPClient fetches the issuer's metadata and keys; nil means a
+	// client with a 10-second timeout.
+	HTTPClient *http.Client
+	// Logger receives the refusals (at info level); nil means discard.
+	Logger *slog.Logger
+}
+
+// ErrIssuerUnreachable is returned (wrapped) by [New] when the issuer's
+// metadata cannot be fetched by either discovery.
+var ErrIssuerUnreachable = errors.New("cannot discover the OAuth issuer")
+
+// ResourceServer verifies the access tokens of one issuer for one
+// resource and serves the resource's metadata. It is safe for concurrent
+// use.
+type ResourceServer struct {
+	cfg         Config
+	verifier    *oidc.IDTokenVerifier
+	meta        oauthex.ProtectedResourceMetadata
+	metadataURL string
+	paths       []string
+	log         *slog.Logger
+}
+
+// New discovers cfg.Issuer (OpenID Connect discovery at
+// {issuer}/.well-known/openid-configuration, else RFC 8414 authorization
+// server metadata) and returns the resource server of cfg.Resource. The
+// issuer's signing keys are fetched when a token first needs them, and
+// again when a token names a key not yet seen (key rotation); keys
+// already fetched keep working while the issuer is unreachable.
+func New(ctx context.Context, cfg Config) (*ResourceServer, error) {
+	if cfg.Issuer == "" {
+		return nil, errors.New("oauth: no issuer URL")
+	}
+	iss, err := url.Parse(cfg.Issuer)
+	if err != nil || (iss.Scheme != "https" && iss.Scheme != "http") || iss.Host == "" {
+		return nil, fmt.Errorf("oauth: issuer %q: want an absolute http(s) URL", cfg.Issuer)
+	}
+	res, err := url.Parse(cfg.Resource)
+	if err != nil || (res.Scheme != "https" && res.Scheme != "http") || res.Host == "" || res.Fragment != "" || res.RawQuery != "" {
+		return nil, fmt.Errorf("oauth: resource %q: want the absolute http(s) URL that clients use, without query or fragment (e.g. https://mcp.example.com/mcp)", cfg.Resource)
+	}
+	if len(cfg.Algorithms) == 0 {
+		cfg.Algorithms = defaultAlgorithms
+	}
+	for _, a := range cfg.Algorithms {
+		if strings.EqualFold(a, "none") || strings.HasPrefix(strings.ToUpper(a), "HS") {
+			return nil, fmt.Errorf("oauth: algorithm %q is never accepted", a)
+		}
+	}
+	if cfg.ClockSkew == 0 {
+		cfg.ClockSkew = DefaultClockSkew
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{Timeout: 10 * time.Second}
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if iss.Scheme == "http" && !loopback(iss.Hostname()) {
+		log.Warn("the OAuth issuer is reached over plain HTTP: whoever is on the path can replace its keys and sign tokens; use https", "issuer", cfg.Issuer)
+	}
+	jwks, scopes, err := discover(ctx, cfg.HTTPClient, cfg.Issuer)
+	if err != nil {
+		return nil, err
+	}
+	if len(cfg.Scopes) == 0 {
+		cfg.Scopes = scopes
+	}
+	skew := cfg.ClockSkew
+	keys := oidc.NewRemoteKeySet(oidc.ClientContext(context.Background(), cfg.HTTPClient), jwks)
+	rs := &ResourceServer{
+		cfg: cfg,
+		log: log,
+		verifier: oidc.NewVerifier(cfg.Issuer, keys, &oidc.Config{
+			ClientID:             cfg.Resource,
+			SupportedSigningAlgs: cfg.Algorithms,
+			Now:                  func() time.Time { return time.Now().Add(-skew) },
+		}),
+		meta: oauthex.ProtectedResourceMetadata{
+			Resource:               cfg.Resource,
+			AuthorizationServers:   []string{cfg.Issuer},
+			ScopesSupported:        cfg.Scopes,
+			BearerMethodsSupported: []string{"header"},
+		},
+	}
+	path := strings.TrimSuffix(res.EscapedPath(), "/")
+	rs.paths = []string{MetadataPath}
+	if path != "" {
+		rs.paths = append([]string{MetadataPath + path}, rs.paths...)
+	}
+	rs.metadataURL = res.Scheme + "://" + res.Host + rs.paths[0]
+	return rs, nil
+}
+
+// loopback reports whether host names the loopback interface.
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// discover returns the issuer's jwks_uri and scopes_supported, from its
+// OpenID Connect discovery document or else its RFC 8414 metadata.
+func discover(ctx context.Context, c *http.Client, issuer string) (jwks string, scopes []string, err error) {
+	p, oidcErr := oidc.NewProvider(oidc.ClientContext(ctx, c), issuer)
+	if oidcErr == nil {
+		var doc struct {
+			JWKS   string   `json:"jwks_uri"`
+			Scopes []string `json:"scopes_supported"`
+		}
+		if err := p.Claims(&doc); err != nil {
+			return "", nil, fmt.Errorf("oauth: issuer %s: reading its OpenID configuration: %w", issuer, err)
+		}
+		if doc.JWKS == "" {
+			return "", nil, fmt.Errorf("oauth: issuer %s: its OpenID configuration has no jwks_uri", issuer)
+		}
+		return doc.JWKS, doc.Scopes, nil
+	}
+	// RFC 8414: the well-known path goes between the host and the
+	// issuer's path.
+	u, _ := url.Parse(issuer)
+	metaURL := u.Scheme + "://" + u.Host + "/.well-known/oauth-authorization-server" + strings.TrimSuffix(u.EscapedPath(), "/")
+	asm, asErr := oauthex.GetAuthServerMeta(ctx, metaURL, issuer, c)
+	switch {
+	case asErr == nil && asm != nil && asm.JWKSURI != "":
+		return asm.JWKSURI, asm.ScopesSupported, nil
+	case asErr == nil && asm != nil:
+		asErr = errors.New("its metadata has no jwks_uri")
+	case asErr == nil:
+		asErr = errors.New("not found")
+	}
+	return "", nil, fmt.Errorf("%w %s: OpenID Connect discovery: %v; RFC 8414 metadata at %s: %v",
+		ErrIssuerUnreachable, issuer, oidcErr, metaURL, asErr)
+}
+
+// Metadata returns the RFC 9728 protected-resource metadata served.
+func (rs *ResourceServer) Metadata() *oauthex.ProtectedResourceMetadata {
+	m := rs.meta
+	return &m
+}
+
+// MetadataURL returns the URL of the metadata, as the 401 answers'
+// WWW-Authenticate header gives it.
+func (rs *ResourceServer) MetadataURL() string { return rs.metadataURL }
+
+// Issuer returns the issuer URL tokens must come from.
+func (rs *ResourceServer) Issuer() string { return rs.cfg.Issuer }
+
+// Verify checks an access token: a JWT (header typ JWT or at+jwt, or
+// none) signed by one of the issuer's keys with an accepted algorithm,
+// whose iss is the issuer, whose aud holds the resource, with exp and nbf
+// valid within the clock skew, and a sub. It returns the token's
+// information: UserID is sub, Scopes the scope claim (or scp), Expiration
+// exp, Extra every claim. An error wraps auth.ErrInvalidToken. It is an
+// auth.TokenVerifier.
+func (rs *ResourceServer) Verify(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+	info, err := rs.verify(ctx, token)
+	if err != nil {
+		rs.log.Info("refusing an access token", "why", err)
+		return nil, fmt.Errorf("%w: %v", auth.ErrInvalidToken, err)
+	}
+	return info, nil
+}
+
+func (rs *ResourceServer) verify(ctx context.Context, token string) (*auth.TokenInfo, error) {
+	if len(token) > maxToken {
+		return nil, fmt.Errorf("token longer than %d bytes", maxToken)
+	}
+	if err := checkHeader(token); err != nil {
+		return nil, err
+	}
+	t, err := rs.verifier.Verify(ctx, token)
+	if err != nil {
+		var expired *oidc.TokenExpiredError
+		if errors.As(err, &expired) {
+			return nil, fmt.Errorf("token expired at %s", expired.Expiry.UTC().Format(time.RFC3339))
+		}
+		return nil, err
+	}
+	claims := map[string]any{}
+	if err := t.Claims(&claims); err != nil {
+		return nil, fmt.Errorf("reading the token's claims: %v", err)
+	}
+	if nbf, ok := claims["nbf"].(float64); ok && time.Unix(int64(nbf), 0).After(time.Now().Add(rs.cfg.ClockSkew)) {
+		return nil, fmt.Errorf("token not valid before %s", time.Unix(int64(nbf), 0).UTC().Format(time.RFC3339))
+	}
+	if t.Subject == "" {
+		return nil, errors.New("token has no sub")
+	}
+	return &auth.TokenInfo{
+		UserID:     t.Subject,
+		Scopes:     scopes(claims),
+		Expiration: t.Expiry,
+		Extra:      claims,
+	}, nil
+}
+
+// checkHeader refuses a token whose JOSE header says it is not a JWT
+// access token (RFC 9068 types JWT and at+jwt; no typ is taken as JWT) or
+// is unsigned. The signature and its algorithm are go-oidc's to check.
+func checkHeader(token string) error {
+	head, _, ok := strings.Cut(token, ".")
+	if !ok {
+		return errors.New("malformed token: not a JWT")
+	}
+	b, err := base64.RawURLEncoding.DecodeString(head)
+	if err != nil {
+		return errors.New("malformed token: its header is not base64url")
+	}
+	var h struct {
+		Alg string `json:"alg"`
+		Typ string `json:"typ"`
+	}
+	if err := json.Unmarshal(b, &h); err != nil {
+		return errors.New("malformed token: its header is not JSON")
+	}
+	if h.Alg == "" || strings.EqualFold(h.Alg, "none") {
+		return errors.New("unsigned token (alg none)")
+	}
+	switch strings.ToLower(strings.TrimPrefix(strings.ToLower(h.Typ), "application/")) {
+	case "", "jwt", "at+jwt":
+		return nil
+	}
+	return fmt.Errorf("token type %q is not an access token (want JWT or at+jwt)", h.Typ)
+}
+
+// scopes reads the scope claim (RFC 9068: space-separated), or scp (a
+// string or a list, as Entra ID and Okta send it).
+func scopes(claims map[string]any) []string {
+	for _, name := range []string{"scope", "scp"} {
+		switch v := claims[name].(type) {
+		case string:
+			return strings.Fields(v)
+		case []any:
+			var out []string
+			for _, s := range v {
+				if s, ok := s.(string); ok {
+					out = append(out, s)
+				}
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+// Require returns next behind the bearer token check of the go-sdk
+// (auth.RequireBearerToken) with this verifier: a request without a token
+// gets 401 with `WWW-Authenticate: Bearer resource_metadata="..."`, one
+// with a bad token the same with error="invalid_token". A token in the
+// query string (access_token) is refused with 400: it would end up in
+// logs. A request that passes carries its *auth.TokenInfo in its context.
+func (rs *ResourceServer) Require(next http.Handler) http.Handler {
+	check := auth.RequireBearerToken(rs.Verify, &auth.RequireBearerTokenOptions{
+		ResourceMetadataURL: rs.metadataURL,
+		ClockSkew:           rs.cfg.ClockSkew,
+	})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w.(*challenge).ResponseWriter, r)
+	}))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Has("access_token") {
+			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="invalid_request", error_description="a token in the query string is refused: send it in the Authorization header", resource_metadata=%q`, rs.metadataURL))
+			http.Error(w, "Bad Request: a token in the query string (access_token) is refused: send it in the Authorization header", http.StatusBadRequest)
+			return
+		}
+		check.ServeHTTP(&challenge{ResponseWriter: w, token: hasBearer(r), metadata: rs.metadataURL}, r)
+	})
+}
+
+// hasBearer reports whether r carries a bearer token, as the go-sdk's
+// middleware reads it.
+func hasBearer(r *http.Request) bool {
+	f := strings.Fields(r.Header.Get("Authorization"))
+	return len(f) == 2 && strings.EqualFold(f[0], "bearer")
+}
+
+// challenge sets the WWW-Authenticate header of a 401: RFC 6750's
+// error="invalid_token" when a token was sent, and the metadata's URL
+// (RFC 9728) always.
+type challenge struct {
+	http.ResponseWriter
+	token    bool
+	metadata string
+}
+
+func (c *challenge) WriteHeader(code int) {
+	if code == http.StatusUnauthorized {
+		v := fmt.Sprintf("Bearer resource_metadata=%q", c.metadata)
+		if c.token {
+			v = fmt.Sprintf(`Bearer error="invalid_token", resource_metadata=%q`, c.metadata)
+		}
+		c.Header().Set("WWW-Authenticate", v)
+	}
+	c.ResponseWriter.WriteHeader(code)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (c *challenge) Unwrap() http.ResponseWriter { return c.ResponseWriter }
+
+// Public returns the metadata handlers (the go-sdk's
+// auth.ProtectedResourceMetadataHandler), to be served without
+// authentication: at MetadataPath followed by the resource's path, and at
+// MetadataPath.
+func (rs *ResourceServer) Public() map[string]http.Handler {
+	h := auth.ProtectedResourceMetadataHandler(rs.Metadata())
+	out := map[string]http.Handler{}
+	for _, p := range rs.paths {
+		out[p] = h
+	}
+	return out
+}
