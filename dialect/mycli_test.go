@@ -21,7 +21,11 @@ func mycliTools(t *testing.T) []*mcp.Tool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tools := ts.Tools()
+	v, err := ts.View(toolset.Listing{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := v.Tools()
 	if len(tools) < 3 {
 		t.Fatalf("mycli has %d tools", len(tools))
 	}

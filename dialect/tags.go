@@ -4,13 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode"
+
+	"github.com/cobramcp/cobramcp/internal/toolmeta"
 )
 
 // Tag limits.
 const (
-	MaxTagLen = 64 // bytes in one normalised tag
-	MaxTags   = 20 // tags kept by NormalizeTags
+	MaxTagLen = toolmeta.MaxTagLen // bytes in one normalised tag
+	MaxTags   = toolmeta.MaxTags   // tags kept by NormalizeTags
 )
 
 // NormalizeTags returns tags in a stable, searchable form: each tag
@@ -18,50 +19,11 @@ const (
 // every character outside [a-z0-9-_.] removed, and cut to 64 characters;
 // empty tags and repeats are dropped (the first occurrence keeps its
 // place), and at most 20 tags are kept. The result is never nil.
-func NormalizeTags(raw []string) []string {
-	out := []string{}
-	seen := map[string]bool{}
-	for _, t := range raw {
-		t = strings.ToLower(strings.TrimSpace(t))
-		var b strings.Builder
-		space := false
-		for _, c := range t {
-			if unicode.IsSpace(c) {
-				space = true
-				continue
-			}
-			if space {
-				b.WriteByte('-')
-				space = false
-			}
-			if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' {
-				b.WriteRune(c)
-			}
-		}
-		t = b.String()
-		if len(t) > MaxTagLen {
-			t = t[:MaxTagLen]
-		}
-		if t == "" || seen[t] {
-			continue
-		}
-		seen[t] = true
-		out = append(out, t)
-		if len(out) == MaxTags {
-			break
-		}
-	}
-	return out
-}
+func NormalizeTags(raw []string) []string { return toolmeta.NormalizeTags(raw) }
 
 // ToolID returns the stable id of a tool: "namespace:name", or name alone
 // when namespace is empty.
-func ToolID(namespace, name string) string {
-	if namespace == "" {
-		return name
-	}
-	return namespace + ":" + name
-}
+func ToolID(namespace, name string) string { return toolmeta.ToolID(namespace, name) }
 
 // ParseToolID splits an id made by ToolID. An id holds at most one ":",
 // and when it holds one, both sides must be non-empty.

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -48,6 +49,15 @@ type CommandLine struct {
 	// StopsAtFirstArg: the command's flags stop at its first positional
 	// arg (see Positional.StopsAtFirstArg).
 	StopsAtFirstArg bool
+	// Fixed are flags already written, by their name in Flags: each text
+	// becomes one "--NAME=TEXT" element of every argv, verbatim, where the
+	// flag goes (before the sub-command whose parser reads it, see
+	// Traversed and FlagNames; else with the command's own flags), always
+	// before "--" and the positional args. The caller checked each text
+	// with the flag's own parser (package toolset's pins). A flag in Fixed
+	// cannot also be given to Argv. With NoParse, only Traversed flags can
+	// be fixed.
+	Fixed map[string][]string
 }
 
 // Argv returns the arguments after the binary that run the command with
@@ -64,8 +74,41 @@ func (l *CommandLine) Argv(flags map[string]any, args, afterDash []string) ([]st
 			}
 		}
 	}
+	for name := range flags {
+		if _, fixed := l.Fixed[name]; fixed && flags[name] != nil {
+			return nil, fmt.Errorf("flag --%s: fixed, and given again: %w", name, ErrInvalidValue)
+		}
+	}
 	out := slices.Clone(l.Path)
 	leaf := flags
+	var leafFixed []string // the fixed flags' elements that go with the command's own flags
+	fixedAt := map[int][]string{}
+	for _, name := range slices.Sorted(maps.Keys(l.Fixed)) {
+		f := l.Flags.Lookup(name)
+		if f == nil {
+			return nil, fmt.Errorf("flag --%s (fixed): %w", name, ErrUnknownFlag)
+		}
+		written := f.Name
+		d, traversed := l.Traversed[name]
+		if traversed {
+			if real, ok := l.FlagNames[name]; ok {
+				written = real
+			}
+		} else if l.NoParse {
+			return nil, fmt.Errorf("flag --%s (fixed): %q parses its own arguments: %w", name, l.Name, ErrUnrepresentable)
+		}
+		for _, text := range l.Fixed[name] {
+			if strings.IndexByte(text, 0) >= 0 {
+				return nil, fmt.Errorf("flag --%s (fixed): a NUL byte: %w", name, ErrUnrepresentable)
+			}
+			el := "--" + written + "=" + text
+			if traversed {
+				fixedAt[d] = append(fixedAt[d], el)
+			} else {
+				leafFixed = append(leafFixed, el)
+			}
+		}
+	}
 	if len(l.Traversed) > 0 {
 		leaf = map[string]any{}
 		at := map[int]map[string]any{}
@@ -89,6 +132,7 @@ func (l *CommandLine) Argv(flags map[string]any, args, afterDash []string) ([]st
 				}
 				out = append(out, fl...)
 			}
+			out = append(out, fixedAt[d]...)
 			if d < len(l.Path) {
 				out = append(out, l.Path[d])
 			}
@@ -106,7 +150,7 @@ func (l *CommandLine) Argv(flags map[string]any, args, afterDash []string) ([]st
 		}
 		return append(out, ArgvNoParseDash(args, afterDash)...), nil
 	}
-	rest, err := ArgvPositional(l.Flags, leaf, Positional{
+	rest, err := argvPositional(l.Flags, leaf, leafFixed, Positional{
 		Args:            args,
 		AfterDash:       afterDash,
 		SubCommand:      l.SubCommand,

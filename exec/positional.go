@@ -118,10 +118,17 @@ func (p Positional) Place() ([]string, error) {
 // ArgvPositional is [Argv] with the positional part given as a
 // [Positional]: the flags, then p placed by [Positional.Place].
 func ArgvPositional(fs *pflag.FlagSet, flags map[string]any, p Positional) ([]string, error) {
+	return argvPositional(fs, flags, nil, p)
+}
+
+// argvPositional is ArgvPositional with fixed, flag elements already
+// written, after the flags.
+func argvPositional(fs *pflag.FlagSet, flags map[string]any, fixed []string, p Positional) ([]string, error) {
 	argv, err := flagArgv(fs, flags)
 	if err != nil {
 		return nil, err
 	}
+	argv = append(argv, fixed...)
 	rest, err := p.Place()
 	if err != nil {
 		return nil, err

@@ -594,7 +594,7 @@ func TestTraverseChildren(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := ts.Call(context.Background(), "traverse_run", json.RawMessage(`{"flags":{"context":"prod","debug":true,"cpu-shares":512},"args":["nginx"]}`))
+		res, err := listed(t, ts).Call(context.Background(), "traverse_run", json.RawMessage(`{"flags":{"context":"prod","debug":true,"cpu-shares":512},"args":["nginx"]}`))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -146,7 +146,7 @@ func readCallInput(r io.Reader) ([]byte, error) {
 // process group is gone. SIGINT and SIGTERM cancel the call. Arguments
 // that cannot be read become a failed result, as the server makes them; the
 // error is for an unknown tool or a failure outside the call.
-func runCall(c *cobra.Command, ts *toolset.Toolset, name string, raw []byte) (*mcp.CallToolResult, error) {
+func runCall(c *cobra.Command, ts *toolset.Served, name string, raw []byte) (*mcp.CallToolResult, error) {
 	arguments, err := callArguments(findTool(ts, name), raw)
 	if err != nil {
 		return &mcp.CallToolResult{
@@ -164,7 +164,7 @@ func runCall(c *cobra.Command, ts *toolset.Toolset, name string, raw []byte) (*m
 	var left *toolset.LeftOutError
 	if errors.As(err, &left) {
 		// Its user started it: say which settings leave the tool out.
-		return nil, fmt.Errorf("tool %q is not served: the server's policy (%s) leaves it out", left.Tool, settings{Policy: left.Policy}.describe())
+		return nil, fmt.Errorf("tool %q is not served: the server's policy (%s) leaves it out", left.Tool, describePolicies(left.Policies))
 	}
 	if err != nil {
 		return nil, err
@@ -176,7 +176,7 @@ func runCall(c *cobra.Command, ts *toolset.Toolset, name string, raw []byte) (*m
 }
 
 // findTool returns the tool of ts named name, or nil.
-func findTool(ts *toolset.Toolset, name string) *mcp.Tool {
+func findTool(ts *toolset.Served, name string) *mcp.Tool {
 	for _, t := range ts.Tools() {
 		if t.Name == name {
 			return t
@@ -429,4 +429,16 @@ func textOrData(s string) tvCommand {
 		return tvCommand{Command: "showData", Payload: json.RawMessage(t)}
 	}
 	return tvCommand{Command: "showText", Payload: s}
+}
+
+// describePolicies names the settings of each policy that choose what is
+// served, as flags with their values, one policy after the other.
+func describePolicies(ps []toolset.Policy) string {
+	var out []string
+	for _, p := range ps {
+		if d := (settings{Policy: p}).describe(); d != "" {
+			out = append(out, d)
+		}
+	}
+	return strings.Join(out, "; ")
 }

@@ -91,13 +91,13 @@ func (f *fakeCLI) load(*cobra.Command) (*toolset.Toolset, error) {
 
 // view returns the fake's tools in the shape l asks for, without a policy:
 // what the mcp commands list.
-func (f *fakeCLI) view(t *testing.T, l toolset.Listing) *toolset.Toolset {
+func (f *fakeCLI) view(t *testing.T, l toolset.Listing) *toolset.Served {
 	t.Helper()
 	ts, err := f.load(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := ts.View(toolset.Policy{}, l)
+	v, err := ts.View(l)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -383,14 +383,14 @@ func pinValue(f *pflag.Flag) (string, error) {
 }
 
 // load reflects c's tree with o.Load and applies the policy of p.
-func (p *policyFlags) load(o *Options, c *cobra.Command) (*toolset.Toolset, error) {
+func (p *policyFlags) load(o *Options, c *cobra.Command) (*toolset.Served, error) {
 	return p.loadExpanded(o, c, false)
 }
 
 // loadExpanded is load, with the expanded listing when expanded is true
 // (for the exports that have no server instructions to state the shared
 // flags in).
-func (p *policyFlags) loadExpanded(o *Options, c *cobra.Command, expanded bool) (*toolset.Toolset, error) {
+func (p *policyFlags) loadExpanded(o *Options, c *cobra.Command, expanded bool) (*toolset.Served, error) {
 	pol, err := p.policy(o, c)
 	if err != nil {
 		return nil, err
@@ -410,8 +410,8 @@ func (p *policyFlags) loadExpanded(o *Options, c *cobra.Command, expanded bool) 
 //
 // fs holds the flags as given, and lookup reads the variables of the
 // served CLI (nil: none were read).
-func withPolicy(ts *toolset.Toolset, s settings, fs *pflag.FlagSet, root string, lookup func(string) (string, bool)) (*toolset.Toolset, error) {
-	v, err := ts.View(s.Policy, s.Listing)
+func withPolicy(ts *toolset.Toolset, s settings, fs *pflag.FlagSet, root string, lookup func(string) (string, bool)) (*toolset.Served, error) {
+	v, err := ts.View(s.Listing, s.Policy)
 	var pe *toolset.PolicyError
 	if err == nil || !errors.As(err, &pe) {
 		return v, err

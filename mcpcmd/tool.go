@@ -98,7 +98,7 @@ func refuse(c *cobra.Command, msg string) error {
 
 // printSchema prints the canonical schema of the tool name, and the
 // warnings of its translation on stderr.
-func printSchema(c *cobra.Command, ts *toolset.Toolset, name string) error {
+func printSchema(c *cobra.Command, ts *toolset.Served, name string) error {
 	t := findTool(ts, name)
 	if t == nil {
 		return fmt.Errorf("unknown tool %q", name)

@@ -99,11 +99,12 @@ func newToolsCmd(o *Options) *cobra.Command {
 			if f != dialect.MCP || format == FormatExternal {
 				pol.Expanded = true
 			}
-			ts, err := o.Load(c)
+			all, err := o.Load(c)
 			if err != nil {
 				return err
 			}
-			if ts, err = withPolicy(ts, pol, c.Flags(), serverName(o, c), os.LookupEnv); err != nil {
+			ts, err := withPolicy(all, pol, c.Flags(), serverName(o, c), os.LookupEnv)
+			if err != nil {
 				return err
 			}
 			if format == FormatExternal {
@@ -136,7 +137,7 @@ func newToolsCmd(o *Options) *cobra.Command {
 // exportTools renders ts's tools in format f, ending in a newline, and
 // prints the warnings of the translation on w, one per line. In strict
 // mode any warning is an error that lists them all.
-func exportTools(w io.Writer, ts *toolset.Toolset, f dialect.Format, strict bool) ([]byte, error) {
+func exportTools(w io.Writer, ts *toolset.Served, f dialect.Format, strict bool) ([]byte, error) {
 	if f == dialect.MCP {
 		b, err := MarshalJSON(sortedTools(ts.Tools()))
 		if err != nil {
@@ -265,7 +266,7 @@ type externalScript struct {
 //
 // policyArgs are the policy flags each script passes to `mcp tool`, so
 // that the scripts enforce the policy the export was made with.
-func writeExternal(c *cobra.Command, ts *toolset.Toolset, dir string, strict, force bool, policyArgs []string) error {
+func writeExternal(c *cobra.Command, ts *toolset.Served, dir string, strict, force bool, policyArgs []string) error {
 	// The canonical export checks the names and schemas that the scripts'
 	// --schema will print, and reports what it changed.
 	tools := sortedTools(ts.Tools())

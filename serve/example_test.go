@@ -25,9 +25,13 @@ func ExampleStdio() {
 	if err != nil {
 		panic(err)
 	}
+	v, err := ts.View(toolset.Listing{})
+	if err != nil {
+		panic(err)
+	}
 	var out bytes.Buffer
 	in := strings.NewReader("this is not JSON\n")
-	err = serve.Stdio(context.Background(), ts.NewServer(toolset.ServerOptions{}), in, &out)
+	err = serve.Stdio(context.Background(), v.NewServer(toolset.ServerOptions{}), in, &out)
 	fmt.Print(out.String(), err)
 	// Output:
 	// {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the message is not valid JSON"}}
@@ -44,7 +48,11 @@ func ExampleNewHTTPServer() {
 	if err != nil {
 		panic(err)
 	}
-	hs, err := serve.NewHTTPServer(ts.NewServer(toolset.ServerOptions{}), serve.HTTPOptions{})
+	v, err := ts.View(toolset.Listing{})
+	if err != nil {
+		panic(err)
+	}
+	hs, err := serve.NewHTTPServer(v.NewServer(toolset.ServerOptions{}), serve.HTTPOptions{})
 	if err != nil {
 		panic(err)
 	}

@@ -65,11 +65,11 @@ func TestAnnotationKeys(t *testing.T) {
 			if !ok {
 				t.Fatalf("an_x is not served; problems %v", ts.Problems())
 			}
-			if got := tool.MCP.Annotations; !sameAnnotations(got, tt.want) {
+			if got := tool.Definition().Annotations; !sameAnnotations(got, tt.want) {
 				t.Errorf("annotations = %s, want %s", fmtAnnotations(got), fmtAnnotations(tt.want))
 			}
-			if tt.want != nil && tool.MCP.Title != tt.want.Title {
-				t.Errorf("title = %q, want %q", tool.MCP.Title, tt.want.Title)
+			if tt.want != nil && tool.Definition().Title != tt.want.Title {
+				t.Errorf("title = %q, want %q", tool.Definition().Title, tt.want.Title)
 			}
 			ps := ts.Problems()
 			if len(ps) != len(tt.problems) {

@@ -5,6 +5,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/cobra"
+
+	"github.com/cobramcp/cobramcp/toolset"
 )
 
 // The args description is one sentence per fact, whatever the usage line
@@ -28,7 +30,7 @@ func TestArgsDescriptionSentences(t *testing.T) {
 		if len(list) != 1 {
 			t.Fatalf("%s: %d tools", tt.use, len(list))
 		}
-		in := list[0].MCP.InputSchema.(*jsonschema.Schema)
+		in := toolset.Compact(list[0]).InputSchema.(*jsonschema.Schema)
 		if got := in.Properties["args"].Description; got != tt.want {
 			t.Errorf("%s:\n got %q\nwant %q", tt.use, got, tt.want)
 		}

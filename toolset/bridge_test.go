@@ -80,7 +80,7 @@ func mustTools(t *testing.T, root *cobra.Command, cfg *toolset.Config) *toolset.
 func names(ts *toolset.Toolset) []string {
 	var out []string
 	for _, tool := range ts.List() {
-		out = append(out, tool.MCP.Name)
+		out = append(out, tool.Name)
 	}
 	return out
 }
@@ -94,7 +94,7 @@ func TestWalkSelectsRunnableCommands(t *testing.T) {
 	}
 	for _, tool := range ts.List() {
 		if p := strings.Join(tool.Path, " "); tool.Command.CommandPath() != strings.TrimSpace("tt "+p) {
-			t.Errorf("%s: path %q does not lead to %q", tool.MCP.Name, p, tool.Command.CommandPath())
+			t.Errorf("%s: path %q does not lead to %q", tool.Name, p, tool.Command.CommandPath())
 		}
 	}
 }
@@ -106,7 +106,7 @@ func schemaJSON(t *testing.T, ts *toolset.Toolset, name string) map[string]any {
 	if !ok {
 		t.Fatalf("no tool %s", name)
 	}
-	b, err := json.Marshal(tool.Expanded().InputSchema)
+	b, err := json.Marshal(tool.Definition().InputSchema)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,11 +198,11 @@ func TestFlagGroups(t *testing.T) {
 	ts := mustTools(t, testTree(), nil)
 	tool, _ := ts.Lookup("tt_delete")
 	for _, s := range []string{"At most one of --all, --selector", "--user, --password must be set together", "At least one of --now, --force"} {
-		if !strings.Contains(tool.MCP.Description, s) {
-			t.Errorf("description lacks %q:\n%s", s, tool.MCP.Description)
+		if !strings.Contains(toolset.Compact(tool).Description, s) {
+			t.Errorf("description lacks %q:\n%s", s, toolset.Compact(tool).Description)
 		}
 	}
-	r, err := tool.MCP.InputSchema.(*jsonschema.Schema).Resolve(nil)
+	r, err := toolset.Compact(tool).InputSchema.(*jsonschema.Schema).Resolve(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,14 +230,14 @@ func TestFlagGroups(t *testing.T) {
 func TestAnnotationsAndOutputSchema(t *testing.T) {
 	ts := mustTools(t, testTree(), nil)
 	pods, _ := ts.Lookup("tt_get_pods")
-	if a := pods.MCP.Annotations; a == nil || !a.ReadOnlyHint || a.Title != "List pods" || pods.MCP.Title != "List pods" {
-		t.Errorf("annotations = %+v", pods.MCP.Annotations)
+	if a := pods.Definition().Annotations; a == nil || !a.ReadOnlyHint || a.Title != "List pods" || pods.Definition().Title != "List pods" {
+		t.Errorf("annotations = %+v", pods.Definition().Annotations)
 	}
 	del, _ := ts.Lookup("tt_delete")
-	if a := del.MCP.Annotations; a == nil || a.DestructiveHint == nil || !*a.DestructiveHint {
-		t.Errorf("delete annotations = %+v", del.MCP.Annotations)
+	if a := del.Definition().Annotations; a == nil || a.DestructiveHint == nil || !*a.DestructiveHint {
+		t.Errorf("delete annotations = %+v", del.Definition().Annotations)
 	}
-	b, _ := json.Marshal(del.MCP.OutputSchema)
+	b, _ := json.Marshal(toolset.Compact(del).OutputSchema)
 	var out struct {
 		Type       string
 		Required   []string
@@ -268,7 +268,7 @@ func TestSelectors(t *testing.T) {
 		t.Error("local flag selector not applied")
 	}
 	// An excluded flag cannot be set by a call, not even through args.
-	res, err := ts.Call(context.Background(), "tt_delete", json.RawMessage(`{"flags":{"selector":"x"},"args":["a"]}`))
+	res, err := fullView(ts).Call(context.Background(), "tt_delete", json.RawMessage(`{"flags":{"selector":"x"},"args":["a"]}`))
 	if err != nil || !res.IsError || !strings.Contains(resultText(res), `unknown flag "selector"`) {
 		t.Errorf("excluded flag accepted: %v %v", err, resultText(res))
 	}
@@ -338,7 +338,7 @@ func TestInputErrors(t *testing.T) {
 		{"tt_delete", `{"args":["a"]}`, `at least one of the flags --now, --force must be set`},
 	}
 	for _, tt := range tests {
-		res, err := ts.Call(context.Background(), tt.tool, json.RawMessage(tt.args))
+		res, err := fullView(ts).Call(context.Background(), tt.tool, json.RawMessage(tt.args))
 		if err != nil {
 			t.Fatalf("%s %s: %v", tt.tool, tt.args, err)
 		}
@@ -347,19 +347,19 @@ func TestInputErrors(t *testing.T) {
 			t.Errorf("%s %s: isError=%v text=%q, want %q", tt.tool, tt.args, res.IsError, text, tt.want)
 		}
 	}
-	if _, err := ts.Call(context.Background(), "tt_nope", nil); err == nil || err.Error() != `unknown tool "tt_nope"` {
+	if _, err := fullView(ts).Call(context.Background(), "tt_nope", nil); err == nil || err.Error() != `unknown tool "tt_nope"` {
 		t.Errorf("unknown tool: %v", err)
 	}
 	// A name without the CLI's prefix, or with '_' for '-', gets the one
 	// tool it most likely means.
 	for name, want := range map[string]string{"get_pods": `unknown tool "get_pods"; did you mean "tt_get_pods"?`, "TT_GET_PODS": `did you mean "tt_get_pods"?`} {
-		if _, err := ts.Call(context.Background(), name, nil); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := fullView(ts).Call(context.Background(), name, nil); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("unknown tool %s: %v, want %q", name, err, want)
 		}
 	}
 	// null flags are "not set" (OpenAI strict mode); a valid call reaches the
 	// process, which cannot start here.
-	res, _ := ts.Call(context.Background(), "tt_get_pods", json.RawMessage(`{"flags":{"headers":null}}`))
+	res, _ := fullView(ts).Call(context.Background(), "tt_get_pods", json.RawMessage(`{"flags":{"headers":null}}`))
 	if !res.IsError || !strings.Contains(resultText(res), "could not start") {
 		t.Errorf("valid call did not reach the runner: %q", resultText(res))
 	}
@@ -374,7 +374,7 @@ func TestMiddlewareSeesArgv(t *testing.T) {
 		}
 	}}}
 	ts := mustTools(t, testTree(), cfg)
-	res, err := ts.Call(context.Background(), "tt_get_pods", json.RawMessage(`{"flags":{"headers":false,"namespace":"-n"},"args":["--debug=true"]}`))
+	res, err := fullView(ts).Call(context.Background(), "tt_get_pods", json.RawMessage(`{"flags":{"headers":false,"namespace":"-n"},"args":["--debug=true"]}`))
 	if err != nil || res.IsError {
 		t.Fatalf("call: %v %v", err, resultText(res))
 	}

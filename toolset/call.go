@@ -35,12 +35,19 @@ type Output struct {
 // result. The error is non-nil only when no such tool exists; bad input and
 // failed commands are results with IsError set. The names are those Tools
 // lists: in search mode, the search, list, describe and run tools.
-func (ts *Toolset) Call(ctx context.Context, name string, arguments json.RawMessage) (*mcp.CallToolResult, error) {
-	if err := ts.checkName(name, true); err != nil {
+func (s *Served) Call(ctx context.Context, name string, arguments json.RawMessage) (*mcp.CallToolResult, error) {
+	if err := s.checkName(name, true); err != nil {
 		return nil, err
 	}
-	res, _ := ts.list.call(ctx, ts, name, arguments, nil)
+	res, _ := s.list.call(ctx, s, name, arguments, callOptions{env: s.ts.cfg.Env})
 	return res, nil
+}
+
+// callOptions are what a call takes from where it comes from rather than
+// from the view: the server's (NewServer) or Call's.
+type callOptions struct {
+	env      []string     // the environment of the call's process (nil: inherit)
+	progress progressFunc // reports the latest output line; nil: none
 }
 
 // checkName returns nil when name is a tool that Tools lists, or else the
@@ -50,13 +57,13 @@ func (ts *Toolset) Call(ctx context.Context, name string, arguments json.RawMess
 // such: for the user running a call (mcp call, mcp tool), not for an MCP
 // client, to which a left-out tool is unknown like any other (saying so
 // would tell it what the policy hides, and the policy itself).
-func (ts *Toolset) checkName(name string, policyHint bool) error {
-	for _, t := range ts.list.tools() {
+func (s *Served) checkName(name string, policyHint bool) error {
+	for _, t := range s.list.tools() {
 		if t.Name == name {
 			return nil
 		}
 	}
-	return ts.list.unknown(ts, name, policyHint)
+	return s.list.unknown(s, name, policyHint)
 }
 
 // input is a call's decoded arguments.
@@ -66,15 +73,25 @@ type input struct {
 	afterDash []string // the words after "--" (argsAfterDash)
 }
 
-// decodeInput checks arguments against t's input schema and decodes them.
-// Its errors name the problem in words a model can act on.
-func (t *Tool) decodeInput(arguments json.RawMessage) (*input, error) {
+// decodeInput checks arguments against t's input schema and decodes them;
+// with pins (nil: none), a call that sets a pinned flag, even to null, is
+// refused, and the pinned flags count as set. Its errors name the problem
+// in words a model can act on.
+func (t *Tool) decodeInput(arguments json.RawMessage, pins *toolPins, pinFrom map[string]string) (*input, error) {
 	if len(bytes.TrimSpace(arguments)) == 0 || bytes.Equal(bytes.TrimSpace(arguments), []byte("null")) {
 		arguments = []byte("{}")
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(arguments, &top); err != nil {
 		return nil, fmt.Errorf("arguments must be a JSON object with \"flags\" and \"args\": %v", err)
+	}
+	schema, check := t.inputSchema(), t.check
+	var pinned []string
+	if pins != nil {
+		schema, check, pinned = pins.check.schema, pins.check, pins.names
+		if err := refusePinned(top["flags"], pinned, pinFrom); err != nil {
+			return nil, err
+		}
 	}
 	in := &input{flags: map[string]any{}}
 	for k := range top {
@@ -116,13 +133,13 @@ func (t *Tool) decodeInput(arguments json.RawMessage) (*input, error) {
 	if in.afterDash, err = t.decodeStrings(top, "argsAfterDash", "this command takes no argsAfterDash: its usage shows no \"--\""); err != nil {
 		return nil, err
 	}
-	if _, has := t.inputSchema().Properties["argsAfterDash"]; has {
+	if _, has := schema.Properties["argsAfterDash"]; has {
 		if err := t.arity.check(t.argsCount(in), t.dashCounted(in)); err != nil {
 			return nil, err
 		}
 	}
 
-	if err := t.checkGroups(in.flags); err != nil {
+	if err := t.checkGroups(in.flags, pinned); err != nil {
 		return nil, err
 	}
 
@@ -138,7 +155,7 @@ func (t *Tool) decodeInput(arguments json.RawMessage) (*input, error) {
 			plain[k] = p
 		}
 		doc["flags"] = plain
-	} else if _, has := t.inputSchema().Properties["flags"]; has {
+	} else if _, has := schema.Properties["flags"]; has {
 		doc["flags"] = map[string]any{}
 	}
 	for name, list := range map[string][]string{"args": in.args, "argsAfterDash": in.afterDash} {
@@ -150,22 +167,45 @@ func (t *Tool) decodeInput(arguments json.RawMessage) (*input, error) {
 			doc[name] = a
 		}
 	}
-	if _, has := t.inputSchema().Properties["flags"]; has && len(in.flags) == 0 && !slices.Contains(t.inputSchema().Required, "flags") {
+	if _, has := schema.Properties["flags"]; has && len(in.flags) == 0 && !slices.Contains(schema.Required, "flags") {
 		delete(doc, "flags")
 	}
-	v, err := t.validator()
+	v, quick, err := check.get()
 	if err != nil {
 		return nil, err
 	}
 	// The fast checker decides the common case; jsonschema-go decides the
 	// rest and words every refusal (internal/schemacheck).
-	if t.quick.Check(doc) == schemacheck.Valid {
+	if quick.Check(doc) == schemacheck.Valid {
 		return in, nil
 	}
 	if err := v.Validate(doc); err != nil {
-		return nil, fmt.Errorf("invalid arguments: %s", invalidArguments(t.inputSchema(), doc, err))
+		return nil, fmt.Errorf("invalid arguments: %s", invalidArguments(schema, doc, err))
 	}
 	return in, nil
+}
+
+// refusePinned is the error of a call whose "flags" set pinned flags (to
+// null too); nil when they set none, or when "flags" is not an object,
+// which decodeInput then refuses with its own message.
+func refusePinned(raw json.RawMessage, pinned []string, pinFrom map[string]string) error {
+	if raw == nil || isNull(raw) {
+		return nil
+	}
+	var flags map[string]json.RawMessage
+	if json.Unmarshal(raw, &flags) != nil {
+		return nil
+	}
+	var set []string
+	for _, n := range pinned {
+		if _, ok := flags[n]; ok {
+			set = append(set, n)
+		}
+	}
+	if len(set) == 0 {
+		return nil
+	}
+	return pinError(set, pinFrom)
 }
 
 // decodeStrings decodes the array of strings top[name], or returns nil
@@ -196,12 +236,12 @@ func (t *Tool) decodeStrings(top map[string]json.RawMessage, name, absent string
 }
 
 // checkGroups checks cobra's flag groups with messages that name the
-// flags; the schema expresses the same rules, in words a model reads less
-// easily.
-func (t *Tool) checkGroups(flags map[string]any) error {
+// flags, the pinned ones counting as set; the schema expresses the same
+// rules, in words a model reads less easily.
+func (t *Tool) checkGroups(flags map[string]any, pinned []string) error {
 	set := func(g []string) (on []string) {
 		for _, n := range g {
-			if _, ok := flags[n]; ok {
+			if _, ok := flags[n]; ok || slices.Contains(pinned, n) {
 				on = append(on, n)
 			}
 		}
@@ -275,59 +315,69 @@ func (t *Tool) flagNames() string {
 	return strings.Join(names, ", ")
 }
 
-func (t *Tool) argv(in *input) ([]string, error) {
-	return t.line.Argv(in.flags, in.args, in.afterDash)
+// argv is the call's argv, with the pinned flags' elements when pins is
+// not nil.
+func (t *Tool) argv(in *input, pins *toolPins) ([]string, error) {
+	line := &t.line
+	if pins != nil {
+		line = &pins.line
+	}
+	return line.Argv(in.flags, in.args, in.afterDash)
 }
 
 // progressFunc reports the latest output line of a running call.
 type progressFunc func(line string)
 
-// call runs one call and never fails: every problem becomes a result with
-// IsError set.
-func (ts *Toolset) call(ctx context.Context, t *Tool, arguments json.RawMessage, progress progressFunc) (res *mcp.CallToolResult) {
+// call runs one call of t, a tool s serves, and never fails: every problem
+// becomes a result with IsError set. A call that sets a pinned flag is
+// refused; the pinned flags join its argv as written.
+func (s *Served) call(ctx context.Context, t *Tool, arguments json.RawMessage, o callOptions) (res *mcp.CallToolResult) {
+	ts := s.ts
 	// The SDK does not recover a handler's panic (from a middleware, a
 	// custom flag type): without this the process would end, and every
 	// other client's calls with it.
 	defer func() {
 		if r := recover(); r != nil {
-			ts.cfg.Logger.Error("tool call panicked", "tool", t.MCP.Name, "panic", r, "stack", string(debug.Stack()))
-			res = errorResult(fmt.Sprintf("%s: the call panicked: %v", t.MCP.Name, r))
+			ts.cfg.Logger.Error("tool call panicked", "tool", t.Name, "panic", r, "stack", string(debug.Stack()))
+			res = errorResult(fmt.Sprintf("%s: the call panicked: %v", t.Name, r))
 		}
 	}()
-	in, err := t.decodeInput(arguments)
+	pins := s.pins[t.Name]
+	in, err := t.decodeInput(arguments, pins, s.pinFrom)
 	if err != nil {
-		return errorResult(fmt.Sprintf("%s: %v. Nothing was run.", t.MCP.Name, err))
+		return errorResult(fmt.Sprintf("%s: %v. Nothing was run.", t.Name, err))
 	}
-	argv, err := t.argv(in)
+	argv, err := t.argv(in, pins)
 	if err != nil {
-		return errorResult(fmt.Sprintf("%s: %v. Nothing was run.", t.MCP.Name, err))
+		return errorResult(fmt.Sprintf("%s: %v. Nothing was run.", t.Name, err))
 	}
 	exe, err := ts.executable()
 	if err != nil {
-		return errorResult(fmt.Sprintf("%s: cannot find this program's executable: %v", t.MCP.Name, err))
+		return errorResult(fmt.Sprintf("%s: cannot find this program's executable: %v", t.Name, err))
 	}
-	opts := exec.Options{Env: ts.cfg.Env, MaxOutput: ts.cfg.MaxOutput}
+	opts := exec.Options{Env: o.env, MaxOutput: ts.cfg.MaxOutput}
 	if t.Timeout > 0 {
 		opts.Timeout = t.Timeout
 	}
-	if progress != nil {
-		opts.OnLine = func(_, line string) { progress(line) }
+	if o.progress != nil {
+		opts.OnLine = func(_, line string) { o.progress(line) }
 	}
-	c := &Call{Tool: t.MCP.Name, Command: t.Command, Flags: in.flags, Args: in.args, ArgsAfterDash: in.afterDash, Path: exe, Argv: argv, Options: opts}
+	c := &Call{Tool: t.Name, Command: t.Command, Flags: in.flags, Args: in.args, ArgsAfterDash: in.afterDash, Path: exe, Argv: argv, Options: opts}
 
-	run := ts.run
+	run := s.run
 	for i := len(ts.cfg.Middleware) - 1; i >= 0; i-- {
 		run = ts.cfg.Middleware[i](run)
 	}
 	out, err := run(ctx, c)
 	if err != nil {
-		return errorResult(fmt.Sprintf("%s: %v", t.MCP.Name, err))
+		return errorResult(fmt.Sprintf("%s: %v", t.Name, err))
 	}
 	return result(out, t.Timeout)
 }
 
 // run is the innermost RunFunc: it waits for a slot, then runs the process.
-func (ts *Toolset) run(ctx context.Context, c *Call) (*exec.Result, error) {
+func (s *Served) run(ctx context.Context, c *Call) (*exec.Result, error) {
+	ts := s.ts
 	ts.running.begin()
 	defer ts.running.end()
 	select {
@@ -336,7 +386,7 @@ func (ts *Toolset) run(ctx context.Context, c *Call) (*exec.Result, error) {
 	case <-ctx.Done():
 		return nil, fmt.Errorf("canceled while waiting for a free slot (%d calls run at once): %w", cap(ts.slots), ctx.Err())
 	}
-	ts.cfg.Logger.Debug("running", "tool", c.Tool, "argv", c.Argv)
+	ts.cfg.Logger.Debug("running", "tool", c.Tool, "argv", s.Redact(c.Argv))
 	res, err := exec.Run(ctx, c.Path, c.Argv, c.Options)
 	if err != nil {
 		return nil, fmt.Errorf("could not start the command: %w", err)

@@ -12,7 +12,7 @@ import (
 // messages (no logging capability).
 func TestCapabilitiesAreWhatTheServerDoes(t *testing.T) {
 	ts := mustTools(t, testTree(), nil)
-	srv := ts.NewServer(toolset.ServerOptions{})
+	srv := fullView(ts).NewServer(toolset.ServerOptions{})
 	cs := connect(t, srv)
 	caps := cs.InitializeResult().Capabilities
 	if caps.Tools == nil {

@@ -100,12 +100,12 @@ func (m *searchMode) callList(arguments json.RawMessage) *mcp.CallToolResult {
 	}
 	out := listOutput{Group: strings.TrimSpace(m.cli + " " + n.path), Commands: []listEntry{}}
 	if n.tool != nil && n != m.tree {
-		out.Command = n.tool.MCP.Name
+		out.Command = n.tool.Name
 	}
 	for _, ch := range n.children {
 		e := listEntry{Path: ch.path, Summary: oneLine(ch.cmd.Short)}
 		if ch.tool != nil {
-			e.Command = ch.tool.MCP.Name
+			e.Command = ch.tool.Name
 		}
 		for _, g := range ch.children {
 			e.Subcommands = append(e.Subcommands, g.name)

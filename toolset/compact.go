@@ -354,27 +354,8 @@ func (ts *Toolset) compact(served map[*pflag.Flag]*pflag.Flag) {
 	}
 	output := compactOutputSchema()
 	for _, t := range ts.tools {
-		t.MCP = compactTool(t, set, brief, output)
+		t.compact = compactTool(t, set, brief, output)
 	}
-}
-
-// SharedFlags returns the flags stated once in the compact listing rather
-// than in every tool's schema, sorted by name: the flags inherited from an
-// ancestor that every tool parsing flags serves, or shadows with its own
-// flag of the same name, except the required ones and those in a flag
-// group. Every tool with a "flags" argument accepts them; where a tool's
-// schema names a flag of the same name, that one is meant. It is empty
-// with Listing.Expanded.
-func (ts *Toolset) SharedFlags() []*pflag.Flag { return slices.Clone(ts.shared) }
-
-// ExpandedTools returns the expanded definitions (see Tool.Expanded),
-// sorted by name: what tools/list returns with Listing.Expanded.
-func (ts *Toolset) ExpandedTools() []*mcp.Tool {
-	out := make([]*mcp.Tool, len(ts.tools))
-	for i, t := range ts.tools {
-		out[i] = t.expanded
-	}
-	return out
 }
 
 // maxBriefUsage is the length above which a flag's description is
@@ -424,9 +405,11 @@ func sentenceEnd(d string) int {
 // describedSchema is the input schema a describe answer shows for t: the
 // expanded one (the shared flags included, with their whole descriptions),
 // without the flags a pin fixes.
-func (ts *Toolset) describedSchema(t *Tool) any {
-	pinned := slices.Collect(maps.Keys(ts.pins[t.MCP.Name]))
-	return withoutFlags(t.expanded, pinned).InputSchema
+func (s *Served) describedSchema(t *Tool) any {
+	if p := s.pins[t.Name]; p != nil {
+		return p.check.schema
+	}
+	return t.expanded.InputSchema
 }
 
 // sharedUnless is shared, or nothing when the listing is expanded.

@@ -26,46 +26,46 @@ var mycliShared = []string{"kubeconfig", "namespace", "output", "state", "verbos
 func TestCompactStatesSharedFlagsOnce(t *testing.T) {
 	ts := myTree()
 	var names []string
-	for _, f := range ts.SharedFlags() {
+	for _, f := range fullView(ts).SharedFlags() {
 		names = append(names, f.Name)
 	}
 	if !slices.Equal(names, mycliShared) {
 		t.Fatalf("shared flags %v, want %v", names, mycliShared)
 	}
 	for _, tool := range ts.List() {
-		listed := tool.MCP.InputSchema.(*jsonschema.Schema).Properties["flags"]
-		expanded := tool.Expanded().InputSchema.(*jsonschema.Schema).Properties["flags"]
+		listed := toolset.Compact(tool).InputSchema.(*jsonschema.Schema).Properties["flags"]
+		expanded := tool.Definition().InputSchema.(*jsonschema.Schema).Properties["flags"]
 		if expanded == nil {
 			if listed != nil {
-				t.Errorf("%s: a listed flags object without an expanded one", tool.MCP.Name)
+				t.Errorf("%s: a listed flags object without an expanded one", tool.Name)
 			}
 			continue // DisableFlagParsing: no flags
 		}
 		for _, n := range mycliShared {
 			if _, ok := listed.Properties[n]; ok {
-				t.Errorf("%s: shared flag %s repeated in the listed schema", tool.MCP.Name, n)
+				t.Errorf("%s: shared flag %s repeated in the listed schema", tool.Name, n)
 			}
 			if _, ok := expanded.Properties[n]; !ok {
-				t.Errorf("%s: shared flag %s missing from the expanded schema", tool.MCP.Name, n)
+				t.Errorf("%s: shared flag %s missing from the expanded schema", tool.Name, n)
 			}
 		}
 		if listed.AdditionalProperties != nil {
-			t.Errorf("%s: the listed flags object forbids other names, so a client would refuse the shared flags", tool.MCP.Name)
+			t.Errorf("%s: the listed flags object forbids other names, so a client would refuse the shared flags", tool.Name)
 		}
 		if expanded.AdditionalProperties == nil {
-			t.Errorf("%s: the expanded flags object lets unknown names through", tool.MCP.Name)
+			t.Errorf("%s: the expanded flags object lets unknown names through", tool.Name)
 		}
 		// A client validating against the listed schema accepts a shared flag.
-		r, err := tool.MCP.InputSchema.(*jsonschema.Schema).CloneSchemas().Resolve(nil)
+		r, err := toolset.Compact(tool).InputSchema.(*jsonschema.Schema).CloneSchemas().Resolve(nil)
 		if err != nil {
-			t.Fatalf("%s: listed schema: %v", tool.MCP.Name, err)
+			t.Fatalf("%s: listed schema: %v", tool.Name, err)
 		}
 		args := map[string]any{"flags": map[string]any{"namespace": "x", "output": "json"}}
-		if req := tool.MCP.InputSchema.(*jsonschema.Schema).Required; slices.Contains(req, "args") || slices.Contains(req, "flags") && len(listed.Required) > 0 {
+		if req := toolset.Compact(tool).InputSchema.(*jsonschema.Schema).Required; slices.Contains(req, "args") || slices.Contains(req, "flags") && len(listed.Required) > 0 {
 			continue // needs more than shared flags to be valid
 		}
 		if err := r.Validate(args); err != nil {
-			t.Errorf("%s: the listed schema refuses shared flags: %v", tool.MCP.Name, err)
+			t.Errorf("%s: the listed schema refuses shared flags: %v", tool.Name, err)
 		}
 	}
 	if got := expandedWith(nil).SharedFlags(); len(got) != 0 {
@@ -84,8 +84,8 @@ func myTreeWith(cfg *toolset.Config) *toolset.Toolset {
 }
 
 // expandedWith is myTreeWith(cfg) listed expanded.
-func expandedWith(cfg *toolset.Config) *toolset.Toolset {
-	v, err := myTreeWith(cfg).View(toolset.Policy{}, toolset.Listing{Expanded: true})
+func expandedWith(cfg *toolset.Config) *toolset.Served {
+	v, err := myTreeWith(cfg).View(toolset.Listing{Expanded: true})
 	if err != nil {
 		panic(err)
 	}
@@ -123,10 +123,10 @@ func TestCompactValidatesExactly(t *testing.T) {
 	ctx := context.Background()
 	refusals := 0
 	for _, tool := range compact.List() {
-		name := tool.MCP.Name
+		name := tool.Name
 		for _, c := range calls {
 			argvC, argvE = nil, nil
-			rc, err := compact.Call(ctx, name, json.RawMessage(c.args))
+			rc, err := fullView(compact).Call(ctx, name, json.RawMessage(c.args))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -150,7 +150,7 @@ func TestCompactValidatesExactly(t *testing.T) {
 	}
 	// A shared flag reaches the command line as any flag does.
 	argvC = nil
-	if r, _ := compact.Call(ctx, "mycli_version", json.RawMessage(`{"flags":{"output":"json","namespace":"prod"}}`)); r.IsError {
+	if r, _ := fullView(compact).Call(ctx, "mycli_version", json.RawMessage(`{"flags":{"output":"json","namespace":"prod"}}`)); r.IsError {
 		t.Fatalf("mycli_version with shared flags: %s", resultText(r))
 	}
 	if s := strings.Join(argvC, " "); !strings.Contains(s, "--output=json") || !strings.Contains(s, "--namespace=prod") {
@@ -193,7 +193,7 @@ func TestCompactDescription(t *testing.T) {
 			if !ok {
 				t.Fatalf("no tool; problems %v", ts.Problems())
 			}
-			d := tool.MCP.Description
+			d := toolset.Compact(tool).Description
 			for _, w := range tc.want {
 				if !strings.Contains(d, w) {
 					t.Errorf("description lacks %q:\n%s", w, d)
@@ -210,7 +210,7 @@ func TestCompactDescription(t *testing.T) {
 			if tc.wantCut != strings.HasSuffix(d, "…(cut)") {
 				t.Errorf("cut mark: %v, want %v (%d bytes)", strings.HasSuffix(d, "…(cut)"), tc.wantCut, len(d))
 			}
-			if !strings.Contains(tool.Expanded().Description, strings.TrimSpace(tc.c.Long)) {
+			if !strings.Contains(tool.Definition().Description, strings.TrimSpace(tc.c.Long)) {
 				t.Error("the expanded description lacks the whole Long")
 			}
 		})
@@ -227,7 +227,7 @@ func TestCompactFlagDescriptions(t *testing.T) {
 	root.AddCommand(a, &cobra.Command{Use: "b", RunE: noop})
 	ts := mustTools(t, root, nil)
 	tool, _ := ts.Lookup("tt_a")
-	props := tool.MCP.InputSchema.(*jsonschema.Schema).Properties["flags"].Properties
+	props := toolset.Compact(tool).InputSchema.(*jsonschema.Schema).Properties["flags"].Properties
 	for name, want := range map[string]string{
 		"validate": "Must be one of: strict, warn or ignore. …",
 		"wait":     "How long to wait. … (Go duration such as 30s, 5m, 1h30m)",
@@ -237,7 +237,7 @@ func TestCompactFlagDescriptions(t *testing.T) {
 			t.Errorf("--%s: %q, want %q", name, got, want)
 		}
 	}
-	full := tool.Expanded().InputSchema.(*jsonschema.Schema).Properties["flags"].Properties
+	full := tool.Definition().InputSchema.(*jsonschema.Schema).Properties["flags"].Properties
 	if full["validate"].Description != long {
 		t.Errorf("the expanded schema's description changed: %q", full["validate"].Description)
 	}
@@ -245,7 +245,7 @@ func TestCompactFlagDescriptions(t *testing.T) {
 
 func TestInstructions(t *testing.T) {
 	ts := myTreeWith(&toolset.Config{Instructions: "Use --state to work on a scratch file."})
-	got := ts.Instructions()
+	got := fullView(ts).Instructions()
 	for _, w := range []string{"Use --state to work on a scratch file.", "mycli 1.4.2: mycli is a small", "Each tool runs one mycli command",
 		"--namespace string: namespace of the objects (default \"default\")", "--verbose count", "stdout, stderr, exitCode"} {
 		if !strings.Contains(got, w) {
@@ -261,7 +261,7 @@ func TestInstructions(t *testing.T) {
 
 	// A long author's text is cut, with a mark, so that the shared flags
 	// still fit; the whole stays within 2 KB.
-	big := myTreeWith(&toolset.Config{Instructions: strings.Repeat("Author words. ", 400)}).Instructions()
+	big := fullView(myTreeWith(&toolset.Config{Instructions: strings.Repeat("Author words. ", 400)})).Instructions()
 	if len(big) > toolset.MaxInstructions || !strings.Contains(big, "…(cut)") {
 		t.Errorf("instructions of %d bytes, cut mark %v", len(big), strings.Contains(big, "…(cut)"))
 	}
@@ -277,14 +277,14 @@ func TestInstructions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	li := large.Instructions()
+	li := fullView(large).Instructions()
 	if len(li) > toolset.MaxInstructions {
 		t.Errorf("large tree: %d bytes of instructions", len(li))
 	}
-	if n := len(large.SharedFlags()); n != 27 {
+	if n := len(fullView(large).SharedFlags()); n != 27 {
 		t.Errorf("large tree: %d shared flags, want 27", n)
 	}
-	for _, f := range large.SharedFlags() {
+	for _, f := range fullView(large).SharedFlags() {
 		if !strings.Contains(li, "--"+f.Name+" ") {
 			t.Errorf("large tree: instructions lack --%s", f.Name)
 		}
@@ -300,7 +300,7 @@ func TestSharedFlagsCutFits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	flags := large.SharedFlags()
+	flags := fullView(large).SharedFlags()
 	for _, budget := range []int{1500, 1600, 1700, 2048 - 440} {
 		text, n := toolset.SharedFlagsText(flags, budget)
 		if n <= 0 || len(text) > budget {
@@ -324,7 +324,7 @@ func TestSharedFlagsCutFits(t *testing.T) {
 	}
 	// With the whole 2 KB, the kubectl-sized large tree gets a longer cut
 	// than the fixed 32 bytes of before.
-	li := large.Instructions()
+	li := fullView(large).Instructions()
 	_, after, _ := strings.Cut(li, toolset.SharedIntro+"\n")
 	if _, n := toolset.SharedFlagsText(flags, len(after)+len(toolset.SharedIntro)+1); n <= 32 || len(li) > toolset.MaxInstructions {
 		t.Errorf("large tree: cut %d, %d bytes:\n%s", n, len(li), li)
@@ -335,10 +335,10 @@ func TestSharedFlagsCutFits(t *testing.T) {
 // instructions in the initialize result.
 func TestInstructionsInInitialize(t *testing.T) {
 	ts := myTreeWith(&toolset.Config{Instructions: "Author's note."})
-	srv := ts.NewServer(toolset.ServerOptions{})
+	srv := fullView(ts).NewServer(toolset.ServerOptions{})
 	cs := connect(t, srv)
-	if got := cs.InitializeResult().Instructions; got != ts.Instructions() || !strings.HasPrefix(got, "Author's note.") {
-		t.Errorf("initialize instructions:\n%s\nwant:\n%s", got, ts.Instructions())
+	if got := cs.InitializeResult().Instructions; got != fullView(ts).Instructions() || !strings.HasPrefix(got, "Author's note.") {
+		t.Errorf("initialize instructions:\n%s\nwant:\n%s", got, fullView(ts).Instructions())
 	}
 }
 
@@ -359,11 +359,11 @@ func TestToolsExportListing(t *testing.T) {
 		}
 		return out.String()
 	}
-	compact, err := mcpcmd.MarshalJSON(myTree().Tools())
+	compact, err := mcpcmd.MarshalJSON(fullView(myTree()).Tools())
 	if err != nil {
 		t.Fatal(err)
 	}
-	expanded, _ := mcpcmd.MarshalJSON(myTree().ExpandedTools())
+	expanded, _ := mcpcmd.MarshalJSON(fullViewExpanded(myTree()).Tools())
 	if got := run(); got != string(compact) {
 		t.Error("mcp tools is not the compact listing")
 	}
@@ -403,7 +403,7 @@ func TestToolsExportListing(t *testing.T) {
 // object, and Policy.Expanded lists the expanded definitions.
 func TestPolicyAndCompact(t *testing.T) {
 	ts := myTree()
-	v, err := ts.View(toolset.Policy{Pins: []toolset.Pin{{Flag: "namespace", Value: "prod", From: "--set"}}}, toolset.Listing{})
+	v, err := ts.View(toolset.Listing{}, toolset.Policy{Pins: []toolset.Pin{{Flag: "namespace", Value: "prod", From: "--set"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -413,7 +413,7 @@ func TestPolicyAndCompact(t *testing.T) {
 	for _, tool := range v.Tools() {
 		in := tool.InputSchema.(*jsonschema.Schema)
 		orig, _ := ts.Lookup(tool.Name)
-		if orig.MCP.InputSchema.(*jsonschema.Schema).Properties["flags"] != nil && in.Properties["flags"] == nil {
+		if toolset.Compact(orig).InputSchema.(*jsonschema.Schema).Properties["flags"] != nil && in.Properties["flags"] == nil {
 			t.Errorf("%s: the pin removed the open flags object", tool.Name)
 		}
 	}
@@ -421,12 +421,12 @@ func TestPolicyAndCompact(t *testing.T) {
 	if err != nil || !r.IsError {
 		t.Errorf("a call setting the pinned shared flag was not refused: %v %v", err, r)
 	}
-	e, err := ts.View(toolset.Policy{}, toolset.Listing{Expanded: true})
+	e, err := ts.View(toolset.Listing{Expanded: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	a, _ := mcpcmd.MarshalJSON(e.Tools())
-	b, _ := mcpcmd.MarshalJSON(ts.ExpandedTools())
+	b, _ := mcpcmd.MarshalJSON(fullViewExpanded(ts).Tools())
 	if string(a) != string(b) {
 		t.Error("Policy.Expanded does not list the expanded definitions")
 	}
@@ -462,14 +462,14 @@ func namedShared(d string) map[string]string {
 func TestListedToolsNameSharedFlags(t *testing.T) {
 	ts := myTree()
 	for _, pins := range [][]toolset.Pin{nil, {{Flag: "namespace", Value: "prod", From: "--set"}}} {
-		v, err := ts.View(toolset.Policy{Pins: pins}, toolset.Listing{})
+		v, err := ts.View(toolset.Listing{}, toolset.Policy{Pins: pins})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, tool := range v.Tools() {
 			listed := tool.InputSchema.(*jsonschema.Schema).Properties["flags"]
 			orig, _ := ts.Lookup(tool.Name)
-			expanded := orig.Expanded().InputSchema.(*jsonschema.Schema).Properties["flags"]
+			expanded := orig.Definition().InputSchema.(*jsonschema.Schema).Properties["flags"]
 			if listed == nil {
 				continue
 			}

@@ -136,7 +136,7 @@ type Selector struct {
 type Call struct {
 	Tool    string         // the tool's name
 	Command *cobra.Command // the command the tool runs
-	Flags   map[string]any // the flags asked for, null values removed
+	Flags   map[string]any // the flags the call asked for, null values removed (a view's pinned flags are in Argv only)
 	Args    []string       // the positional args asked for
 	// ArgsAfterDash are the words asked for after "--" (argsAfterDash).
 	ArgsAfterDash []string

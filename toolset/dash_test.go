@@ -70,7 +70,7 @@ func TestDashKubectlLike(t *testing.T) {
 	for _, tt := range tests {
 		var argv []string
 		ts := mustTools(t, mycli.New(), captureArgv(&argv))
-		res, err := ts.Call(context.Background(), tt.tool, json.RawMessage(tt.in))
+		res, err := fullView(ts).Call(context.Background(), tt.tool, json.RawMessage(tt.in))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,7 +145,7 @@ func TestDashFirstArgNamesSubCommand(t *testing.T) {
 	for _, tt := range tests {
 		var argv, ran []string
 		ts := mustTools(t, subTree(&ran), captureArgv(&argv))
-		res, err := ts.Call(context.Background(), tt.tool, json.RawMessage(tt.in))
+		res, err := fullView(ts).Call(context.Background(), tt.tool, json.RawMessage(tt.in))
 		if err != nil || res.IsError {
 			t.Fatalf("%s %s: %v %s", tt.tool, tt.in, err, resultText(res))
 		}
@@ -179,15 +179,15 @@ func TestNoParseArity(t *testing.T) {
 	if !ok {
 		t.Fatal("no tool gh_extension_exec")
 	}
-	args := tool.MCP.InputSchema.(*jsonschema.Schema).Properties["args"]
+	args := toolset.Compact(tool).InputSchema.(*jsonschema.Schema).Properties["args"]
 	if args == nil || args.MinItems == nil || *args.MinItems != 1 || !strings.Contains(args.Description, "At least 1.") {
 		t.Fatalf("args schema %+v, want minItems 1", args)
 	}
-	res, _ := ts.Call(context.Background(), "gh_extension_exec", json.RawMessage(`{}`))
+	res, _ := fullView(ts).Call(context.Background(), "gh_extension_exec", json.RawMessage(`{}`))
 	if !res.IsError || argv != nil || !strings.Contains(resultText(res), "Nothing was run") {
 		t.Fatalf("a call without args: isError=%v argv=%q %s", res.IsError, argv, resultText(res))
 	}
-	res, _ = ts.Call(context.Background(), "gh_extension_exec", json.RawMessage(`{"args":["x","--flag"]}`))
+	res, _ = fullView(ts).Call(context.Background(), "gh_extension_exec", json.RawMessage(`{"args":["x","--flag"]}`))
 	if res.IsError || !slices.Equal(argv, []string{"extension", "exec", "x", "--flag"}) {
 		t.Fatalf("argv %q: %s", argv, resultText(res))
 	}
@@ -203,8 +203,8 @@ func TestMapPairsSameArgv(t *testing.T) {
 		{"mycli_echo", `{"flags":{"map":{"a":"1,2","b=":"x"}}}`, `{"flags":{"map":[{"key":"b=","value":"x"},{"key":"a","value":"1,2"}]}}`},
 		{"mycli_run", `{"flags":{"image":"nginx","labels":{"team":"blue"}},"args":["web"]}`, `{"flags":{"image":"nginx","labels":[{"key":"team","value":"blue"}]},"args":["web"]}`},
 	} {
-		r1, _ := ts1.Call(context.Background(), tt.tool, json.RawMessage(tt.asMap))
-		r2, _ := ts2.Call(context.Background(), tt.tool, json.RawMessage(tt.asPairs))
+		r1, _ := fullView(ts1).Call(context.Background(), tt.tool, json.RawMessage(tt.asMap))
+		r2, _ := fullView(ts2).Call(context.Background(), tt.tool, json.RawMessage(tt.asPairs))
 		if r1.IsError != r2.IsError || !slices.Equal(a1, a2) {
 			t.Errorf("%s: map gives %q (%s), pairs give %q (%s)", tt.tool, a1, resultText(r1), a2, resultText(r2))
 		}
@@ -215,7 +215,7 @@ func TestMapPairsSameArgv(t *testing.T) {
 		`{"flags":{"map":[{"key":"a","value":"1","x":1}]}}`,
 	} {
 		a1 = nil
-		res, _ := ts1.Call(context.Background(), "mycli_echo", json.RawMessage(in))
+		res, _ := fullView(ts1).Call(context.Background(), "mycli_echo", json.RawMessage(in))
 		if !res.IsError || a1 != nil || !strings.Contains(resultText(res), "Nothing was run") {
 			t.Errorf("%s: want refused, got %q %s", in, a1, resultText(res))
 		}

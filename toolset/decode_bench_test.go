@@ -36,7 +36,7 @@ func BenchmarkDecodeInput(b *testing.B) {
 		b.Run(bc.tool, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := t.decodeInput(json.RawMessage(bc.args)); err != nil {
+				if _, err := t.decodeInput(json.RawMessage(bc.args), nil, nil); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -49,7 +49,7 @@ func BenchmarkDecodeInput(b *testing.B) {
 			errc := make(chan error)
 			for b.Loop() {
 				go func() {
-					_, err := t.decodeInput(json.RawMessage(bc.args))
+					_, err := t.decodeInput(json.RawMessage(bc.args), nil, nil)
 					errc <- err
 				}()
 				if err := <-errc; err != nil {

@@ -6,7 +6,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
-	"github.com/cobramcp/cobramcp/dialect"
+	"github.com/cobramcp/cobramcp/internal/toolmeta"
 )
 
 // What a tool says about itself: description, annotations (hints) and
@@ -40,7 +40,7 @@ func description(c *cobra.Command, groups []string) string {
 func (w *walker) meta(c *cobra.Command, name string) mcp.Meta {
 	m := mcp.Meta{}
 	if w.cfg.Namespace != "" {
-		m["id"] = dialect.ToolID(w.cfg.Namespace, name)
+		m["id"] = toolmeta.ToolID(w.cfg.Namespace, name)
 		m["namespace"] = w.cfg.Namespace
 	}
 	if v := w.root.Version; v != "" {
@@ -56,7 +56,7 @@ func (w *walker) meta(c *cobra.Command, name string) mcp.Meta {
 	if v := c.Annotations[AnnotationTags]; v != "" {
 		raw = append(raw, strings.Split(v, ",")...)
 	}
-	if tags := dialect.NormalizeTags(raw); len(tags) > 0 {
+	if tags := toolmeta.NormalizeTags(raw); len(tags) > 0 {
 		m["tags"] = tags
 	}
 	if len(m) == 0 {

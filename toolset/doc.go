@@ -8,24 +8,27 @@
 //	})
 //	if err != nil { ... }
 //	for _, t := range ts.List() {
-//		fmt.Println(t.MCP.Name, t.Command.CommandPath())
+//		fmt.Println(t.Name, t.Command.CommandPath())
 //	}
-//	res, err := ts.Call(ctx, "mycli_get_pods", json.RawMessage(`{"flags":{"namespace":"kube-system"}}`))
 //
-// What the person starting a server allows is a Policy, and the shape of
-// the listing a Listing; View applies both once and returns the toolset
-// they leave, whose Tools, Call and NewServer know nothing else:
+// New returns the reflection, a *Toolset: every tool the tree has. What
+// a server serves is a view of it, a *Served: View applies a Listing (the
+// shape of tools/list) and any number of Policies (what the person
+// starting a server, or a rule for one caller, allows; a tool is served
+// when every policy allows it), once; its Tools, Call and NewServer know
+// nothing else:
 //
-//	v, err := ts.View(toolset.Policy{ReadOnly: true}, toolset.Listing{Mode: toolset.ToolModeAuto})
+//	v, err := ts.View(toolset.Listing{Mode: toolset.ToolModeAuto}, toolset.Policy{ReadOnly: true})
+//	res, err := v.Call(ctx, "mycli_get_pods", json.RawMessage(`{"flags":{"namespace":"kube-system"}}`))
 //	srv := v.NewServer(toolset.ServerOptions{})
 //	err = serve.Stdio(ctx, srv, os.Stdin, os.Stdout) // package serve
 //
 // A tool has three forms, each with one name: as defined
-// (Tool.Expanded: every served flag, the whole help), as listed
-// (Toolset.Tools: compact or expanded, without pinned flags; in search
+// (Tool.Definition: every served flag, the whole help), as listed
+// (Served.Tools: compact or expanded, without pinned flags; in search
 // mode the search, list, describe and run tools instead), and as validated
-// (Tool.Expanded's input schema: every call is checked against it,
-// whatever the listing).
+// (Tool.Definition's input schema, less the pinned flags: every call is
+// checked against it, whatever the listing).
 //
 // # What toolset promises
 //

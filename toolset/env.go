@@ -35,16 +35,3 @@ func hides(h, name string) bool {
 	return h == name
 }
 
-// hiding returns ts with the variables named in hide removed from its
-// calls' environment, or ts itself when hide is empty. The copy shares
-// everything else with ts (its tools, listing, limits and Wait). ts itself
-// is not changed, so another server built from it, or its Call, still sees
-// Config.Env.
-func (ts *Toolset) hiding(hide []string) *Toolset {
-	if len(hide) == 0 {
-		return ts
-	}
-	cp := *ts
-	cp.cfg.Env = withoutVars(ts.cfg.Env, hide)
-	return &cp
-}

@@ -27,15 +27,22 @@ func exampleRoot() *cobra.Command {
 	return root
 }
 
-// Reflect a tree into tools without serving them.
+// Reflect a tree into tools, then list them as a server would, without
+// serving them.
 func ExampleNew() {
 	ts, err := toolset.New(exampleRoot(), nil)
 	if err != nil {
 		panic(err)
 	}
 	for _, t := range ts.List() {
-		schema, _ := json.Marshal(t.MCP.InputSchema)
-		fmt.Println(t.MCP.Name, "runs", t.Command.CommandPath())
+		fmt.Println(t.Name, "runs", t.Command.CommandPath())
+	}
+	v, err := ts.View(toolset.Listing{})
+	if err != nil {
+		panic(err)
+	}
+	for _, t := range v.Tools() {
+		schema, _ := json.Marshal(t.InputSchema)
 		fmt.Println(string(schema))
 	}
 	// Output:
@@ -52,7 +59,8 @@ func ExampleMiddleware() {
 		}
 	}
 	ts, _ := toolset.New(exampleRoot(), &toolset.Config{Middleware: []toolset.Middleware{audit}})
-	res, _ := ts.Call(context.Background(), "mycli_greet", json.RawMessage(`{"flags":{"loud":false},"args":["--loud"]}`))
+	v, _ := ts.View(toolset.Listing{})
+	res, _ := v.Call(context.Background(), "mycli_greet", json.RawMessage(`{"flags":{"loud":false},"args":["--loud"]}`))
 	fmt.Println("isError:", res.IsError)
 	// Output:
 	// mycli_greet ["greet" "--loud=false" "--" "--loud"]
@@ -85,7 +93,8 @@ func ExampleConfig_repeatableTypes() {
 		RepeatableTypes: []string{"filter"},
 		Middleware:      []toolset.Middleware{audit},
 	})
-	_, _ = ts.Call(context.Background(), "dk_ps", json.RawMessage(`{"flags":{"filter":["status=running","name=web"]}}`))
+	v, _ := ts.View(toolset.Listing{})
+	_, _ = v.Call(context.Background(), "dk_ps", json.RawMessage(`{"flags":{"filter":["status=running","name=web"]}}`))
 	// Output:
 	// ["ps" "--filter=status=running" "--filter=name=web"]
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cobramcp/cobramcp/internal/schemacheck"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // ArgsUsage exposes argsUsage to the external tests.
@@ -35,14 +36,17 @@ func DecodeBoth(ts *Toolset, name string, arguments json.RawMessage) (fast, gene
 		}
 		return fmt.Sprintf("%v %q %q", in.flags, in.args, in.afterDash)
 	}
-	fast = show(t.decodeInput(arguments))
-	if _, err := t.validator(); err != nil {
+	fast = show(t.decodeInput(arguments, nil, nil))
+	_, quick, err := t.check.get()
+	if err != nil {
 		panic(err)
 	}
-	quick := t.quick
 	covered = quick != nil && quick.Check(map[string]any{}) != schemacheck.Unknown
-	t.quick = nil
-	general = show(t.decodeInput(arguments))
-	t.quick = quick
+	t.check.quick = nil
+	general = show(t.decodeInput(arguments, nil, nil))
+	t.check.quick = quick
 	return fast, general, covered
 }
+
+// Compact returns t's compact form, as a view lists it without pins.
+func Compact(t *Tool) *mcp.Tool { return t.compact }

@@ -41,7 +41,7 @@ func TestHideEnv(t *testing.T) {
 		return e
 	}
 	ts := mustTools(t, testTree(), &toolset.Config{Env: env, Middleware: []toolset.Middleware{capture}})
-	search, err := ts.View(toolset.Policy{}, toolset.Listing{Mode: toolset.ToolModeSearch})
+	search, err := ts.View(toolset.Listing{Mode: toolset.ToolModeSearch})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,17 +50,17 @@ func TestHideEnv(t *testing.T) {
 	hidden := []string{"KEEP=1", "OTHER=2"}
 	cases := []struct {
 		name string
-		ts   *toolset.Toolset
+		ts   *toolset.Served
 		hide []string
 		call *mcp.CallToolParams
 		want []string
 	}{
-		{"full mode", ts, []string{"SECRET"}, version, hidden},
+		{"full mode", fullView(ts), []string{"SECRET"}, version, hidden},
 		{"search mode run tool", search, []string{"SECRET"}, run, hidden},
-		{"full mode, by prefix", ts, []string{"SEC*"}, version, hidden},
+		{"full mode, by prefix", fullView(ts), []string{"SEC*"}, version, hidden},
 		{"search mode run tool, by prefix", search, []string{"NONE", "SECRET*"}, run, hidden},
-		{"full mode, a prefix of none", ts, []string{"SECRETS*", "ECRET*"}, version, env},
-		{"full mode, nothing hidden", ts, nil, version, env},
+		{"full mode, a prefix of none", fullView(ts), []string{"SECRETS*", "ECRET*"}, version, env},
+		{"full mode, nothing hidden", fullView(ts), nil, version, env},
 		{"search mode, nothing hidden", search, nil, run, env},
 	}
 	for _, tt := range cases {
@@ -79,7 +79,7 @@ func TestHideEnv(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got := last(t); !slices.Equal(got, env) {
-				t.Errorf("after a server hid %v, Toolset.Call's environment = %q, want %q", tt.hide, got, env)
+				t.Errorf("after a server hid %v, Served.Call's environment = %q, want %q", tt.hide, got, env)
 			}
 		})
 	}

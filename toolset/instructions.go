@@ -20,11 +20,11 @@ const MaxInstructions = 2048
 // when they fit, each meaning cut to the most bytes that fit otherwise,
 // by name and type when not even a short cut fits; text that still does
 // not fit is cut with a mark.
-func (ts *Toolset) Instructions() string {
-	head := ts.generatedInstructions()
-	flags := ts.instructionFlags()
+func (s *Served) Instructions() string {
+	head := s.generatedInstructions()
+	flags := s.instructionFlags()
 	const sep = "\n\n"
-	author := strings.TrimSpace(ts.cfg.Instructions)
+	author := strings.TrimSpace(s.ts.cfg.Instructions)
 	// The author's text comes first; it may take what the generated part
 	// leaves, keeping room for the shared flags' names.
 	reserve := len(head)
@@ -79,21 +79,21 @@ func sharedFlagsText(flags []*pflag.Flag, budget int) (text string, n int) {
 }
 
 // generatedInstructions says what the CLI is and how its tools are called.
-func (ts *Toolset) generatedInstructions() string {
-	name := ts.root.Name()
+func (s *Served) generatedInstructions() string {
+	name := s.ts.root.Name()
 	var b strings.Builder
 	b.WriteString(name)
-	if v := ts.root.Version; v != "" {
+	if v := s.ts.root.Version; v != "" {
 		b.WriteString(" " + v)
 	}
-	if s := strings.TrimRight(oneLine(ts.root.Short), "."); s != "" {
-		b.WriteString(": " + s)
+	if short := strings.TrimRight(oneLine(s.ts.root.Short), "."); short != "" {
+		b.WriteString(": " + short)
 	}
 	b.WriteString(".\n")
-	if m, ok := ts.list.(*searchMode); ok {
+	if m, ok := s.list.(*searchMode); ok {
 		fmt.Fprintf(&b, "The tools reach every %s command: find one with %s, read its schema and help with %s, run it with %s {\"command\": NAME, \"flags\": {...}, \"args\": [...]}.", name, m.searchName, m.describe, m.run)
 	} else {
-		fmt.Fprintf(&b, "Each tool runs one %s command (%s: `%s`).", name, ts.exampleTool(), ts.exampleLine())
+		fmt.Fprintf(&b, "Each tool runs one %s command (%s: `%s`).", name, s.exampleTool(), s.exampleLine())
 	}
 	b.WriteString(" Arguments: {\"flags\": {NAME: VALUE}, \"args\": [...]}, flags by long name (one left out keeps its default; list flags take arrays), args positional. Result: stdout, stderr, exitCode; a non-zero exit code is an error.")
 	return b.String()
@@ -101,38 +101,38 @@ func (ts *Toolset) generatedInstructions() string {
 
 // exampleTool and exampleLine name the first tool below the root, for the
 // instructions' example.
-func (ts *Toolset) exampleTool() string {
-	if t := ts.exampleT(); t != nil {
-		return t.MCP.Name
+func (s *Served) exampleTool() string {
+	if t := s.exampleT(); t != nil {
+		return t.Name
 	}
-	return ToolName(ts.root.Name())
+	return ToolName(s.ts.root.Name())
 }
 
-func (ts *Toolset) exampleLine() string {
-	if t := ts.exampleT(); t != nil {
+func (s *Served) exampleLine() string {
+	if t := s.exampleT(); t != nil {
 		return t.Command.CommandPath()
 	}
-	return ts.root.Name()
+	return s.ts.root.Name()
 }
 
-func (ts *Toolset) exampleT() *Tool {
-	for _, t := range ts.tools {
+func (s *Served) exampleT() *Tool {
+	for _, t := range s.tools {
 		if len(t.Path) > 0 {
 			return t
 		}
 	}
-	if len(ts.tools) > 0 {
-		return ts.tools[0]
+	if len(s.tools) > 0 {
+		return s.tools[0]
 	}
 	return nil
 }
 
 // instructionFlags are the shared flags the instructions state: those of
 // the compact listing that no pin fixes.
-func (ts *Toolset) instructionFlags() []*pflag.Flag {
+func (s *Served) instructionFlags() []*pflag.Flag {
 	var out []*pflag.Flag
-	for _, f := range ts.shared {
-		if ts.pinFrom[f.Name] != "" {
+	for _, f := range s.shared {
+		if s.pinFrom[f.Name] != "" {
 			continue
 		}
 		out = append(out, f)

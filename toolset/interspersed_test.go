@@ -11,6 +11,8 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/cobra"
 
+	"github.com/cobramcp/cobramcp/toolset"
+
 	"github.com/cobramcp/cobramcp/internal/roundtrip"
 )
 
@@ -73,7 +75,7 @@ func TestNoInterspersedRoundTrip(t *testing.T) {
 			if tt.after == nil {
 				in, _ = json.Marshal(map[string]any{"flags": tt.flags, "args": tt.args})
 			}
-			res, err := ts.Call(context.Background(), tt.tool, in)
+			res, err := fullView(ts).Call(context.Background(), tt.tool, in)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,17 +122,17 @@ func TestNoInterspersedSchema(t *testing.T) {
 		"ctr_ssh-raw": `the "--" before argsAfterDash: the command parses its own arguments`,
 	} {
 		tl, _ := ts.Lookup(tool)
-		props := tl.MCP.InputSchema.(*jsonschema.Schema).Properties
+		props := toolset.Compact(tl).InputSchema.(*jsonschema.Schema).Properties
 		for _, p := range []string{"args", "argsAfterDash"} {
 			if !strings.Contains(props[p].Description, want) || !strings.Contains(props[p].Description, "exactly 3") {
 				t.Errorf("%s %s: description %q does not say %q", tool, p, props[p].Description, want)
 			}
 		}
 	}
-	if tl, _ := ts.Lookup("ctr_run"); !strings.Contains(tl.MCP.InputSchema.(*jsonschema.Schema).Properties["args"].Description, ": IMAGE [COMMAND] [ARG...].") {
-		t.Errorf("ctr_run args: %q", tl.MCP.InputSchema.(*jsonschema.Schema).Properties["args"].Description)
+	if tl, _ := ts.Lookup("ctr_run"); !strings.Contains(toolset.Compact(tl).InputSchema.(*jsonschema.Schema).Properties["args"].Description, ": IMAGE [COMMAND] [ARG...].") {
+		t.Errorf("ctr_run args: %q", toolset.Compact(tl).InputSchema.(*jsonschema.Schema).Properties["args"].Description)
 	}
-	res, err := ts.Call(context.Background(), "ctr_ssh", json.RawMessage(`{"flags":{"user":"u"},"args":["h"],"argsAfterDash":["ls"]}`))
+	res, err := fullView(ts).Call(context.Background(), "ctr_ssh", json.RawMessage(`{"flags":{"user":"u"},"args":["h"],"argsAfterDash":["ls"]}`))
 	if err != nil || res.IsError {
 		t.Fatalf("%v %s", err, resultText(res))
 	}
@@ -151,7 +153,7 @@ func TestNoInterspersedAfterRun(t *testing.T) {
 	}
 	tl, _ := mustTools(t, root, nil).Lookup("ctr_ssh")
 	want := `the "--" between them when args is not empty: the command's flags stop at its first arg`
-	if d := tl.MCP.InputSchema.(*jsonschema.Schema).Properties["args"].Description; !strings.Contains(d, want) {
+	if d := toolset.Compact(tl).InputSchema.(*jsonschema.Schema).Properties["args"].Description; !strings.Contains(d, want) {
 		t.Errorf("ctr_ssh args after a run: description %q does not say %q", d, want)
 	}
 }

@@ -88,7 +88,7 @@ func TestInvalidArgumentsWording(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := ts.Call(context.Background(), "v_set", json.RawMessage(tt.args))
+			res, err := fullView(ts).Call(context.Background(), "v_set", json.RawMessage(tt.args))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -98,7 +98,7 @@ func TestInvalidArgumentsWording(t *testing.T) {
 		})
 	}
 	// Unknown flags are refused before the schema, naming the flags there are.
-	res, err := ts.Call(context.Background(), "v_set", json.RawMessage(`{"flags":{"bogus":1,"replicas":1},"args":["a"]}`))
+	res, err := fullView(ts).Call(context.Background(), "v_set", json.RawMessage(`{"flags":{"bogus":1,"replicas":1},"args":["a"]}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -121,17 +121,17 @@ func TestLargeTree(t *testing.T) {
 		c := tool.Command
 		want := 27
 		c.LocalNonPersistentFlags().VisitAll(func(*pflagFlag) { want++ })
-		flags := tool.Expanded().InputSchema.(*jsonschema.Schema).Properties["flags"]
+		flags := tool.Definition().InputSchema.(*jsonschema.Schema).Properties["flags"]
 		if got := len(flags.Properties); got != want {
-			t.Errorf("%s: %d flags in the schema, want %d", tool.MCP.Name, got, want)
+			t.Errorf("%s: %d flags in the schema, want %d", tool.Name, got, want)
 		}
 		// The compact listing states the 27 inherited flags once.
-		listed := tool.MCP.InputSchema.(*jsonschema.Schema).Properties["flags"]
+		listed := toolset.Compact(tool).InputSchema.(*jsonschema.Schema).Properties["flags"]
 		if got := len(listed.Properties); got != want-27 || listed.AdditionalProperties != nil {
-			t.Errorf("%s: %d flags listed (additionalProperties %v), want the %d of its own and no additionalProperties", tool.MCP.Name, got, listed.AdditionalProperties, want-27)
+			t.Errorf("%s: %d flags listed (additionalProperties %v), want the %d of its own and no additionalProperties", tool.Name, got, listed.AdditionalProperties, want-27)
 		}
 		if flags.Not == nil {
-			t.Errorf("%s: mutually exclusive group not in the schema", tool.MCP.Name)
+			t.Errorf("%s: mutually exclusive group not in the schema", tool.Name)
 		}
 		// The whole input schema resolves and validates: a call with a value
 		// of the wrong type is refused by the schema, and one breaking the
@@ -142,9 +142,9 @@ func TestLargeTree(t *testing.T) {
 			`{"flags":{"global-00":"a","opt-01":1}}`:   "could not start",
 			`{"flags":{"global-02":"1m","opt-00":""}}`: "could not start",
 		} {
-			res, err := ts.Call(context.Background(), tool.MCP.Name, json.RawMessage(args))
+			res, err := fullView(ts).Call(context.Background(), tool.Name, json.RawMessage(args))
 			if err != nil || !strings.Contains(resultText(res), want) {
-				t.Errorf("%s %s: %v %q, want %q", tool.MCP.Name, args, err, resultText(res), want)
+				t.Errorf("%s %s: %v %q, want %q", tool.Name, args, err, resultText(res), want)
 			}
 		}
 	}

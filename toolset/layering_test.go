@@ -27,3 +27,17 @@ func TestLayering(t *testing.T) {
 		}
 	}
 }
+
+// TestToolsetBelowDialect: toolset does not depend on dialect, which
+// reads toolset's output; what both need lives in internal/toolmeta.
+func TestToolsetBelowDialect(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "github.com/cobramcp/cobramcp/toolset").Output()
+	if err != nil {
+		t.Fatalf("go list -deps toolset: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if dep == "github.com/cobramcp/cobramcp/dialect" {
+			t.Error("toolset depends on dialect")
+		}
+	}
+}

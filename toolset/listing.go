@@ -51,7 +51,7 @@ type Listing struct {
 	Mode ToolMode
 	// Expanded lists each tool in full (every flag in its schema, its whole
 	// help) instead of the compact form, which states the flags shared by
-	// every tool once (see Toolset.SharedFlags).
+	// every tool once (see Served.SharedFlags).
 	Expanded bool
 }
 
@@ -66,11 +66,11 @@ type listing interface {
 	// registered returns tools() as the server registers them, their
 	// schemas encoded (see wireDefs).
 	registered() []*mcp.Tool
-	// call runs the call of the listed tool named name through ts, or
+	// call runs the call of the listed tool named name through s, or
 	// returns false when the listing has no such tool.
-	call(ctx context.Context, ts *Toolset, name string, arguments json.RawMessage, progress progressFunc) (*mcp.CallToolResult, bool)
+	call(ctx context.Context, s *Served, name string, arguments json.RawMessage, o callOptions) (*mcp.CallToolResult, bool)
 	// unknown is the error for a name the listing does not have.
-	unknown(ts *Toolset, name string, policyHint bool) error
+	unknown(s *Served, name string, policyHint bool) error
 }
 
 // fullListing lists one tool per served command.
@@ -98,14 +98,14 @@ func (l fullListing) bytes() int {
 	return n
 }
 
-func (fullListing) call(ctx context.Context, ts *Toolset, name string, arguments json.RawMessage, progress progressFunc) (*mcp.CallToolResult, bool) {
-	t, ok := ts.byName[name]
+func (fullListing) call(ctx context.Context, s *Served, name string, arguments json.RawMessage, o callOptions) (*mcp.CallToolResult, bool) {
+	t, ok := s.byName[name]
 	if !ok {
 		return nil, false
 	}
-	return ts.callServed(ctx, t, arguments, progress), true
+	return s.call(ctx, t, arguments, o), true
 }
 
-func (fullListing) unknown(ts *Toolset, name string, policyHint bool) error {
-	return ts.unknownTool(name, policyHint)
+func (fullListing) unknown(s *Served, name string, policyHint bool) error {
+	return s.unknownTool(name, policyHint)
 }

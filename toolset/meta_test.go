@@ -24,7 +24,7 @@ func TestToolRecordMeta(t *testing.T) {
 
 	ts := mustTools(t, root, &toolset.Config{Namespace: "acme"})
 	tool, _ := ts.Lookup("tt_get_pods")
-	m := tool.MCP.Meta
+	m := tool.Definition().Meta
 	if m["id"] != "acme:tt_get_pods" || m["namespace"] != "acme" || m["version"] != "2.0.1" {
 		t.Errorf("meta = %v", m)
 	}
@@ -32,18 +32,18 @@ func TestToolRecordMeta(t *testing.T) {
 		t.Errorf("tags = %q", tags)
 	}
 	plainTool, _ := ts.Lookup("tt_plain")
-	if _, ok := plainTool.MCP.Meta["tags"]; ok {
-		t.Errorf("plain has tags: %v", plainTool.MCP.Meta)
+	if _, ok := plainTool.Definition().Meta["tags"]; ok {
+		t.Errorf("plain has tags: %v", plainTool.Definition().Meta)
 	}
 	// Without a namespace the id would be the name: it is not repeated.
 	ts = mustTools(t, root, nil)
-	if tl, _ := ts.Lookup("tt_plain"); len(tl.MCP.Meta) != 1 || tl.MCP.Meta["version"] != "2.0.1" {
-		t.Errorf("meta without namespace = %v, want only the version", tl.MCP.Meta)
+	if tl, _ := ts.Lookup("tt_plain"); len(tl.Definition().Meta) != 1 || tl.Definition().Meta["version"] != "2.0.1" {
+		t.Errorf("meta without namespace = %v, want only the version", tl.Definition().Meta)
 	}
 	bare := &cobra.Command{Use: "bare"}
 	bare.AddCommand(&cobra.Command{Use: "x", RunE: noop})
-	if tl, _ := mustTools(t, bare, nil).Lookup("bare_x"); tl.MCP.Meta != nil {
-		t.Errorf("meta of a tool with nothing to record = %v, want none", tl.MCP.Meta)
+	if tl, _ := mustTools(t, bare, nil).Lookup("bare_x"); tl.Definition().Meta != nil {
+		t.Errorf("meta of a tool with nothing to record = %v, want none", tl.Definition().Meta)
 	}
 }
 
@@ -67,7 +67,7 @@ func TestImageOutputBecomesImageContent(t *testing.T) {
 			return func(context.Context, *toolset.Call) (*execResult, error) { return &execResult{Stdout: stdout}, nil }
 		}}}
 		ts := mustTools(t, testTree(), cfg)
-		res, err := ts.Call(context.Background(), "tt_version", json.RawMessage(`{}`))
+		res, err := fullView(ts).Call(context.Background(), "tt_version", json.RawMessage(`{}`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,7 +98,7 @@ func TestNestedNullsAreNotGiven(t *testing.T) {
 		`{"type":"object","properties":{"image":{"type":"string"},"replicas":{"type":"integer"},"env":{"type":"array","items":{"type":"object","properties":{"k":{"type":"string"},"v":{"type":"string"}},"additionalProperties":false}}},"required":["image"],"additionalProperties":false}`})
 	root.AddCommand(run)
 	ts := mustTools(t, root, &toolset.Config{Middleware: []toolset.Middleware{capture}})
-	res, err := ts.Call(context.Background(), "tt_run", json.RawMessage(
+	res, err := fullView(ts).Call(context.Background(), "tt_run", json.RawMessage(
 		`{"flags":{"overrides":{"image":"x","replicas":null,"env":[{"k":"a","v":null}]}},"args":null}`))
 	if err != nil || res.IsError {
 		t.Fatalf("refused: %v %s", err, resultText(res))

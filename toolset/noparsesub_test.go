@@ -41,7 +41,7 @@ func TestNoParseSubCommandArg(t *testing.T) {
 		var argv []string
 		ts := mustTools(t, tree(), captureArgv(&argv))
 		in, _ := json.Marshal(map[string]any{"args": tt.args})
-		res, err := ts.Call(context.Background(), "np_x", in)
+		res, err := fullView(ts).Call(context.Background(), "np_x", in)
 		if err != nil {
 			t.Fatal(err)
 		}

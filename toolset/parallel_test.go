@@ -30,14 +30,14 @@ func TestMaxParallel(t *testing.T) {
 	var wg sync.WaitGroup
 	for range calls {
 		wg.Go(func() {
-			res, err := ts.Call(context.Background(), "tt_version", json.RawMessage(`{}`))
+			res, err := fullView(ts).Call(context.Background(), "tt_version", json.RawMessage(`{}`))
 			if err != nil || res.IsError {
 				t.Errorf("call: %v %s", err, resultText(res))
 			}
 		})
 	}
 	wg.Wait()
-	ts.Wait()
+	fullView(ts).Wait()
 	b, err := os.ReadFile(logFile)
 	if err != nil {
 		t.Fatal(err)
@@ -71,12 +71,12 @@ func TestEnvAndTimeoutAnnotation(t *testing.T) {
 	slow.Annotations = map[string]string{toolset.AnnotationTimeout: "300ms"}
 	ts := mustTools(t, root, &toolset.Config{Executable: script, Env: []string{"FOO=bar", "PATH=/usr/bin:/bin"}, Timeout: time.Hour})
 
-	res, err := ts.Call(context.Background(), "tt_version", json.RawMessage(`{}`))
+	res, err := fullView(ts).Call(context.Background(), "tt_version", json.RawMessage(`{}`))
 	if err != nil || res.IsError || res.StructuredContent.(toolset.Output).Stdout != "FOO=bar HOME=\n" {
 		t.Errorf("env: %v %q", err, resultText(res))
 	}
 	start := time.Now()
-	res, err = ts.Call(context.Background(), "tt_echo", json.RawMessage(`{}`))
+	res, err = fullView(ts).Call(context.Background(), "tt_echo", json.RawMessage(`{}`))
 	if err != nil || !res.IsError || !strings.Contains(resultText(res), "timed out after 300ms") {
 		t.Errorf("timeout: %v %q", err, resultText(res))
 	}

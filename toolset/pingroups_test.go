@@ -34,7 +34,7 @@ func TestPinnedFlagGroups(t *testing.T) {
 	root.AddCommand(mx, one, tog)
 	var argv []string
 	ts := mustTools(t, root, captureArgv(&argv))
-	v, err := ts.View(toolset.Policy{Pins: []toolset.Pin{{Flag: "a", Value: "1", From: "--set"}, {Flag: "c", Value: "1", From: "--set"}, {Flag: "e", Value: "1", From: "--set"}}}, toolset.Listing{})
+	v, err := ts.View(toolset.Listing{}, toolset.Policy{Pins: []toolset.Pin{{Flag: "a", Value: "1", From: "--set"}, {Flag: "c", Value: "1", From: "--set"}, {Flag: "e", Value: "1", From: "--set"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestPinnedFlagGroupsDescription(t *testing.T) {
 			[]string{"--e, --f", "must be set together"}},
 	}
 	for _, expanded := range []bool{false, true} {
-		v, err := ts.View(toolset.Policy{Pins: []toolset.Pin{{Flag: "a", Value: "1", From: "--set"}, {Flag: "c", Value: "1", From: "--set"}, {Flag: "e", Value: "1", From: "--set"}}}, toolset.Listing{Expanded: expanded})
+		v, err := ts.View(toolset.Listing{Expanded: expanded}, toolset.Policy{Pins: []toolset.Pin{{Flag: "a", Value: "1", From: "--set"}, {Flag: "c", Value: "1", From: "--set"}, {Flag: "e", Value: "1", From: "--set"}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,7 +131,7 @@ func TestPinnedFlagGroupsDescription(t *testing.T) {
 		}
 	}
 	// Without pins the sentences are cobra's groups as they are.
-	for _, tl := range ts.Tools() {
+	for _, tl := range fullView(ts).Tools() {
 		if tl.Name == "pg_mx" && !strings.Contains(tl.Description, "At most one of --a, --b, --z may be set.") {
 			t.Errorf("unpinned: %s", tl.Description)
 		}
@@ -150,13 +150,13 @@ func TestPinsInOneExclusiveGroup(t *testing.T) {
 	mx.MarkFlagsMutuallyExclusive("a", "b", "c")
 	root.AddCommand(mx)
 	ts := mustTools(t, root, nil)
-	_, err := ts.View(toolset.Policy{Pins: []toolset.Pin{{Flag: "a", Value: "1", From: "--set"}, {Flag: "c", Value: "1", From: "PG_MCP_SET"}}}, toolset.Listing{})
+	_, err := ts.View(toolset.Listing{}, toolset.Policy{Pins: []toolset.Pin{{Flag: "a", Value: "1", From: "--set"}, {Flag: "c", Value: "1", From: "PG_MCP_SET"}}})
 	const want = "flags --a (pinned --set) and --c (pinned PG_MCP_SET) cannot be used together: tool pg_mx takes at most one of --a, --b, --c"
 	var pe *toolset.PolicyError
 	if !errors.As(err, &pe) || pe.Setting != toolset.SettingPins || pe.Err.Error() != want {
 		t.Errorf("View: %v\nwant a PolicyError of the pins: %s", err, want)
 	}
-	if _, err := ts.View(toolset.Policy{Pins: []toolset.Pin{{Flag: "a", Value: "1", From: "--set"}}}, toolset.Listing{}); err != nil {
+	if _, err := ts.View(toolset.Listing{}, toolset.Policy{Pins: []toolset.Pin{{Flag: "a", Value: "1", From: "--set"}}}); err != nil {
 		t.Errorf("one pin of the group: %v", err)
 	}
 }

@@ -2,14 +2,11 @@ package toolset
 
 import (
 	"bytes"
-	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -18,7 +15,8 @@ import (
 
 // Policy is what the person who starts a server allows it to serve,
 // whatever the CLI's author allowed (Config). View applies it to the
-// listing and to every call. Each of its settings is named by a Setting in
+// listing and to every call, together with any other policy given to it
+// (each must allow a tool for it to be served). Each of its settings is named by a Setting in
 // the errors of View.
 type Policy struct {
 	// Tools, when non-empty, keeps only the tools whose names match one of
@@ -83,22 +81,25 @@ func (e *PolicyError) Unwrap() error { return e.Err }
 // ErrNothingServed is the error of a policy that leaves no tool to serve.
 var ErrNothingServed = errors.New("the policy leaves no tool to serve")
 
-// View returns the toolset that the policy p leaves, listed in the shape
-// l asks for: the tools that p.Tools selects (all when empty), minus
-// those p.ExcludeTools matches, minus, with p.ReadOnly, those not annotated
-// mcp.readOnlyHint. Its List, Lookup, Tools, Call and NewServer know only
-// those tools, with p.Pins applied: a pinned flag leaves every listed
-// schema, a call that sets it is refused, and its value joins every call's
-// flags before the same validation and argv as any other flag. The result
-// shares the receiver's limits (MaxParallel) and Wait.
+// View returns the served view of the tools that every policy of ps
+// leaves, listed in the shape l asks for. A tool is served when each
+// policy selects it: its Tools select it (all when empty) and its
+// ExcludeTools do not; with ReadOnly in any policy, only the commands
+// annotated mcp.readOnlyHint are left. The pins of every policy apply: a
+// pinned flag leaves every listed schema, a call that sets it is refused,
+// and every call's argv carries it as written. No policy at all serves
+// every tool. The view shares the receiver's limits (MaxParallel) and its
+// calls in flight (Wait).
 //
-// It fails with a *PolicyError when a pattern matches no tool of the tree,
-// when nothing is left, when a pin names a flag that no tool left takes or
-// a value its flag refuses, or when the receiver is itself a view.
-func (ts *Toolset) View(p Policy, l Listing) (*Toolset, error) {
-	if ts.viewed {
-		return nil, errors.New("toolset: View of a view: apply one policy to the toolset New returned")
-	}
+// Each pin is checked here, once, by its flag's own parser (the Set of a
+// fresh value of the flag's type) and against the flag's schema; calls
+// never read it again.
+//
+// It fails with a *PolicyError when a pattern matches no tool of the
+// tree, when nothing is left, when a pin names a flag that no tool left
+// takes or a value its flag refuses, or when one flag is pinned to two
+// different values.
+func (ts *Toolset) View(l Listing, ps ...Policy) (*Served, error) {
 	mode := l.Mode
 	if mode == "" {
 		mode = ToolModeFull
@@ -106,76 +107,107 @@ func (ts *Toolset) View(p Policy, l Listing) (*Toolset, error) {
 	if _, err := ParseToolMode(string(mode)); err != nil {
 		return nil, &PolicyError{Setting: SettingMode, Err: err}
 	}
-	tools, err := ts.selectTools(p.Tools)
-	if err != nil {
-		return nil, &PolicyError{Setting: SettingTools, Err: err}
-	}
-	if len(p.ExcludeTools) > 0 {
-		excluded, err := ts.selectTools(p.ExcludeTools)
+	tools := ts.tools
+	readOnly := false
+	var pins []Pin
+	for _, p := range ps {
+		sel, err := ts.selectTools(p.Tools)
 		if err != nil {
-			return nil, &PolicyError{Setting: SettingExcludeTools, Err: err}
+			return nil, &PolicyError{Setting: SettingTools, Err: err}
 		}
-		tools = slices.DeleteFunc(slices.Clone(tools), func(t *Tool) bool { return slices.Contains(excluded, t) })
+		var excluded []*Tool
+		if len(p.ExcludeTools) > 0 {
+			if excluded, err = ts.selectTools(p.ExcludeTools); err != nil {
+				return nil, &PolicyError{Setting: SettingExcludeTools, Err: err}
+			}
+		}
+		tools = slices.DeleteFunc(slices.Clone(tools), func(t *Tool) bool {
+			return !slices.Contains(sel, t) || slices.Contains(excluded, t)
+		})
+		readOnly = readOnly || p.ReadOnly
+		pins = append(pins, p.Pins...)
 	}
-	if p.ReadOnly {
+	if readOnly {
 		tools = slices.DeleteFunc(slices.Clone(tools), func(t *Tool) bool { return !t.ReadOnly() })
 	}
 	if len(tools) == 0 {
 		return nil, &PolicyError{Err: ErrNothingServed}
 	}
+	pins, err := distinctPins(pins)
+	if err != nil {
+		return nil, &PolicyError{Setting: SettingPins, Err: err}
+	}
 
-	out := &Toolset{
-		cfg:        ts.cfg,
-		root:       ts.root,
-		tools:      tools,
-		byName:     make(map[string]*Tool, len(tools)),
-		all:        ts.all,
-		problems:   ts.problems,
-		shared:     sharedUnless(ts.shared, l.Expanded),
-		slots:      ts.slots,
-		running:    ts.running,
-		executable: ts.executable,
-		viewed:     true,
-		policy:     p,
-		pins:       map[string]map[string]json.RawMessage{},
-		pinFrom:    map[string]string{},
+	s := &Served{
+		ts:       ts,
+		policies: slices.Clone(ps),
+		tools:    tools,
+		byName:   make(map[string]*Tool, len(tools)),
+		shared:   sharedUnless(ts.shared, l.Expanded),
+		pins:     map[string]*toolPins{},
+		pinFrom:  map[string]string{},
+		redacted: map[string]string{},
 	}
 	for _, t := range tools {
-		out.byName[t.MCP.Name] = t
+		s.byName[t.Name] = t
 	}
-	if err := out.applyPins(p.Pins); err != nil {
+	if err := s.applyPins(pins); err != nil {
 		return nil, &PolicyError{Setting: SettingPins, Err: err}
 	}
 	full := newFullListing(make([]*mcp.Tool, len(tools)))
 	for i, t := range tools {
-		full.defs[i] = out.listedTool(t, l.Expanded)
+		full.defs[i] = s.listedTool(t, l.Expanded)
 	}
-	out.list = full
+	s.list = full
 	if mode == ToolModeSearch || mode == ToolModeAuto && (len(tools) > AutoSearchTools || full.bytes() > AutoSearchBytes) {
-		out.list = newSearchMode(out)
+		s.list = newSearchMode(s)
+	}
+	return s, nil
+}
+
+// distinctPins returns pins with each flag once: a flag pinned twice to
+// the same value is pinned once (where it was first), to two different
+// values an error naming both places (not the values: a pin may hold a
+// secret).
+func distinctPins(pins []Pin) ([]Pin, error) {
+	var out []Pin
+	at := map[string]int{}
+	for _, pin := range pins {
+		i, dup := at[pin.Flag]
+		if !dup {
+			at[pin.Flag] = len(out)
+			out = append(out, pin)
+			continue
+		}
+		if out[i].Value != pin.Value {
+			return nil, fmt.Errorf("flag --%s is pinned twice, to different values (%s and %s)", pin.Flag, out[i].From, pin.From)
+		}
 	}
 	return out, nil
 }
 
-// applyPins records the pins in ts: each pinned value as its flag's JSON,
-// per tool that takes the flag.
-func (ts *Toolset) applyPins(pins []Pin) error {
+// applyPins checks each pin for each served tool that takes its flag, and
+// records, per such tool, the flags fixed, its command line writing them,
+// and the schema its calls are checked against.
+func (s *Served) applyPins(pins []Pin) error {
+	fixed := map[string]map[string][]string{} // per tool, the texts by flag name
 	for _, pin := range pins {
-		ts.pinFrom[pin.Flag] = pin.From
+		s.pinFrom[pin.Flag] = pin.From
 		takers := 0
-		for _, t := range ts.tools {
-			if t.Flags.Lookup(pin.Flag) == nil {
+		for _, t := range s.tools {
+			f := t.Flags.Lookup(pin.Flag)
+			if f == nil {
 				continue
 			}
 			takers++
-			val, err := pinJSON(t, pin)
+			texts, err := pinTexts(t, f, pin)
 			if err != nil {
 				return err
 			}
-			if ts.pins[t.MCP.Name] == nil {
-				ts.pins[t.MCP.Name] = map[string]json.RawMessage{}
+			if fixed[t.Name] == nil {
+				fixed[t.Name] = map[string][]string{}
 			}
-			ts.pins[t.MCP.Name][pin.Flag] = val
+			fixed[t.Name][pin.Flag] = texts
 		}
 		if takers == 0 {
 			return fmt.Errorf("flag --%s (pinned %s): no served tool takes a flag of that name", pin.Flag, pin.From)
@@ -183,17 +215,35 @@ func (ts *Toolset) applyPins(pins []Pin) error {
 	}
 	// Two pins in one mutually exclusive group would refuse every call
 	// of the tool.
-	for _, t := range ts.tools {
+	for _, t := range s.tools {
 		for _, g := range flagGroups(t.Flags, annMutuallyExclusive) {
 			var on []string
 			for _, n := range g {
-				if _, ok := ts.pins[t.MCP.Name][n]; ok {
-					on = append(on, fmt.Sprintf("--%s (pinned %s)", n, ts.pinFrom[n]))
+				if _, ok := fixed[t.Name][n]; ok {
+					on = append(on, fmt.Sprintf("--%s (pinned %s)", n, s.pinFrom[n]))
 				}
 			}
 			if len(on) > 1 {
 				return fmt.Errorf("flags %s and %s cannot be used together: tool %s takes at most one of %s",
-					strings.Join(on[:len(on)-1], ", "), on[len(on)-1], t.MCP.Name, flagList(g))
+					strings.Join(on[:len(on)-1], ", "), on[len(on)-1], t.Name, flagList(g))
+			}
+		}
+	}
+	for name, texts := range fixed {
+		t := s.byName[name]
+		tp := &toolPins{names: slices.Sorted(maps.Keys(texts)), line: t.line}
+		tp.line.Fixed = texts
+		tp.check = newValidator(withoutFlags(t.expanded, tp.names).InputSchema.(*jsonschema.Schema))
+		s.pins[name] = tp
+		for flag, list := range texts {
+			written := t.Flags.Lookup(flag).Name
+			if _, traversed := t.line.Traversed[flag]; traversed {
+				if real, ok := t.line.FlagNames[flag]; ok {
+					written = real
+				}
+			}
+			for _, text := range list {
+				s.redacted["--"+written+"="+text] = "--" + written + "=***"
 			}
 		}
 	}
@@ -202,12 +252,12 @@ func (ts *Toolset) applyPins(pins []Pin) error {
 
 // listedTool is t's definition as this toolset lists it in full mode:
 // compact or expanded, without the flags a pin fixes.
-func (ts *Toolset) listedTool(t *Tool, expanded bool) *mcp.Tool {
-	def := t.MCP
+func (s *Served) listedTool(t *Tool, expanded bool) *mcp.Tool {
+	def := t.compact
 	if expanded {
 		def = t.expanded
 	}
-	pinned := slices.Sorted(maps.Keys(ts.pins[t.MCP.Name]))
+	pinned := s.pinned(t)
 	listed := withoutFlags(def, pinned)
 	if !expanded && slices.ContainsFunc(pinned, func(n string) bool { _, ok := t.unlisted[n]; return ok }) {
 		// The shared flags the "flags" object names, less the pinned.
@@ -246,27 +296,28 @@ func withFlagsDescription(t *mcp.Tool, d string) *mcp.Tool {
 // ReadOnly reports whether the tool's command is annotated
 // mcp.readOnlyHint "true", which --read-only requires.
 func (t *Tool) ReadOnly() bool {
-	return t.MCP.Annotations != nil && t.MCP.Annotations.ReadOnlyHint
+	return t.expanded.Annotations != nil && t.expanded.Annotations.ReadOnlyHint
 }
 
 // unknownTool is the error of a call of a tool that this toolset does not
 // serve. With policyHint, a tool of the tree that the policy leaves out is
 // named as such.
-func (ts *Toolset) unknownTool(name string, policyHint bool) error {
-	if policyHint && ts.viewed && ts.all[name] != nil {
-		return &LeftOutError{Tool: name, Policy: ts.policy}
+func (s *Served) unknownTool(name string, policyHint bool) error {
+	if policyHint && s.ts.byName[name] != nil {
+		return &LeftOutError{Tool: name, Policies: slices.Clone(s.policies)}
 	}
-	if s := ts.closeName(name); s != "" {
-		return fmt.Errorf("unknown tool %q; did you mean %q?", name, s)
+	if c := s.closeName(name); c != "" {
+		return fmt.Errorf("unknown tool %q; did you mean %q?", name, c)
 	}
 	return fmt.Errorf("unknown tool %q", name)
 }
 
 // A LeftOutError is the error of Call for a tool of the tree that the
-// view's policy leaves out. Over MCP such a tool is unknown like any other.
+// view's policies leave out. Over MCP such a tool is unknown like any
+// other.
 type LeftOutError struct {
-	Tool   string
-	Policy Policy
+	Tool     string
+	Policies []Policy // the policies of the view
 }
 
 func (e *LeftOutError) Error() string {
@@ -277,10 +328,10 @@ func (e *LeftOutError) Error() string {
 // name without the CLI's prefix (get_pods for mycli_get_pods), or spelled
 // with '_' for '-' as the dialects rename it (mycli_show_helpers); "" when
 // no tool, or more than one, fits.
-func (ts *Toolset) closeName(name string) string {
+func (s *Served) closeName(name string) string {
 	norm := func(s string) string { return strings.ToLower(strings.ReplaceAll(s, "-", "_")) }
 	var found []string
-	for _, t := range ts.Tools() {
+	for _, t := range s.list.tools() {
 		if n := t.Name; norm(n) == norm(name) || strings.HasSuffix(norm(n), "_"+norm(name)) {
 			found = append(found, n)
 		}
@@ -294,7 +345,7 @@ func (ts *Toolset) closeName(name string) string {
 	// A typo: the one name within a small edit distance, closer than any
 	// other.
 	best, bestD, ties := "", len(name)/4+1, 0
-	for _, t := range ts.Tools() {
+	for _, t := range s.list.tools() {
 		switch d := editDistance(norm(t.Name), norm(name)); {
 		case d < bestD:
 			best, bestD, ties = t.Name, d, 0
@@ -306,112 +357,6 @@ func (ts *Toolset) closeName(name string) string {
 		return ""
 	}
 	return best
-}
-
-// pinJSON converts pin's value, as written on a command line, to the JSON
-// value of t's flag, and checks it against the flag's schema.
-func pinJSON(t *Tool, pin Pin) (json.RawMessage, error) {
-	var prop *jsonschema.Schema
-	if flags := t.inputSchema().Properties["flags"]; flags != nil {
-		prop = flags.Properties[pin.Flag]
-	}
-	if prop == nil {
-		return nil, fmt.Errorf("flag --%s (pinned %s): tool %s has no schema for it", pin.Flag, pin.From, t.MCP.Name)
-	}
-	val, err := flagValue(prop, pin.Value)
-	if err != nil {
-		return nil, fmt.Errorf("flag --%s=%s (pinned %s): %v", pin.Flag, pin.Value, pin.From, err)
-	}
-	r, err := prop.CloneSchemas().Resolve(nil)
-	if err != nil {
-		return nil, fmt.Errorf("flag --%s: its schema does not resolve: %w", pin.Flag, err)
-	}
-	doc, err := roundTrip(val) // plain JSON numbers, as the call path validates
-	if err != nil {
-		return nil, fmt.Errorf("flag --%s=%s (pinned %s): %v", pin.Flag, pin.Value, pin.From, err)
-	}
-	if err := r.Validate(doc); err != nil {
-		return nil, fmt.Errorf("flag --%s=%s (pinned %s): %s", pin.Flag, pin.Value, pin.From, schemaProblem(err, prop, "", doc))
-	}
-	return json.Marshal(val)
-}
-
-// flagValue reads s, a flag's value as written on a command line, as the
-// JSON value the flag's schema s describes: a string as it is, a boolean
-// or a number parsed, an array as JSON ('["a","b"]') or comma-separated
-// (a,b), an object as JSON or k=v,k2=v2.
-func flagValue(prop *jsonschema.Schema, s string) (any, error) {
-	types := prop.Types
-	if prop.Type != "" {
-		types = []string{prop.Type}
-	}
-	has := func(t string) bool { return slices.Contains(types, t) }
-	trimmed := strings.TrimSpace(s)
-	switch {
-	case has("string") || len(types) == 0 && len(prop.Enum) > 0:
-		return s, nil
-	case has("boolean"):
-		b, err := strconv.ParseBool(trimmed)
-		if err != nil {
-			return nil, errors.New("want true or false")
-		}
-		return b, nil
-	case has("integer") || has("number"):
-		var n any
-		if err := jsonDecode([]byte(trimmed), &n); err != nil {
-			return nil, errors.New("want a number")
-		}
-		if _, ok := n.(json.Number); !ok {
-			return nil, errors.New("want a number")
-		}
-		return n, nil
-	case has("array"):
-		var a []any
-		if strings.HasPrefix(trimmed, "[") && jsonDecode([]byte(trimmed), &a) == nil {
-			return a, nil
-		}
-		items, err := csv.NewReader(strings.NewReader(s)).Read()
-		if err != nil {
-			return nil, fmt.Errorf("want a JSON array or comma-separated values: %v", err)
-		}
-		out := make([]any, len(items))
-		for i, it := range items {
-			if prop.Items != nil {
-				if out[i], err = flagValue(prop.Items, it); err != nil {
-					return nil, fmt.Errorf("item %d: %v", i, err)
-				}
-			} else {
-				out[i] = it
-			}
-		}
-		return out, nil
-	case has("object"):
-		var m map[string]any
-		if strings.HasPrefix(trimmed, "{") && jsonDecode([]byte(trimmed), &m) == nil {
-			return m, nil
-		}
-		out := map[string]any{}
-		for _, kv := range strings.Split(s, ",") {
-			k, val, ok := strings.Cut(kv, "=")
-			if !ok {
-				return nil, fmt.Errorf("want a JSON object or key=value pairs separated by commas, not %q", kv)
-			}
-			var v any = val
-			if prop.AdditionalProperties != nil && prop.AdditionalProperties.Type != "" && prop.AdditionalProperties.Type != "string" {
-				var err error
-				if v, err = flagValue(prop.AdditionalProperties, val); err != nil {
-					return nil, fmt.Errorf("key %q: %v", k, err)
-				}
-			}
-			out[k] = v
-		}
-		return out, nil
-	}
-	var v any
-	if err := json.Unmarshal([]byte(trimmed), &v); err == nil {
-		return v, nil
-	}
-	return s, nil
 }
 
 func jsonDecode(b []byte, v any) error {
@@ -467,65 +412,4 @@ func withoutFlags(t *mcp.Tool, names []string) *mcp.Tool {
 	}
 	cp.InputSchema = &top
 	return &cp
-}
-
-// callServed runs a call of t, a tool this toolset serves, with its pins:
-// a call that sets a pinned flag is refused; otherwise the pinned values
-// join the call's flags and the call takes the path of every call.
-func (ts *Toolset) callServed(ctx context.Context, t *Tool, arguments json.RawMessage, progress progressFunc) *mcp.CallToolResult {
-	if pins := ts.pins[t.MCP.Name]; len(pins) > 0 {
-		merged, err := ts.withPins(arguments, pins)
-		if err != nil {
-			return errorResult(fmt.Sprintf("%s: %v. Nothing was run.", t.MCP.Name, err))
-		}
-		if merged != nil {
-			arguments = merged
-		}
-	}
-	return ts.call(ctx, t, arguments, progress)
-}
-
-// withPins returns arguments with pins set in its flags, or nil when
-// arguments is not an object with an object (or no) "flags", which the
-// call path then refuses with its own message.
-func (ts *Toolset) withPins(arguments json.RawMessage, pins map[string]json.RawMessage) (json.RawMessage, error) {
-	a := bytes.TrimSpace(arguments)
-	if len(a) == 0 || bytes.Equal(a, []byte("null")) {
-		a = []byte("{}")
-	}
-	var top map[string]json.RawMessage
-	if json.Unmarshal(a, &top) != nil || top == nil {
-		return nil, nil
-	}
-	flags := map[string]json.RawMessage{}
-	if raw, ok := top["flags"]; ok && !isNull(raw) {
-		if json.Unmarshal(raw, &flags) != nil || flags == nil {
-			return nil, nil
-		}
-	}
-	var set []string
-	for name := range pins {
-		if _, ok := flags[name]; ok {
-			set = append(set, name)
-		}
-	}
-	if len(set) > 0 {
-		slices.Sort(set)
-		var b strings.Builder
-		for i, n := range set {
-			if i > 0 {
-				b.WriteString("; ")
-			}
-			// The value is not said: a pin may hold a secret.
-			fmt.Fprintf(&b, "flag --%s is pinned by whoever started this server (%s) and cannot be set by a call", n, ts.pinFrom[n])
-		}
-		return nil, errors.New(b.String())
-	}
-	maps.Copy(flags, pins)
-	fb, err := json.Marshal(flags)
-	if err != nil {
-		return nil, err
-	}
-	top["flags"] = fb
-	return json.Marshal(top)
 }

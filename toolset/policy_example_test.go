@@ -24,7 +24,7 @@ func ExampleToolset_View() {
 	if err != nil {
 		panic(err)
 	}
-	v, err := ts.View(toolset.Policy{ReadOnly: true, Pins: []toolset.Pin{{Flag: "namespace", Value: "staging", From: "--set"}}}, toolset.Listing{Mode: toolset.ToolModeSearch})
+	v, err := ts.View(toolset.Listing{Mode: toolset.ToolModeSearch}, toolset.Policy{ReadOnly: true, Pins: []toolset.Pin{{Flag: "namespace", Value: "staging", From: "--set"}}})
 	if err != nil {
 		panic(err)
 	}

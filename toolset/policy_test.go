@@ -39,7 +39,7 @@ func recordingTree(t *testing.T) (*toolset.Toolset, *[][]string) {
 	return ts, &argvs
 }
 
-func listedNames(ts *toolset.Toolset) []string {
+func listedNames(ts *toolset.Served) []string {
 	var out []string
 	for _, t := range ts.Tools() {
 		out = append(out, t.Name)
@@ -62,7 +62,7 @@ func TestPolicySelects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			v, err := ts.View(tt.p, toolset.Listing{})
+			v, err := ts.View(toolset.Listing{}, tt.p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -114,30 +114,23 @@ func TestPolicyErrors(t *testing.T) {
 		{toolset.Policy{}, toolset.Listing{Mode: "big"}, toolset.SettingMode, "want full, search or auto"},
 	}
 	for _, tt := range tests {
-		_, err := ts.View(tt.p, tt.l)
+		_, err := ts.View(tt.l, tt.p)
 		var pe *toolset.PolicyError
 		if !errors.As(err, &pe) || pe.Setting != tt.setting || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("View(%+v, %+v) = %v, want a PolicyError of setting %q containing %q", tt.p, tt.l, err, tt.setting, tt.want)
 		}
 	}
-	if _, err := ts.View(toolset.Policy{ExcludeTools: []string{"*"}}, toolset.Listing{}); !errors.Is(err, toolset.ErrNothingServed) {
+	if _, err := ts.View(toolset.Listing{}, toolset.Policy{ExcludeTools: []string{"*"}}); !errors.Is(err, toolset.ErrNothingServed) {
 		t.Errorf("a policy leaving nothing: %v, want ErrNothingServed", err)
-	}
-	v, err := ts.View(toolset.Policy{}, toolset.Listing{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := v.View(toolset.Policy{}, toolset.Listing{}); err == nil {
-		t.Error("a policy applied twice was accepted")
 	}
 }
 
 func TestPinsLeaveSchemasAndJoinCalls(t *testing.T) {
 	ts, argvs := recordingTree(t)
-	v, err := ts.View(toolset.Policy{Pins: []toolset.Pin{
+	v, err := ts.View(toolset.Listing{}, toolset.Policy{Pins: []toolset.Pin{
 		{Flag: "namespace", Value: "staging", From: "--set"},
 		{Flag: "limit", Value: "5", From: "--set"},
-	}}, toolset.Listing{})
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +187,7 @@ func TestPinValues(t *testing.T) {
 		{"mycli_get_pods", toolset.Pin{Flag: "label-columns", Value: `["a,b","c"]`}, `--label-columns="a,b",c`},
 	}
 	for _, tt := range tests {
-		v, err := ts.View(toolset.Policy{Pins: []toolset.Pin{tt.pin}}, toolset.Listing{})
+		v, err := ts.View(toolset.Listing{}, toolset.Policy{Pins: []toolset.Pin{tt.pin}})
 		if err != nil {
 			t.Errorf("%+v: %v", tt.pin, err)
 			continue
@@ -277,28 +270,28 @@ func TestPolicyProperty(t *testing.T) {
 		}
 		allowed := map[string]bool{}
 		for _, tool := range all {
-			n := tool.MCP.Name
+			n := tool.Name
 			if (len(p.Tools) == 0 || matches(p.Tools, n)) && !matches(p.ExcludeTools, n) && (!p.ReadOnly || tool.ReadOnly()) {
 				allowed[n] = true
 			}
 		}
-		v, err := ts.View(p, l)
+		v, err := ts.View(l, p)
 		if err != nil {
 			continue // a pattern matching nothing, or nothing left: refused, nothing served
 		}
 		checked++
 		var served []string
 		for _, tool := range v.List() {
-			served = append(served, tool.MCP.Name)
-			if !allowed[tool.MCP.Name] {
-				t.Fatalf("policy %+v serves %s", p, tool.MCP.Name)
+			served = append(served, tool.Name)
+			if !allowed[tool.Name] {
+				t.Fatalf("policy %+v serves %s", p, tool.Name)
 			}
 		}
 		if len(served) != len(allowed) {
 			t.Fatalf("policy %+v serves %v, want %d tools", p, served, len(allowed))
 		}
 		for _, tool := range all {
-			n := tool.MCP.Name
+			n := tool.Name
 			if allowed[n] {
 				continue
 			}
@@ -331,7 +324,7 @@ func TestPolicyProperty(t *testing.T) {
 // TestRestrictedSchemaResolves checks that a listed schema without its
 // pinned flags is still a valid schema.
 func TestRestrictedSchemaResolves(t *testing.T) {
-	v, err := myTree().View(toolset.Policy{Pins: []toolset.Pin{{Flag: "namespace", Value: "x"}, {Flag: "output", Value: "json"}}}, toolset.Listing{})
+	v, err := myTree().View(toolset.Listing{}, toolset.Policy{Pins: []toolset.Pin{{Flag: "namespace", Value: "x"}, {Flag: "output", Value: "json"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,12 +350,12 @@ func TestNamesTheToolMeant(t *testing.T) {
 		"get_pods":       `did you mean "mycli_get_pods"?`, // the prefix left out
 		"mycli_zzz":      `unknown tool "mycli_zzz"`,
 	} {
-		_, err := ts.Call(context.Background(), name, nil)
+		_, err := fullView(ts).Call(context.Background(), name, nil)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Call(%s): %v, want %q", name, err, want)
 		}
 	}
-	_, err := ts.View(toolset.Policy{Tools: []string{"get_*"}}, toolset.Listing{})
+	_, err := ts.View(toolset.Listing{}, toolset.Policy{Tools: []string{"get_*"}})
 	if want := `no tool matches get_* (tool names begin with "mycli_": did you mean mycli_get_*?)`; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("--tools get_*: %v, want %q", err, want)
 	}
@@ -370,7 +363,7 @@ func TestNamesTheToolMeant(t *testing.T) {
 
 // listAll returns the answers of the list tool for the top level and for
 // every group it names, joined.
-func listAll(t *testing.T, v *toolset.Toolset, list string) string {
+func listAll(t *testing.T, v *toolset.Served, list string) string {
 	t.Helper()
 	var b strings.Builder
 	groups := []string{""}

@@ -59,7 +59,7 @@ func TestArgsNeverRunASubCommandByPrefixOrCase(t *testing.T) {
 		for _, tt := range tests {
 			in, _ := json.Marshal(map[string]any{"args": tt.args})
 			var argv, ran []string
-			ts := mustTools(t, prefixTree(&ran, traverse), captureArgv(&argv))
+			ts := fullView(mustTools(t, prefixTree(&ran, traverse), captureArgv(&argv)))
 			res, err := ts.Call(context.Background(), tt.tool, in)
 			if err != nil {
 				t.Fatal(err)
@@ -91,7 +91,7 @@ func TestArgsNeverRunASubCommandByPrefixOrCase(t *testing.T) {
 // matching on, reads none as a sub-command.
 func TestSubCommandArgvWithoutMatching(t *testing.T) {
 	var argv, ran []string
-	ts := mustTools(t, prefixTree(&ran, false), captureArgv(&argv))
+	ts := fullView(mustTools(t, prefixTree(&ran, false), captureArgv(&argv)))
 	for _, args := range [][]string{{"sec"}, {"SECRET-WIPE"}, {"Nuke"}, {"other"}} {
 		in, _ := json.Marshal(map[string]any{"args": args})
 		res, err := ts.Call(context.Background(), "pc_show", in)

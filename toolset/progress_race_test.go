@@ -27,7 +27,7 @@ func TestProgressEndsBeforeResult(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts := mustTools(t, testTree(), &toolset.Config{Executable: script, MaxParallel: 4})
-	srv := ts.NewServer(toolset.ServerOptions{})
+	srv := fullView(ts).NewServer(toolset.ServerOptions{})
 	var mu sync.Mutex
 	done := map[any]bool{}
 	late, got := 0, 0
@@ -74,7 +74,7 @@ func TestProgressEndsBeforeResult(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	ts.Wait()
+	fullView(ts).Wait()
 	time.Sleep(300 * time.Millisecond)
 	mu.Lock()
 	defer mu.Unlock()
@@ -101,11 +101,11 @@ func TestPanicIsAnErrorResult(t *testing.T) {
 		}
 	}}}
 	ts := mustTools(t, testTree(), cfg)
-	// Toolset.Call (mcp call, mcp tool) recovers too.
-	if res, err := ts.Call(context.Background(), "tt_echo", json.RawMessage(`{"args":["x"]}`)); err != nil || !res.IsError || !strings.Contains(resultText(res), "panicked: boom") {
-		t.Fatalf("Toolset.Call of a panicking call: %v %+v", err, res)
+	// Served.Call (mcp call, mcp tool) recovers too.
+	if res, err := fullView(ts).Call(context.Background(), "tt_echo", json.RawMessage(`{"args":["x"]}`)); err != nil || !res.IsError || !strings.Contains(resultText(res), "panicked: boom") {
+		t.Fatalf("Served.Call of a panicking call: %v %+v", err, res)
 	}
-	srv := ts.NewServer(toolset.ServerOptions{})
+	srv := fullView(ts).NewServer(toolset.ServerOptions{})
 	ctx := context.Background()
 	cs := connect(t, srv)
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "tt_echo", Arguments: map[string]any{"args": []string{"x"}}})

@@ -32,15 +32,15 @@ func TestFastCheckDecidesAsJSONSchemaGo(t *testing.T) {
 	for tree, ts := range trees {
 		valid, calls := 0, 0
 		for _, tool := range ts.List() {
-			schema := tool.Expanded().InputSchema.(*jsonschema.Schema)
+			schema := tool.Definition().InputSchema.(*jsonschema.Schema)
 			for range 25 {
 				args := randArguments(r, schema)
-				fast, general, covered := toolset.DecodeBoth(ts, tool.MCP.Name, args)
+				fast, general, covered := toolset.DecodeBoth(ts, tool.Name, args)
 				if !covered {
-					t.Fatalf("%s: %s: the fast checker does not evaluate its input schema", tree, tool.MCP.Name)
+					t.Fatalf("%s: %s: the fast checker does not evaluate its input schema", tree, tool.Name)
 				}
 				if fast != general {
-					t.Fatalf("%s: %s %s:\nwith the fast checker: %s\njsonschema-go alone:  %s", tree, tool.MCP.Name, args, fast, general)
+					t.Fatalf("%s: %s %s:\nwith the fast checker: %s\njsonschema-go alone:  %s", tree, tool.Name, args, fast, general)
 				}
 				calls++
 				if fast[:5] != "error" {

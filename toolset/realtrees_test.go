@@ -78,7 +78,7 @@ func TestDockerLikeTraversedFlagsAndLists(t *testing.T) {
 		}
 	}
 	in := `{"flags":{"context":"prod","debug":true,"env":["A=1","B=x,y","-n"],"volume":["/a:/b"],"name":"web"},"args":["nginx","echo","-n"]}`
-	res, err := ts.Call(context.Background(), "docker_container_run", json.RawMessage(in))
+	res, err := fullView(ts).Call(context.Background(), "docker_container_run", json.RawMessage(in))
 	if err != nil || res.IsError {
 		t.Fatalf("%v %s", err, resultText(res))
 	}
@@ -102,7 +102,7 @@ func TestDockerLikeTraversedFlagsAndLists(t *testing.T) {
 		t.Fatalf("argv %q: the command saw %+v", argv, seen)
 	}
 	// The env schema is an array.
-	env := tool.MCP.InputSchema.(*jsonschema.Schema).Properties["flags"].Properties["env"]
+	env := toolset.Compact(tool).InputSchema.(*jsonschema.Schema).Properties["flags"].Properties["env"]
 	if env.Type != "array" {
 		t.Errorf("--env schema type %q, want array", env.Type)
 	}
@@ -111,7 +111,7 @@ func TestDockerLikeTraversedFlagsAndLists(t *testing.T) {
 	if len(ts.Problems()) != 0 {
 		t.Errorf("problems: %v", ts.Problems())
 	}
-	res, _ = ts.Call(context.Background(), "docker_container_inspect", json.RawMessage(`{"flags":{"debug":false,"docker.debug":true,"context":"c"},"args":["web"]}`))
+	res, _ = fullView(ts).Call(context.Background(), "docker_container_inspect", json.RawMessage(`{"flags":{"debug":false,"docker.debug":true,"context":"c"},"args":["web"]}`))
 	if want := []string{"--context=c", "--debug=true", "container", "inspect", "--debug=false", "web"}; res.IsError || !slices.Equal(argv, want) {
 		t.Fatalf("inspect argv %q, want %q %s", argv, want, resultText(res))
 	}
@@ -148,7 +148,7 @@ func TestDockerLikeTraversedFlagsAndLists(t *testing.T) {
 			t.Errorf("docker_compose does not serve --%s", name)
 		}
 	}
-	res, _ = ts.Call(context.Background(), "docker_compose", json.RawMessage(`{"flags":{"host":"-H","debug":true},"args":["up","--context","x","-d"]}`))
+	res, _ = fullView(ts).Call(context.Background(), "docker_compose", json.RawMessage(`{"flags":{"host":"-H","debug":true},"args":["up","--context","x","-d"]}`))
 	if want := []string{"--debug=true", "--host=-H", "compose", "up", "--context", "x", "-d"}; res.IsError || !slices.Equal(argv, want) {
 		t.Fatalf("compose argv %q, want %q %s", argv, want, resultText(res))
 	}
@@ -169,7 +169,7 @@ func TestDockerLikeTraversedFlagsAndLists(t *testing.T) {
 	if tl, _ := mustTools(t, plain, nil).Lookup("docker_container_run"); tl.Flags.Lookup("context") != nil {
 		t.Error("--context served without TraverseChildren")
 	}
-	if tl, _ := mustTools(t, plain, nil).Lookup("docker_compose"); tl.Flags.Lookup("context") != nil || tl.MCP.InputSchema.(*jsonschema.Schema).Properties["flags"] != nil {
+	if tl, _ := mustTools(t, plain, nil).Lookup("docker_compose"); tl.Flags.Lookup("context") != nil || toolset.Compact(tl).InputSchema.(*jsonschema.Schema).Properties["flags"] != nil {
 		t.Error("docker_compose serves flags without TraverseChildren")
 	}
 }
@@ -211,7 +211,7 @@ func TestEtcdctlLikeHiddenFlags(t *testing.T) {
 	}
 	flags := map[string]any{"endpoints": []any{"10.0.0.1:2379", "10.0.0.2:2379"}, "user": "root:-x", "write-out": "json"}
 	in, _ := json.Marshal(map[string]any{"flags": flags, "args": []string{"foo"}})
-	res, err := ts.Call(context.Background(), "etcdctl_get", in)
+	res, err := fullView(ts).Call(context.Background(), "etcdctl_get", in)
 	if err != nil || res.IsError {
 		t.Fatalf("%v %s", err, resultText(res))
 	}
@@ -234,7 +234,7 @@ func TestEtcdctlLikeHiddenFlags(t *testing.T) {
 func TestPinTraversedFlagOnSelfParsingCommand(t *testing.T) {
 	var argv []string
 	ts := mustTools(t, dockerTree(&dockerSeen{}), captureArgv(&argv))
-	v, err := ts.View(toolset.Policy{Pins: []toolset.Pin{{Flag: "context", Value: "prod", From: "--set"}}}, toolset.Listing{})
+	v, err := ts.View(toolset.Listing{}, toolset.Policy{Pins: []toolset.Pin{{Flag: "context", Value: "prod", From: "--set"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +283,7 @@ func filterTree(global, local *[]string) *cobra.Command {
 func TestRepeatableTypes(t *testing.T) {
 	var plainG, plainL []string
 	plain, _ := mustTools(t, filterTree(&plainG, &plainL), nil).Lookup("ft_ps")
-	if s := plain.Expanded().InputSchema.(*jsonschema.Schema).Properties["flags"].Properties["filter"]; s.Type != "string" {
+	if s := plain.Definition().InputSchema.(*jsonschema.Schema).Properties["flags"].Properties["filter"]; s.Type != "string" {
 		t.Fatalf("without RepeatableTypes --filter is %q, want string", s.Type)
 	}
 
@@ -294,19 +294,19 @@ func TestRepeatableTypes(t *testing.T) {
 	tree := filterTree(&g, &l)
 	ts := mustTools(t, tree, cfg)
 	tool, _ := ts.Lookup("ft_ps")
-	props := tool.Expanded().InputSchema.(*jsonschema.Schema).Properties["flags"].Properties
+	props := tool.Definition().InputSchema.(*jsonschema.Schema).Properties["flags"].Properties
 	for _, name := range []string{"filter", "where"} {
 		if props[name].Type != "array" {
 			t.Errorf("--%s schema %q, want array", name, props[name].Type)
 		}
 	}
-	if shared := ts.SharedFlags(); len(shared) != 1 || shared[0].Name != "where" {
+	if shared := fullView(ts).SharedFlags(); len(shared) != 1 || shared[0].Name != "where" {
 		t.Errorf("shared flags %v, want [where]", shared)
 	}
-	if _, listed := tool.MCP.InputSchema.(*jsonschema.Schema).Properties["flags"].Properties["where"]; listed {
+	if _, listed := toolset.Compact(tool).InputSchema.(*jsonschema.Schema).Properties["flags"].Properties["where"]; listed {
 		t.Error("the shared --where is in ft_ps's compact schema")
 	}
-	res, err := ts.Call(context.Background(), "ft_ps", json.RawMessage(`{"flags":{"filter":["status=up","name=a b"],"where":["x=1","y=2"]}}`))
+	res, err := fullView(ts).Call(context.Background(), "ft_ps", json.RawMessage(`{"flags":{"filter":["status=up","name=a b"],"where":["x=1","y=2"]}}`))
 	if err != nil || res.IsError {
 		t.Fatalf("%v %s", err, resultText(res))
 	}

@@ -76,7 +76,7 @@ func TestMycliArgvRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tool := range ts.List() {
-		schema := tool.Expanded().InputSchema.(*jsonschema.Schema)
+		schema := tool.Definition().InputSchema.(*jsonschema.Schema)
 		var props map[string]*jsonschema.Schema
 		if fs := schema.Properties["flags"]; fs != nil {
 			props = fs.Properties
@@ -127,7 +127,7 @@ func TestMycliArgvRoundTrip(t *testing.T) {
 			cases = append(cases, m)
 		})
 		for i, flags := range cases {
-			name := fmt.Sprintf("%s/%d", tool.MCP.Name, i)
+			name := fmt.Sprintf("%s/%d", tool.Name, i)
 			in, _ := json.Marshal(map[string]any{"flags": flags, "args": args, "argsAfterDash": afterDash})
 			if afterDash == nil {
 				in, _ = json.Marshal(map[string]any{"flags": flags, "args": args})
@@ -136,7 +136,7 @@ func TestMycliArgvRoundTrip(t *testing.T) {
 				in, _ = json.Marshal(map[string]any{"flags": flags})
 			}
 			argv = nil
-			res, err := ts.Call(context.Background(), tool.MCP.Name, in)
+			res, err := fullView(ts).Call(context.Background(), tool.Name, in)
 			if err != nil || res.IsError || argv == nil {
 				t.Errorf("%s: call %s refused: %v %s", name, in, err, resultText(res))
 				continue

@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -42,24 +40,25 @@ type searchMode struct {
 	index                           func() *rank.Index
 }
 
-func newSearchMode(ts *Toolset) *searchMode {
+func newSearchMode(s *Served) *searchMode {
+	ts := s.ts
 	prefix := ts.root.Name()
 	if ts.cfg.ToolPrefix != "" {
 		prefix = ts.cfg.ToolPrefix
 	}
 	m := &searchMode{
 		cli:    ts.root.Name(),
-		served: ts.tools,
-		byName: ts.byName,
+		served: s.tools,
+		byName: s.byName,
 		pathOf: map[string]*Tool{},
-		docs:   make([]rank.Doc, len(ts.tools)),
+		docs:   make([]rank.Doc, len(s.tools)),
 	}
-	m.searchName, m.describe, m.run, m.list = searchToolNames(ToolName(prefix), ts.all)
-	for i, t := range ts.tools {
+	m.searchName, m.describe, m.run, m.list = searchToolNames(ToolName(prefix), ts.byName)
+	for i, t := range s.tools {
 		m.pathOf[relPath(t.Command)] = t
 		m.docs[i] = rankDoc(t)
 	}
-	m.tree = commandTree(ts.root, ts.tools)
+	m.tree = commandTree(ts.root, s.tools)
 	// Built at the first search: a server that is never asked pays nothing.
 	m.index = sync.OnceValue(func() *rank.Index { return rank.New(m.docs) })
 	m.defs = m.definitions("")
@@ -114,8 +113,8 @@ func rankDoc(t *Tool) rank.Doc {
 	if rp := relPath(c); rp != "" {
 		d.Path = strings.Split(rp, " ")
 	}
-	if t.MCP.Title != "" {
-		d.Short += "\n" + t.MCP.Title
+	if t.expanded.Title != "" {
+		d.Short += "\n" + t.expanded.Title
 	}
 	for p := c; p.HasParent(); p = p.Parent() {
 		d.Aliases = append(d.Aliases, p.Aliases...)
@@ -144,22 +143,22 @@ func (m *searchMode) registered() []*mcp.Tool {
 }
 
 // call runs the search, describe or run tool; the last two read the
-// pins of ts and run through it.
-func (m *searchMode) call(ctx context.Context, ts *Toolset, name string, a json.RawMessage, progress progressFunc) (*mcp.CallToolResult, bool) {
+// pins of s and run through it.
+func (m *searchMode) call(ctx context.Context, s *Served, name string, a json.RawMessage, o callOptions) (*mcp.CallToolResult, bool) {
 	switch name {
 	case m.searchName:
 		return m.callSearch(a), true
 	case m.describe:
-		return m.callDescribe(ts, a), true
+		return m.callDescribe(s, a), true
 	case m.run:
-		return m.callRun(ctx, ts, a, progress), true
+		return m.callRun(ctx, s, a, o), true
 	case m.list:
 		return m.callList(a), true
 	}
 	return nil, false
 }
 
-func (m *searchMode) unknown(_ *Toolset, name string, _ bool) error {
+func (m *searchMode) unknown(_ *Served, name string, _ bool) error {
 	return fmt.Errorf("unknown tool %q (in search mode the tools are %s)", name, m.names())
 }
 
@@ -169,7 +168,7 @@ func (m *searchMode) definitions(vocabulary string) []*mcp.Tool {
 	str := func(desc string) *jsonschema.Schema { return &jsonschema.Schema{Type: "string", Description: desc} }
 	no := &jsonschema.Schema{Not: &jsonschema.Schema{}}
 	f := false
-	commandDesc := "the command: its name from " + m.searchName + " (e.g. " + m.served[0].MCP.Name + ") or its path (\"" + relPathOr(m.served[0]) + "\")"
+	commandDesc := "the command: its name from " + m.searchName + " (e.g. " + m.served[0].Name + ") or its path (\"" + relPathOr(m.served[0]) + "\")"
 	search := &mcp.Tool{
 		Name:  m.searchName,
 		Title: "Search " + cli + " commands",
@@ -270,7 +269,7 @@ func relPathOr(t *Tool) string {
 func (m *searchMode) runAnnotations() *mcp.ToolAnnotations {
 	ro, idem, destr, open := true, true, false, false
 	for _, t := range m.served {
-		a := t.MCP.Annotations
+		a := t.expanded.Annotations
 		if a == nil {
 			a = &mcp.ToolAnnotations{}
 		}
@@ -342,7 +341,7 @@ func (m *searchMode) callSearch(arguments json.RawMessage) *mcp.CallToolResult {
 			break
 		}
 		out.Results = append(out.Results, searchResult{
-			Command:  t.MCP.Name,
+			Command:  t.Name,
 			Summary:  oneLine(t.Command.Short),
 			Usage:    t.Command.UseLine(),
 			ReadOnly: t.ReadOnly(),
@@ -402,7 +401,7 @@ func (m *searchMode) lookupCommand(name string) (*Tool, error) {
 			if i == 3 {
 				break
 			}
-			names = append(names, t.MCP.Name)
+			names = append(names, t.Name)
 		}
 		msg += "; did you mean " + strings.Join(names, ", ") + "?"
 	} else {
@@ -426,7 +425,7 @@ type describeOutput struct {
 	Call        string               `json:"call"`
 }
 
-func (m *searchMode) callDescribe(ts *Toolset, arguments json.RawMessage) *mcp.CallToolResult {
+func (m *searchMode) callDescribe(s *Served, arguments json.RawMessage) *mcp.CallToolResult {
 	var in struct {
 		Command *string `json:"command"`
 	}
@@ -442,22 +441,22 @@ func (m *searchMode) callDescribe(ts *Toolset, arguments json.RawMessage) *mcp.C
 	}
 	c := t.Command
 	out := describeOutput{
-		Command:     t.MCP.Name,
+		Command:     t.Name,
 		Path:        c.CommandPath(),
 		Summary:     oneLine(c.Short),
 		Description: strings.TrimSpace(c.Long),
 		Usage:       c.UseLine(),
 		Aliases:     c.Aliases,
 		Examples:    c.Example,
-		InputSchema: ts.describedSchema(t),
-		Annotations: t.MCP.Annotations,
-		Call:        fmt.Sprintf("%s {\"command\": %q, \"flags\": {...}, \"args\": [...]}", m.run, t.MCP.Name),
+		InputSchema: s.describedSchema(t),
+		Annotations: t.expanded.Annotations,
+		Call:        fmt.Sprintf("%s {\"command\": %q, \"flags\": {...}, \"args\": [...]}", m.run, t.Name),
 	}
-	out.Pinned = slices.Sorted(maps.Keys(ts.pins[t.MCP.Name]))
+	out.Pinned = s.pinned(t)
 	return jsonResult(out)
 }
 
-func (m *searchMode) callRun(ctx context.Context, ts *Toolset, arguments json.RawMessage, progress progressFunc) *mcp.CallToolResult {
+func (m *searchMode) callRun(ctx context.Context, s *Served, arguments json.RawMessage, o callOptions) *mcp.CallToolResult {
 	a := bytes.TrimSpace(arguments)
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(a, &top); err != nil || top == nil {
@@ -476,5 +475,5 @@ func (m *searchMode) callRun(ctx context.Context, ts *Toolset, arguments json.Ra
 	if err != nil {
 		return errorResult(fmt.Sprintf("%s: %v. Nothing was run.", m.run, err))
 	}
-	return ts.callServed(ctx, t, rest, progress)
+	return s.call(ctx, t, rest, o)
 }

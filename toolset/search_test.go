@@ -102,9 +102,9 @@ func realisticTree() *cobra.Command {
 	return root
 }
 
-func searchView(t *testing.T, root *cobra.Command, p toolset.Policy) *toolset.Toolset {
+func searchView(t *testing.T, root *cobra.Command, p toolset.Policy) *toolset.Served {
 	t.Helper()
-	v, err := mustTools(t, root, nil).View(p, toolset.Listing{Mode: toolset.ToolModeSearch})
+	v, err := mustTools(t, root, nil).View(toolset.Listing{Mode: toolset.ToolModeSearch}, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ type found struct {
 	Next string
 }
 
-func search(t *testing.T, v *toolset.Toolset, prefix, query string) found {
+func search(t *testing.T, v *toolset.Served, prefix, query string) found {
 	t.Helper()
 	b, _ := json.Marshal(map[string]any{"query": query})
 	res, err := v.Call(context.Background(), prefix+"_search_commands", b)
@@ -142,7 +142,7 @@ func TestSearchRanks(t *testing.T) {
 	kh := searchView(t, realisticTree(), toolset.Policy{})
 	my := searchView(t, myTree().List()[0].Command.Root(), toolset.Policy{})
 	tests := []struct {
-		v      *toolset.Toolset
+		v      *toolset.Served
 		prefix string
 		query  string
 		want   string
@@ -223,7 +223,7 @@ func TestSearchListingIsSmall(t *testing.T) {
 		{"95 commands with long help", wordy, toolset.ToolModeSearch},
 	} {
 		ts := mustTools(t, tt.root, nil)
-		v, err := ts.View(toolset.Policy{}, toolset.Listing{Mode: toolset.ToolModeSearch})
+		v, err := ts.View(toolset.Listing{Mode: toolset.ToolModeSearch})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -245,9 +245,9 @@ func TestSearchListingIsSmall(t *testing.T) {
 			}
 		}
 		walkAll(t, tt.name, ts, v)
-		full, _ := json.Marshal(ts.Tools())
-		t.Logf("%s: %d tools, full %d bytes, search %d bytes", tt.name, len(ts.Tools()), len(full), len(b))
-		a, err := ts.View(toolset.Policy{}, toolset.Listing{Mode: toolset.ToolModeAuto})
+		full, _ := json.Marshal(fullView(ts).Tools())
+		t.Logf("%s: %d tools, full %d bytes, search %d bytes", tt.name, len(fullView(ts).Tools()), len(full), len(b))
+		a, err := ts.View(toolset.Listing{Mode: toolset.ToolModeAuto})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -262,12 +262,12 @@ func TestSearchListingIsSmall(t *testing.T) {
 func TestRunIsThePerCommandCall(t *testing.T) {
 	ts, argvs := recordingTree(t)
 	pins := []toolset.Pin{{Flag: "kubeconfig", Value: "/k", From: "--set"}}
-	full, err := ts.View(toolset.Policy{Pins: pins}, toolset.Listing{})
+	full, err := ts.View(toolset.Listing{}, toolset.Policy{Pins: pins})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ts2, argvs2 := recordingTree(t)
-	srch, err := ts2.View(toolset.Policy{Pins: pins}, toolset.Listing{Mode: toolset.ToolModeSearch})
+	srch, err := ts2.View(toolset.Listing{Mode: toolset.ToolModeSearch}, toolset.Policy{Pins: pins})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,7 +385,7 @@ func TestSearchAnnotationsAreHonest(t *testing.T) {
 // walkAll checks that the list tool of v (a search-mode view of ts)
 // reaches every served command in at most 3 calls, as a person walks
 // `--help`: each answer names the commands two levels down.
-func walkAll(t *testing.T, name string, ts, v *toolset.Toolset) {
+func walkAll(t *testing.T, name string, ts *toolset.Toolset, v *toolset.Served) {
 	t.Helper()
 	var list string
 	for _, st := range v.Tools() {
@@ -430,8 +430,8 @@ func walkAll(t *testing.T, name string, ts, v *toolset.Toolset) {
 		frontier = next
 	}
 	for _, tl := range ts.List() {
-		if len(tl.Path) > 0 && !seen[tl.MCP.Name] {
-			t.Errorf("%s: %s is not reached by 3 calls of %s", name, tl.MCP.Name, list)
+		if len(tl.Path) > 0 && !seen[tl.Name] {
+			t.Errorf("%s: %s is not reached by 3 calls of %s", name, tl.Name, list)
 		}
 	}
 }
@@ -441,7 +441,7 @@ func walkAll(t *testing.T, name string, ts, v *toolset.Toolset) {
 func lookupPath(ts *toolset.Toolset, path string) string {
 	for _, tl := range ts.List() {
 		if strings.Join(tl.Path, " ") == path {
-			return tl.MCP.Name
+			return tl.Name
 		}
 	}
 	return ""
@@ -459,7 +459,7 @@ func TestListReachesDeepCommands(t *testing.T) {
 		parent = c
 	}
 	ts := mustTools(t, root, nil)
-	v, err := ts.View(toolset.Policy{}, toolset.Listing{Mode: toolset.ToolModeSearch})
+	v, err := ts.View(toolset.Listing{Mode: toolset.ToolModeSearch})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,11 +26,12 @@ type ServerOptions struct {
 	HideEnv []string
 }
 
-// NewServer returns an MCP server serving the tools of ts, as its listing
-// shows them (see View). The server's name and version are the root
-// command's. Serve it with package serve, which answers what the go-sdk's
-// transports alone would drop or answer wrongly.
-func (ts *Toolset) NewServer(opts ServerOptions) *mcp.Server {
+// NewServer returns an MCP server serving the tools of s, as listed (see
+// Tools). The server's name and version are the root command's. Serve it
+// with package serve, which answers what the go-sdk's transports alone
+// would drop or answer wrongly.
+func (s *Served) NewServer(opts ServerOptions) *mcp.Server {
+	ts := s.ts
 	logger := opts.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -47,17 +48,20 @@ func (ts *Toolset) NewServer(opts ServerOptions) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: ts.root.Name(), Version: version}, &mcp.ServerOptions{
 		Logger:       sdkLogger,
-		Instructions: ts.Instructions(),
+		Instructions: s.Instructions(),
 		// Advertise only what the server does: tools, whose list never
 		// changes while it runs. The SDK's defaults would add logging and
 		// tools.listChanged, neither of which it ever sends.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 	})
 	base := opts.Context
-	ts = ts.hiding(opts.HideEnv)
-	srv.AddReceivingMiddleware(ts.answerUnknownTool)
-	wire := ts.list.registered()
-	for i, t := range ts.list.tools() {
+	// The calls' environment, less what the server hides from them; s
+	// itself is not changed, so another server made from it, or its Call,
+	// still sees Config.Env.
+	env := withoutVars(ts.cfg.Env, opts.HideEnv)
+	srv.AddReceivingMiddleware(s.answerUnknownTool)
+	wire := s.list.registered()
+	for i, t := range s.list.tools() {
 		name := t.Name
 		handler := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			if base != nil {
@@ -67,7 +71,7 @@ func (ts *Toolset) NewServer(opts ServerOptions) *mcp.Server {
 			}
 			progress, stop := startProgress(ctx, req)
 			defer stop()
-			res, _ := ts.list.call(ctx, ts, name, req.Params.Arguments, progress)
+			res, _ := s.list.call(ctx, s, name, req.Params.Arguments, callOptions{env: env, progress: progress})
 			return res, nil
 		}
 		// The go-sdk checks a schema when the tool is added, and reads a
@@ -111,14 +115,14 @@ func (h minLevel) WithGroup(name string) slog.Handler {
 }
 
 // answerUnknownTool answers a tools/call for a tool the server does not
-// have with the message of [Toolset.Call], which names the tool most likely
+// have with the message of [Served.Call], which names the tool most likely
 // meant ("did you mean ..."), where the go-sdk would say only "unknown
 // tool". The error code stays the go-sdk's, invalid params, as the MCP spec
 // asks for an unknown tool.
-func (ts *Toolset) answerUnknownTool(next mcp.MethodHandler) mcp.MethodHandler {
+func (s *Served) answerUnknownTool(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if r, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && r.Params != nil {
-			if err := ts.checkName(r.Params.Name, false); err != nil {
+			if err := s.checkName(r.Params.Name, false); err != nil {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 			}
 		}

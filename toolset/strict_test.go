@@ -58,7 +58,7 @@ func TestOpenAIStrictRealTrees(t *testing.T) {
 	for _, tr := range trees {
 		t.Run(tr.name, func(t *testing.T) {
 			ts := mustTools(t, tr.root, tr.cfg)
-			out, warns, err := dialect.Export(dialect.OpenAI, ts.Tools(), dialect.Options{Strict: true})
+			out, warns, err := dialect.Export(dialect.OpenAI, fullView(ts).Tools(), dialect.Options{Strict: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -61,7 +61,7 @@ func TestStrictPairsRoundTrip(t *testing.T) {
 	if !ok {
 		t.Fatalf("app_set left out: %v", ts.Problems())
 	}
-	out, _, err := dialect.Export(dialect.OpenAI, ts.Tools(), dialect.Options{})
+	out, _, err := dialect.Export(dialect.OpenAI, fullView(ts).Tools(), dialect.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestStrictPairsRoundTrip(t *testing.T) {
 		}
 	}
 	strictSchema := resolve(t, strict)
-	mcpSchema := resolve(t, tool.MCP.InputSchema)
+	mcpSchema := resolve(t, toolset.Compact(tool).InputSchema)
 
 	call := func(args any) (string, []string) {
 		raw, err := json.Marshal(args)
@@ -93,7 +93,7 @@ func TestStrictPairsRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		argv = nil
-		res, err := ts.Call(context.Background(), "app_set", raw)
+		res, err := fullView(ts).Call(context.Background(), "app_set", raw)
 		if err != nil {
 			t.Fatal(err)
 		}

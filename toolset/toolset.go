@@ -1,7 +1,6 @@
 package toolset
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -13,36 +12,27 @@ import (
 
 	"github.com/cobramcp/cobramcp/flagschema"
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
-// Toolset is the reflection of one command tree: its tools, the map from
-// each tool to its command, and the call path. New returns every tool of
-// the tree, listed in full mode and compact; View returns what a Policy
-// leaves of it, in the shape a Listing asks for. A Toolset is safe for
+// Toolset is the reflection of one command tree: every tool it can
+// serve, each as defined, and what its calls share (their limits and their
+// count in flight). View makes the served view a server serves: the tools
+// its policies leave, listed in one shape. A Toolset is safe for
 // concurrent use.
 type Toolset struct {
 	cfg      Config
 	root     *cobra.Command
-	tools    []*Tool       // the served tools, sorted by name
+	tools    []*Tool       // every tool of the tree, sorted by name
 	shared   []*pflag.Flag // the flags stated once (compact listing), sorted by name
 	byName   map[string]*Tool
-	all      map[string]*Tool // every tool of the tree, to tell a tool left out from an unknown one
 	problems []Problem
 	slots    chan struct{}
 	running  *inFlight
 	// executable is the binary calls run: Config.Executable, or
 	// os.Executable() asked once (it reads a link on every call).
 	executable func() (string, error)
-
-	// What View applied: the policy and the listing chosen once for it.
-	viewed  bool
-	policy  Policy
-	list    listing
-	pins    map[string]map[string]json.RawMessage // per tool taking a pinned flag, the values as JSON by flag name
-	pinFrom map[string]string                     // where each pinned flag came from, by flag name
 }
 
 // New reflects the tree of root into tools, without starting anything.
@@ -72,33 +62,27 @@ func New(root *cobra.Command, cfg *Config) (*Toolset, error) {
 		}),
 	}
 	for _, t := range w.tools {
-		if prev, dup := ts.byName[t.MCP.Name]; dup {
-			w.problem(t.Command, t.MCP.Name, "", fmt.Errorf("tool name %q is already taken by %q", t.MCP.Name, prev.Command.CommandPath()))
+		if prev, dup := ts.byName[t.Name]; dup {
+			w.problem(t.Command, t.Name, "", fmt.Errorf("tool name %q is already taken by %q", t.Name, prev.Command.CommandPath()))
 			continue
 		}
 		if err := validateTool(t); err != nil {
-			w.problem(t.Command, t.MCP.Name, "", err)
+			w.problem(t.Command, t.Name, "", err)
 			continue
 		}
-		ts.byName[t.MCP.Name] = t
+		ts.byName[t.Name] = t
 		ts.tools = append(ts.tools, t)
 	}
-	sort.Slice(ts.tools, func(i, j int) bool { return ts.tools[i].MCP.Name < ts.tools[j].MCP.Name })
+	sort.Slice(ts.tools, func(i, j int) bool { return ts.tools[i].Name < ts.tools[j].Name })
 	ts.problems = w.problems
-	ts.all = ts.byName
 	ts.compact(w.served)
-	defs := make([]*mcp.Tool, len(ts.tools))
-	for i, t := range ts.tools {
-		defs[i] = t.MCP
-	}
-	ts.list = newFullListing(defs)
 	return ts, nil
 }
 
-// List returns the tools sorted by name.
+// List returns every tool of the tree (as defined) sorted by name.
 func (ts *Toolset) List() []*Tool { return slices.Clone(ts.tools) }
 
-// Lookup returns the tool named name.
+// Lookup returns the tool of the tree named name (as defined).
 func (ts *Toolset) Lookup(name string) (*Tool, bool) {
 	t, ok := ts.byName[name]
 	return t, ok
@@ -108,15 +92,6 @@ func (ts *Toolset) Lookup(name string) (*Tool, bool) {
 // ignored on served commands (an unknown mcp.* key, a value that is not a
 // boolean, an Ophis key overridden by ours), with their reasons.
 func (ts *Toolset) Problems() []Problem { return slices.Clone(ts.problems) }
-
-// Tools returns the MCP tool definitions sorted by name, as tools/list
-// returns them: one per served command in full mode (without pinned
-// flags), the search, list, describe and run tools in search mode.
-func (ts *Toolset) Tools() []*mcp.Tool { return slices.Clone(ts.list.tools()) }
-
-// Mode returns the shape of the listing: full or search (auto is resolved
-// by View). A toolset that no View made is full.
-func (ts *Toolset) Mode() ToolMode { return ts.list.mode() }
 
 // Info describes the CLI being served.
 type Info struct {
@@ -137,9 +112,6 @@ func (ts *Toolset) Info() Info {
 	}
 }
 
-// Wait blocks until every call has ended.
-func (ts *Toolset) Wait() { ts.running.wait() }
-
 // validateTool applies the discovery-time rules to a tool before it is
 // served: a valid name, an input schema of type object whose properties are
 // all typed, and required naming only defined properties. Each flag's
@@ -148,10 +120,10 @@ func (ts *Toolset) Wait() { ts.running.wait() }
 // Tool.validator), and the tests resolve every tool of mycli and of a large
 // generated tree.
 func validateTool(t *Tool) error {
-	if !validName().MatchString(t.MCP.Name) {
-		return fmt.Errorf("tool name %q does not match %s", t.MCP.Name, validName())
+	if !validName().MatchString(t.Name) {
+		return fmt.Errorf("tool name %q does not match %s", t.Name, validName())
 	}
-	in, ok := t.MCP.InputSchema.(*jsonschema.Schema)
+	in, ok := t.expanded.InputSchema.(*jsonschema.Schema)
 	if !ok || in.Type != "object" {
 		return errors.New(`input schema is not of type "object"`)
 	}
@@ -195,7 +167,7 @@ func (ts *Toolset) selectTools(patterns []string) ([]*Tool, error) {
 	used := make([]bool, len(patterns))
 	for _, t := range ts.tools {
 		for i, p := range patterns {
-			if ok, _ := path.Match(p, t.MCP.Name); ok {
+			if ok, _ := path.Match(p, t.Name); ok {
 				used[i] = true
 				out = append(out, t)
 				break
@@ -229,7 +201,7 @@ func (ts *Toolset) prefixHint(patterns []string) string {
 			continue
 		}
 		for _, t := range ts.tools {
-			if ok, _ := path.Match(prefix+p, t.MCP.Name); ok {
+			if ok, _ := path.Match(prefix+p, t.Name); ok {
 				with = append(with, prefix+p)
 				break
 			}

@@ -51,7 +51,7 @@ func TestArgsNeverSelectASubCommand(t *testing.T) {
 		}}}
 		var ran string
 		ts := mustTools(t, traverseTree(&ran), cfg)
-		res, err := ts.Call(context.Background(), "tr_get", json.RawMessage(tt.args))
+		res, err := fullView(ts).Call(context.Background(), "tr_get", json.RawMessage(tt.args))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -152,7 +152,7 @@ func TestTraversedFlagsWithReusedShorthands(t *testing.T) {
 				t.Errorf("%s does not serve the root's --%s", tt.tool, name)
 			}
 		}
-		res, err := ts.Call(context.Background(), tt.tool, json.RawMessage(tt.in))
+		res, err := fullView(ts).Call(context.Background(), tt.tool, json.RawMessage(tt.in))
 		if err != nil || res.IsError {
 			t.Fatalf("%s: %v %s", tt.tool, err, resultText(res))
 		}

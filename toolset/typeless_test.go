@@ -47,7 +47,7 @@ func TestTypelessAnnotationKeepsTheTool(t *testing.T) {
 			if p := ts.Problems(); len(p) != 0 {
 				t.Errorf("problems: %v", p)
 			}
-			in, err := json.Marshal(tool.MCP.InputSchema)
+			in, err := json.Marshal(toolset.Compact(tool).InputSchema)
 			if err != nil {
 				t.Fatal(err)
 			}

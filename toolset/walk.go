@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/cobramcp/cobramcp/exec"
-	"github.com/cobramcp/cobramcp/internal/schemacheck"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -27,11 +26,13 @@ const MaxNameLen = 64
 
 var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`) })
 
-// Tool is one served command: its MCP definition and how to run it.
+// Tool is one command of the tree as defined: its name, its definition
+// (Definition) and how to run it. What a server lists for it, which a
+// view's pins and listing shape change, is the tool as listed
+// (Served.Tools).
 type Tool struct {
-	// MCP is the definition tools/list returns: the compact one unless
-	// Listing.Expanded (see Expanded).
-	MCP *mcp.Tool
+	// Name is the tool's name.
+	Name string
 	// Command is the command the tool runs.
 	Command *cobra.Command
 	// Path is the command path below the root ("get", "pods").
@@ -49,7 +50,8 @@ type Tool struct {
 	stopsAtArg bool              // the command's flags stop at its first positional arg (SetInterspersed(false))
 	line       exec.CommandLine  // how its argv is written
 	arity      arity             // the count of args (and argsAfterDash) cmd.Args accepts
-	expanded   *mcp.Tool         // the expanded definition; its input schema validates every call
+	expanded   *mcp.Tool         // the definition (Definition); its input schema validates every call
+	compact    *mcp.Tool         // the compact form, as a view lists it without pins unless Listing.Expanded
 	groupText  []string          // the sentences stating the flag groups
 	unlisted   map[string]string // the shared flags the compact listing leaves out of its schema, name to JSON type
 
@@ -61,25 +63,7 @@ type Tool struct {
 	// differ (an ancestor's flag served under an alias; see addAlias).
 	writtenAs map[string]string
 
-	resolveOnce sync.Once
-	resolved    *jsonschema.Resolved // a private copy of the input schema, resolved at the first call
-	resolveErr  error
-	quick       *schemacheck.Checker // the fast checker of that copy (see validator)
-}
-
-// validator returns the resolved input schema. It resolves a private deep
-// copy at the first call: the published schema shares the subschemas of
-// inherited flags with other tools, and resolving writes into a schema.
-func (t *Tool) validator() (*jsonschema.Resolved, error) {
-	t.resolveOnce.Do(func() {
-		t.resolved, t.resolveErr = t.inputSchema().CloneSchemas().Resolve(nil)
-		if t.resolveErr != nil {
-			t.resolveErr = fmt.Errorf("input schema does not resolve: %w", t.resolveErr)
-			return
-		}
-		t.quick, _ = schemacheck.New(t.resolved.Schema())
-	})
-	return t.resolved, t.resolveErr
+	check *validator // the input schema, resolved at the first call
 }
 
 // Problem is a command or flag left out, or an annotation ignored on a
@@ -257,18 +241,19 @@ func (w *walker) tool(c *cobra.Command, sel Selector) (*Tool, error) {
 	for _, err := range ignored {
 		w.annotationProblem(c, name, err)
 	}
-	t.MCP = &mcp.Tool{
+	def := &mcp.Tool{
 		Name:         name,
 		Description:  description(c, groupText),
 		InputSchema:  inputSchema(flagsSchema, args, afterDash),
 		OutputSchema: w.outputSchema(),
 		Annotations:  ann,
 	}
-	if t.MCP.Annotations != nil {
-		t.MCP.Title = t.MCP.Annotations.Title
+	if def.Annotations != nil {
+		def.Title = def.Annotations.Title
 	}
-	t.MCP.Meta = w.meta(c, name)
-	t.expanded = t.MCP
+	def.Meta = w.meta(c, name)
+	t.Name, t.expanded, t.compact = name, def, def
+	t.check = newValidator(t.inputSchema())
 	return t, nil
 }
 
@@ -338,9 +323,11 @@ func (t *Tool) inputSchema() *jsonschema.Schema {
 	return t.expanded.InputSchema.(*jsonschema.Schema)
 }
 
-// Expanded returns the tool's expanded definition: every served flag in
-// its input schema (the shared flags too), the command's whole help as its
-// description, and an output schema that describes its fields. Every call
-// is validated against this input schema, whichever definition is listed.
-// The caller must not modify it.
-func (t *Tool) Expanded() *mcp.Tool { return t.expanded }
+// Definition returns the tool as defined: every served flag in its input
+// schema (the shared flags too, and the flags a view may pin), the
+// command's whole help as its description, and an output schema that
+// describes its fields. A call of a view with no pin on the tool is
+// validated against this input schema, whatever the listing shows; with
+// pins, against this schema less the pinned flags. What a server lists for
+// the tool is Served.Tools. The caller must not modify it.
+func (t *Tool) Definition() *mcp.Tool { return t.expanded }

@@ -31,7 +31,7 @@ func TestListingOnTheWire(t *testing.T) {
 		{"kubectl and helm, search", mustTools(t, realisticTree(), nil), toolset.ToolModeSearch},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			v, err := tt.ts.View(toolset.Policy{}, toolset.Listing{Mode: tt.mode})
+			v, err := tt.ts.View(toolset.Listing{Mode: tt.mode})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -113,7 +113,7 @@ func Compare(t *testing.T, known map[string]bool, c CLI) string {
 // with out (the same CLI from outside) and reports each difference on t:
 // one of a kind that known lists (docs/external.md's known limits) is
 // logged, any other fails t. It returns them all.
-func Differences(t *testing.T, known map[string]bool, in, out *toolset.Toolset) []toolcompare.Difference {
+func Differences(t *testing.T, known map[string]bool, in, out *toolset.Served) []toolcompare.Difference {
 	t.Helper()
 	var sets []*pflag.FlagSet
 	for _, tl := range in.List() {
@@ -142,7 +142,7 @@ func Summary(counts map[string]int) string {
 
 // calls runs each of c.Calls twice, directly first, each in a directory
 // of its own, and wants the same stdout and exit code through out.
-func calls(t *testing.T, c CLI, out *toolset.Toolset) {
+func calls(t *testing.T, c CLI, out *toolset.Served) {
 	t.Helper()
 	direct, viaTool := t.TempDir(), t.TempDir()
 	for _, call := range c.Calls {
@@ -192,12 +192,12 @@ func contentText(res *mcp.CallToolResult) string {
 
 // Expanded reflects root and lists every tool expanded, as the comparison
 // reads them.
-func Expanded(root *cobra.Command, cfg *toolset.Config) (*toolset.Toolset, error) {
+func Expanded(root *cobra.Command, cfg *toolset.Config) (*toolset.Served, error) {
 	ts, err := toolset.New(root, cfg)
 	if err != nil {
 		return nil, err
 	}
-	return ts.View(toolset.Policy{}, toolset.Listing{Expanded: true})
+	return ts.View(toolset.Listing{Expanded: true})
 }
 
 // processCounter is a slog handler that keeps the process count of the

@@ -108,7 +108,7 @@ func TestEveryDockerCommandServed(t *testing.T) {
 				name = "docker." + g // the command has a --g of its own
 			}
 			if tl.Flags.Lookup(name) == nil {
-				t.Errorf("%s does not serve docker's --%s (as %q)", tl.MCP.Name, g, name)
+				t.Errorf("%s does not serve docker's --%s (as %q)", tl.Name, g, name)
 			}
 		}
 	}
@@ -202,33 +202,33 @@ func TestDockerShorthandsRoundTrip(t *testing.T) {
 			}
 		}
 		var args []string
-		if a := tl.Expanded().InputSchema.(*jsonschema.Schema).Properties["args"]; a != nil && a.MinItems != nil {
+		if a := tl.Definition().InputSchema.(*jsonschema.Schema).Properties["args"]; a != nil && a.MinItems != nil {
 			for i := range *a.MinItems {
 				args = append(args, "arg"+string(rune('0'+i)))
 			}
 		}
 		typed = append(typed, args...)
 		in, _ := json.Marshal(map[string]any{"flags": flags, "args": args})
-		res, err := ts.Call(context.Background(), tl.MCP.Name, in)
+		res, err := fullView(ts).Call(context.Background(), tl.Name, in)
 		if err != nil || res.IsError {
-			t.Errorf("%s %s: %v %+v", tl.MCP.Name, in, err, res.Content)
+			t.Errorf("%s %s: %v %+v", tl.Name, in, err, res.Content)
 			continue
 		}
 		person, err := parse(typed)
 		if err != nil {
-			t.Errorf("%s: docker %q: %v", tl.MCP.Name, typed, err)
+			t.Errorf("%s: docker %q: %v", tl.Name, typed, err)
 			continue
 		}
 		mcp, err := parse(argv)
 		if err != nil {
-			t.Errorf("%s: argv %q: %v", tl.MCP.Name, argv, err)
+			t.Errorf("%s: argv %q: %v", tl.Name, argv, err)
 			continue
 		}
 		if len(person.root) != nGlobal || len(person.leaf) < len(own) {
-			t.Errorf("%s: docker %q set root %v, command %v: not every flag", tl.MCP.Name, typed, person.root, person.leaf)
+			t.Errorf("%s: docker %q set root %v, command %v: not every flag", tl.Name, typed, person.root, person.leaf)
 		}
 		if !reflect.DeepEqual(person, mcp) {
-			t.Errorf("%s: argv %q parses to\n%+v\ndocker %q to\n%+v", tl.MCP.Name, argv, mcp, typed, person)
+			t.Errorf("%s: argv %q parses to\n%+v\ndocker %q to\n%+v", tl.Name, argv, mcp, typed, person)
 		}
 	}
 	if !aliased {
@@ -270,7 +270,7 @@ func TestDockerRepeatableTypes(t *testing.T) {
 	repeatable := append([]string{"list"}, RepeatableTypes()...)
 	slots, other := 0, 0
 	for _, tl := range ts.List() {
-		props := tl.Expanded().InputSchema.(*jsonschema.Schema).Properties["flags"]
+		props := tl.Definition().InputSchema.(*jsonschema.Schema).Properties["flags"]
 		tl.Command.LocalFlags().VisitAll(func(f *pflag.Flag) {
 			s := props.Properties[f.Name]
 			if s == nil || tl.Flags.Lookup(f.Name) == nil {
@@ -284,7 +284,7 @@ func TestDockerRepeatableTypes(t *testing.T) {
 				other++
 			}
 			if s.Type != "array" {
-				t.Errorf("%s --%s (%s): schema type %q, want array", tl.MCP.Name, f.Name, f.Value.Type(), s.Type)
+				t.Errorf("%s --%s (%s): schema type %q, want array", tl.Name, f.Name, f.Value.Type(), s.Type)
 			}
 		})
 	}
@@ -307,7 +307,7 @@ func TestDockerRepeatableTypes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		in, _ := json.Marshal(map[string]any{"flags": tt.flags, "args": tt.args})
-		res, err := ts.Call(context.Background(), tt.tool, in)
+		res, err := fullView(ts).Call(context.Background(), tt.tool, in)
 		if err != nil || res.IsError {
 			t.Fatalf("%s %s: %v %+v", tt.tool, in, err, res.Content)
 		}
@@ -333,7 +333,7 @@ func TestDockerRepeatableTypes(t *testing.T) {
 func TestSearchNamesAreNotDockers(t *testing.T) {
 	var argv []string
 	ts := toolsOf(t, &argv)
-	v, err := ts.View(toolset.Policy{}, toolset.Listing{Mode: toolset.ToolModeSearch})
+	v, err := ts.View(toolset.Listing{Mode: toolset.ToolModeSearch})
 	if err != nil {
 		t.Fatal(err)
 	}

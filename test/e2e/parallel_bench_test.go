@@ -43,7 +43,11 @@ func BenchmarkParallelCalls(b *testing.B) {
 		for _, max := range []int{4, 8, 16, 32, 64} {
 			b.Run(fmt.Sprintf("%s/max=%d", bt.name, max), func(b *testing.B) {
 				env := append(os.Environ(), mycli.StateEnv+"="+filepath.Join(b.TempDir(), "state.json"))
-				ts, err := toolset.New(mycli.New(), &bridge.Config{MaxParallel: max, Executable: mycliBin, Env: env})
+				all, err := toolset.New(mycli.New(), &bridge.Config{MaxParallel: max, Executable: mycliBin, Env: env})
+				if err != nil {
+					b.Fatal(err)
+				}
+				ts, err := all.View(toolset.Listing{})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -84,7 +84,7 @@ func Measure(name string, root *cobra.Command, l toolset.Listing) (Figures, erro
 	if err != nil {
 		return Figures{}, fmt.Errorf("%s: %w", name, err)
 	}
-	ts, err := all.View(toolset.Policy{}, l)
+	ts, err := all.View(l)
 	if err != nil {
 		return Figures{}, fmt.Errorf("%s: %w", name, err)
 	}

@@ -32,18 +32,18 @@ func TestKubectlListingStandsAlone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shared := ts.SharedFlags()
+	shared := fullView(ts).SharedFlags()
 	if len(shared) < 20 {
 		t.Fatalf("kubectl has %d shared flags", len(shared))
 	}
-	for _, tool := range ts.Tools() {
+	for _, tool := range fullView(ts).Tools() {
 		in := tool.InputSchema.(*jsonschema.Schema)
 		listed := in.Properties["flags"]
 		if listed == nil {
 			continue
 		}
 		tl, _ := ts.Lookup(tool.Name)
-		expanded := tl.Expanded().InputSchema.(*jsonschema.Schema).Properties["flags"]
+		expanded := tl.Definition().InputSchema.(*jsonschema.Schema).Properties["flags"]
 		for _, sf := range shared {
 			if _, own := listed.Properties[sf.Name]; own {
 				continue
@@ -55,7 +55,7 @@ func TestKubectlListingStandsAlone(t *testing.T) {
 		}
 	}
 	// The export is the listing itself, JSON as tools/list sends it.
-	b, _ := json.Marshal(ts.Tools())
+	b, _ := json.Marshal(fullView(ts).Tools())
 	if !strings.Contains(string(b), "not listed, the shared flags (string: ") {
 		t.Error("the exported listing does not name the shared flags")
 	}

@@ -19,7 +19,7 @@ func TestOpenAIStrict(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, warns, err := dialect.Export(dialect.OpenAI, ts.Tools(), dialect.Options{Strict: true})
+			_, warns, err := dialect.Export(dialect.OpenAI, fullView(ts).Tools(), dialect.Options{Strict: true})
 			if err != nil {
 				t.Fatal(err)
 			}

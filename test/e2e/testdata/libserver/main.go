@@ -27,13 +27,14 @@ func main() {
 	if len(os.Args) < 2 || os.Args[1] != "serve-stdio" && os.Args[1] != "serve-http" {
 		os.Exit(mycli.ExitCode(root.Execute()))
 	}
-	ts, err := toolset.New(root, nil)
+	all, err := toolset.New(root, nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "libserver:", err)
 		os.Exit(1)
 	}
 	// The listing mcp start serves by default.
-	if ts, err = ts.View(toolset.Policy{}, toolset.Listing{Mode: toolset.ToolModeAuto}); err != nil {
+	ts, err := all.View(toolset.Listing{Mode: toolset.ToolModeAuto})
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "libserver:", err)
 		os.Exit(1)
 	}

@@ -1,0 +1,13 @@
+package realcli
+
+import "github.com/cobramcp/cobramcp/toolset"
+
+// fullView is the view of every tool of ts in the default listing (full,
+// compact), as a server without a policy serves them.
+func fullView(ts *toolset.Toolset) *toolset.Served {
+	v, err := ts.View(toolset.Listing{})
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
