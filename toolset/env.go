@@ -34,4 +34,3 @@ func hides(h, name string) bool {
 	}
 	return h == name
 }
-

@@ -36,10 +36,7 @@ func (s *Served) NewServer(opts ServerOptions) *mcp.Server {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	version := ts.root.Version
-	if version == "" {
-		version = "devel"
-	}
+	version := serverVersion(ts.root)
 	// The SDK reports each connection at info level; keep its chatter for
 	// debug and let its warnings and errors through.
 	sdkLogger := slog.New(minLevel{logger.Handler(), slog.LevelWarn})
