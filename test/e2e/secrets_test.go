@@ -3,13 +3,15 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 )
 
 // TestMCPVarsNotInCallEnv: the server's own <ROOT>_MCP_* variables (a pin
 // in MYCLI_MCP_SET, the policy, any other) configure the server and are not
-// inherited by the calls' processes, which see the rest of its environment.
+// inherited by the calls' processes, which see the rest of its environment;
+// the pinned value is hidden in the debug log.
 func TestMCPVarsNotInCallEnv(t *testing.T) {
 	t.Parallel()
 	s := startServer(t, serverOptions{env: []string{
@@ -39,6 +41,10 @@ func TestMCPVarsNotInCallEnv(t *testing.T) {
 		if out, code := envGet(name); code != 0 || out != want {
 			t.Errorf("$%s: exit %d, stdout %q; want %q", name, code, out, want)
 		}
+	}
+	// The debug log shows the argv with the pinned value hidden.
+	if log := s.stderr.String(); strings.Contains(log, "/secret/path") || !strings.Contains(log, "--kubeconfig=***") {
+		t.Errorf("the debug log shows the pinned value, or no argv:\n%s", log)
 	}
 	// The variables still configure the server: the pin and the policy.
 	if res, err := s.callErr(ctx, "mycli_delete_pod", `{"args":["p"]}`); err == nil && !res.IsError {
