@@ -15,6 +15,7 @@ import (
 
 func newStartCmd(o *Options) *cobra.Command {
 	var pf *policyFlags
+	var cf *confirmFlags
 	c := &cobra.Command{
 		Use:   "start",
 		Short: "Serve the tools over stdio (what MCP clients launch)",
@@ -39,11 +40,15 @@ func newStartCmd(o *Options) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			confirm, err := cf.read(o, c, ts)
+			if err != nil {
+				return err
+			}
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			calls, endCalls := context.WithCancel(ctx) // a signal ends the running calls too
 			defer endCalls()
-			srv := ts.NewServer(toolset.ServerOptions{Logger: log, Context: calls, HideEnv: hiddenVars(o, c)})
+			srv := ts.NewServer(toolset.ServerOptions{Logger: log, Context: calls, HideEnv: hiddenVars(o, c), Confirm: confirm})
 			log.Info("serving MCP on stdio", "tools", len(ts.Tools()))
 			err = serve.Stdio(ctx, srv, os.Stdin, proto)
 			endCalls()
@@ -56,5 +61,6 @@ func newStartCmd(o *Options) *cobra.Command {
 		},
 	}
 	pf = addPolicyFlags(c, toolset.ToolModeAuto)
+	cf = addConfirmFlags(c)
 	return c
 }

@@ -34,6 +34,7 @@ type streamFlags struct {
 	addr           string
 	stateless      bool
 	policy         *policyFlags
+	confirm        *confirmFlags
 	tokenFile      string
 	tokenEnv       string
 	insecurePublic bool
@@ -108,6 +109,7 @@ func newStreamCmd(o *Options) *cobra.Command {
 	fl.DurationVar(&f.sessionTimeout, "session-timeout", serve.DefaultSessionTimeout, "close a stateful session idle this long (0: never, only with --max-sessions 0)")
 	fl.IntVar(&f.maxSessions, "max-sessions", serve.DefaultMaxSessions, "most stateful sessions held at once; a new one over it is refused (0: no limit)")
 	addOAuthFlags(c, &f.oauth)
+	f.confirm = addConfirmFlags(c)
 	return c
 }
 
@@ -173,8 +175,12 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 	if err != nil {
 		return err
 	}
+	confirm, err := f.confirm.read(o, c, ts)
+	if err != nil {
+		return err
+	}
 
-	hs, err := serve.NewHTTPServer(ts.NewServer(toolset.ServerOptions{Logger: log, HideEnv: secretVars(serverName(o, c), f)}),
+	hs, err := serve.NewHTTPServer(ts.NewServer(toolset.ServerOptions{Logger: log, HideEnv: secretVars(serverName(o, c), f), Confirm: confirm}),
 		f.httpOptions(authn, log))
 	if err != nil {
 		return err

@@ -48,6 +48,8 @@ func (s *Served) Call(ctx context.Context, name string, arguments json.RawMessag
 type callOptions struct {
 	env      []string     // the environment of the call's process (nil: inherit)
 	progress progressFunc // reports the latest output line; nil: none
+	confirm  *confirmer   // asks a person before the calls it names; nil: none
+	request  *mcp.CallToolRequest
 }
 
 // checkName returns nil when name is a tool that Tools lists, or else the
@@ -350,6 +352,9 @@ func (s *Served) call(ctx context.Context, t *Tool, arguments json.RawMessage, o
 	argv, err := t.argv(in, pins)
 	if err != nil {
 		return errorResult(fmt.Sprintf("%s: %v. Nothing was run.", t.Name, err))
+	}
+	if r := o.confirm.confirm(o.request, t, argv, s.Redact(argv)); r != nil {
+		return r // the person's answer first: asked, declined, or no one to ask
 	}
 	exe, err := ts.executable()
 	if err != nil {

@@ -24,6 +24,10 @@ type ServerOptions struct {
 	// ending in "*" hides every variable beginning with what precedes it
 	// ("KUBECTL_MCP_*").
 	HideEnv []string
+	// Confirm names the calls a person confirms before they run, asked
+	// through the client (MCP elicitation); check it with
+	// Served.CheckConfirm. The zero value asks for none.
+	Confirm Confirm
 }
 
 // NewServer returns an MCP server serving the tools of s, as listed (see
@@ -56,6 +60,7 @@ func (s *Served) NewServer(opts ServerOptions) *mcp.Server {
 	// itself is not changed, so another server made from it, or its Call,
 	// still sees Config.Env.
 	env := withoutVars(ts.cfg.Env, opts.HideEnv)
+	confirm := newConfirmer(opts.Confirm, ts.root.Name())
 	srv.AddReceivingMiddleware(s.answerUnknownTool)
 	wire := s.list.registered()
 	for i, t := range s.list.tools() {
@@ -68,7 +73,7 @@ func (s *Served) NewServer(opts ServerOptions) *mcp.Server {
 			}
 			progress, stop := startProgress(ctx, req)
 			defer stop()
-			res, _ := s.list.call(ctx, s, name, req.Params.Arguments, callOptions{env: env, progress: progress})
+			res, _ := s.list.call(ctx, s, name, req.Params.Arguments, callOptions{env: env, progress: progress, confirm: confirm, request: req})
 			return res, nil
 		}
 		// The go-sdk checks a schema when the tool is added, and reads a

@@ -44,12 +44,12 @@ func TestConfirmTypeScriptClient(t *testing.T) {
 		says                     string // in the result's text
 		shown                    string // in the question asked
 	}{
-		{"accept", "accept", "mycli_delete_pod", del, []string{"--confirm-destructive"}, true, "", "mycli delete pod -- web-7f9c4d-abc12"},
-		{"decline", "decline", "mycli_delete_pod", del, []string{"--confirm-destructive"}, false, "the person declined to run `mycli delete pod -- web-7f9c4d-abc12`. Nothing was run.", "mycli delete pod"},
+		{"accept", "accept", "mycli_delete_pod", del, []string{"--confirm-destructive"}, true, "", "mycli delete pod web-7f9c4d-abc12"},
+		{"decline", "decline", "mycli_delete_pod", del, []string{"--confirm-destructive"}, false, "the person declined to run `mycli delete pod web-7f9c4d-abc12`. Nothing was run.", "mycli delete pod"},
 		{"cancel", "cancel", "mycli_delete_pod", del, []string{"--confirm", "mycli_delete_*"}, false, "cancelled the confirmation", "mycli delete pod"},
 		{"no elicitation", "none", "mycli_delete_pod", del, []string{"--confirm-destructive"}, false, "this client does not offer elicitation", ""},
 		{"search mode accept", "accept", "mycli_run_command", `{"command":"mycli_delete_pod","args":["web-7f9c4d-abc12"]}`,
-			[]string{"--tool-mode", "search", "--confirm", "mycli_delete_pod"}, true, "", "mycli delete pod -- web-7f9c4d-abc12"},
+			[]string{"--tool-mode", "search", "--confirm", "mycli_delete_pod"}, true, "", "mycli delete pod web-7f9c4d-abc12"},
 		{"search mode decline", "decline", "mycli_run_command", `{"command":"mycli_delete_pod","args":["web-7f9c4d-abc12"]}`,
 			[]string{"--tool-mode", "search", "--confirm-destructive"}, false, "declined", "mycli delete pod"},
 		{"pinned value hidden", "accept", "mycli_delete_pod", del, []string{"--confirm-destructive", "--set", "kubeconfig=/secret/path"}, true, "", "--kubeconfig=*** "},
