@@ -74,7 +74,9 @@ func TestConfirm(t *testing.T) {
 	runDel := func() *mcp.CallToolParams {
 		return &mcp.CallToolParams{Name: "mycli_run_command", Arguments: map[string]any{"command": "mycli_delete_pod", "args": []string{"web-0"}}}
 	}
-	get := func() *mcp.CallToolParams { return &mcp.CallToolParams{Name: "mycli_get_pods", Arguments: map[string]any{}} }
+	get := func() *mcp.CallToolParams {
+		return &mcp.CallToolParams{Name: "mycli_get_pods", Arguments: map[string]any{}}
+	}
 	runGet := func() *mcp.CallToolParams {
 		return &mcp.CallToolParams{Name: "mycli_run_command", Arguments: map[string]any{"command": "mycli_get_pods"}}
 	}
