@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 NODEDIR := test/node
 
-.PHONY: all build demo test vet unit realcli docker corpus corpus-fast node-deps bench bench-cost bench-sdk searchbench searchbench-check searchbench-encoder kubectl external-timing fuzz clean
+.PHONY: all build demo test vet unit realcli docker corpus corpus-fast node-deps bench bench-cost bench-sdk searchbench searchbench-check searchbench-encoder kubectl external-timing fuzz clean api-update
 
 all: build
 
@@ -126,6 +126,12 @@ external-timing: build $(BIN)/kubectl $(BIN)/kubeshape
 	done; rm -rf $$cache; \
 	s=$$(date +%s%N); n=$$($(BIN)/cobramcp list -- $(BIN)/mycli mcp start --mcp-log-level=error | wc -l); e=$$(date +%s%N); \
 	echo "mycli mcp start (adopted, for comparison): $$n tools, $$(( (e - s) / 1000000 )) ms"
+
+# The exported API of bridge, toolset, serve, oauth, flagschema, dialect, exec and exec/process is checked
+# by test/api (in make test): a name that disappears or changes its signature must be named in
+# CHANGELOG.md's [Unreleased] section. api-update records the API as it is now.
+api-update:
+	$(GO) test -count=1 ./test/api -run TestAPI -update
 
 # Fuzzers (their seed corpora run in `make test`); FUZZTIME per target.
 FUZZTIME ?= 60s

@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"log/slog"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -36,16 +37,9 @@ func Command(cfg *Config) *cobra.Command {
 	}
 	return mcpcmd.New(mcpcmd.Options{
 		Name: name,
-		Load: func(sub *cobra.Command) (*toolset.Toolset, error) {
+		Tree: func(sub *cobra.Command, _ *slog.Logger) (*cobra.Command, *toolset.Config, error) {
 			lc := c
-			if lc.Logger == nil {
-				l, err := mcpcmd.Logger(sub)
-				if err != nil {
-					return nil, err
-				}
-				lc.Logger = l
-			}
-			return toolset.New(sub.Root(), &lc)
+			return sub.Root(), &lc, nil
 		},
 		DefaultEnv: func() map[string]string { return captureEnv(c.DefaultEnv) },
 	})

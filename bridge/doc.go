@@ -5,7 +5,21 @@
 // which adds the "mcp" command group: `mycli mcp start` serves every
 // runnable command as a tool on stdio, `mycli mcp tools` exports the tool
 // definitions, and the other sub-commands serve over HTTP, run one call, or
-// set up MCP clients. Config chooses what is served and how calls run.
+// set up MCP clients. Config chooses what is served and how calls run:
+//
+//	root.AddCommand(bridge.Command(&bridge.Config{
+//		Selectors: []bridge.Selector{{Cmd: bridge.ExcludeCmds("delete")}},
+//		Middleware: []bridge.Middleware{func(next bridge.RunFunc) bridge.RunFunc {
+//			return func(ctx context.Context, c *bridge.Call) (*bridge.Result, error) {
+//				slog.Info("tool call", "tool", c.Tool, "argv", c.Argv) // log, refuse or alter
+//				return next(ctx, c)
+//			}
+//		}},
+//	}))
+//
+// and a command's Annotations carry its MCP hints
+// (bridge.AnnotationReadOnly, AnnotationTitle, ...). bridge names all an
+// adopter needs for this; the names are package toolset's.
 //
 // bridge is the top of the import graph: it joins the command group
 // (package mcpcmd) to the library that reflects the tree (package toolset).

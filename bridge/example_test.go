@@ -1,6 +1,9 @@
 package bridge_test
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -25,4 +28,81 @@ func ExampleCommand() {
 	// mycli mcp call - Run one tool call without a client and print its result as JSON
 	// mycli mcp start - Serve the tools over stdio (what MCP clients launch)
 	// mycli mcp tools - Export the tool definitions as JSON, in MCP or another dialect
+}
+
+// Middleware sees every call before it runs: here it refuses the delete
+// command, so no process starts, and the refusal is the call's result.
+func ExampleMiddleware() {
+	root := &cobra.Command{Use: "mycli"}
+	root.AddCommand(&cobra.Command{Use: "delete NAME", Short: "Delete a thing", Args: cobra.ExactArgs(1), Run: func(*cobra.Command, []string) {}})
+	root.AddCommand(bridge.Command(&bridge.Config{
+		Middleware: []bridge.Middleware{func(next bridge.RunFunc) bridge.RunFunc {
+			return func(ctx context.Context, c *bridge.Call) (*bridge.Result, error) {
+				if c.Command.Name() == "delete" {
+					return nil, fmt.Errorf("%s %q: refused by policy", c.Tool, c.Args)
+				}
+				return next(ctx, c)
+			}
+		}},
+	}))
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SilenceErrors = true
+	root.SetArgs([]string{"mcp", "call", "mycli_delete", `{"args": ["prod"]}`})
+	err := root.Execute()
+	fmt.Print(out.String())
+	fmt.Println("error:", err)
+	// Output:
+	// {
+	//   "content": [
+	//     {
+	//       "type": "text",
+	//       "text": "mycli_delete: mycli_delete [\"prod\"]: refused by policy"
+	//     }
+	//   ],
+	//   "isError": true
+	// }
+	// error: mycli_delete: the call failed: mycli_delete ["prod"]: refused by policy
+}
+
+// Config chooses what is served: selectors pick commands and flags, and
+// annotations on a command carry its MCP hints.
+func ExampleConfig() {
+	root := &cobra.Command{Use: "mycli"}
+	get := &cobra.Command{Use: "get", Short: "Show a thing", Run: func(*cobra.Command, []string) {},
+		Annotations: map[string]string{bridge.AnnotationReadOnly: "true", bridge.AnnotationTitle: "Get"}}
+	get.Flags().String("output", "", "output format")
+	get.Flags().String("token", "", "never served")
+	root.AddCommand(get, &cobra.Command{Use: "delete", Short: "Delete a thing", Run: func(*cobra.Command, []string) {}})
+	root.AddCommand(bridge.Command(&bridge.Config{
+		Selectors: []bridge.Selector{
+			{Cmd: bridge.ExcludeCmds("delete"), LocalFlag: bridge.AllowFlags("output")},
+		},
+	}))
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetArgs([]string{"mcp", "tools", "--expanded", "--output", "-"})
+	if err := root.Execute(); err != nil {
+		panic(err)
+	}
+	var tools []struct {
+		Name        string
+		Annotations struct {
+			Title        string
+			ReadOnlyHint bool
+		}
+		InputSchema struct {
+			Properties struct {
+				Flags struct{ Properties map[string]any }
+			}
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &tools); err != nil {
+		panic(err)
+	}
+	for _, t := range tools {
+		fmt.Println(t.Name, t.Annotations.Title, t.Annotations.ReadOnlyHint, len(t.InputSchema.Properties.Flags.Properties))
+	}
+	// Output:
+	// mycli_get Get true 1
 }

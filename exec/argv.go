@@ -20,8 +20,8 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// Errors returned (wrapped, with the flag named) by [Argv]. Test them with
-// errors.Is.
+// Errors returned (wrapped, with the flag named) by [CommandLine.Argv].
+// Test them with errors.Is.
 var (
 	// ErrUnknownFlag reports a flag name that is not in the flag set.
 	ErrUnknownFlag = errors.New("unknown flag")
@@ -35,76 +35,6 @@ var (
 	// map key holding the separator of its flag's syntax, and the like.
 	ErrUnrepresentable = errors.New("value cannot be expressed on a command line")
 )
-
-// Argv returns the command-line arguments, to place after the command path,
-// that make a command whose flags are fs parse back exactly the flag values
-// in flags and the positional arguments args.
-//
-// flags maps long flag names to values as encoding/json decodes them with
-// UseNumber (json.Number, string, bool, []any, map[string]any, nil); plain Go
-// values (int, uint64, float64, []string, map[string]string, time.Duration,
-// []byte, ...) are accepted too. A nil value means "not set": the flag is
-// left out, as is every flag not in flags, so the command sees Changed only
-// for the flags that were asked for.
-//
-// Each flag becomes one element "--name=value" (so a value that starts with
-// "-" is never read as a flag, and a shorthand is never used), in the order
-// of the flag names. The encoding per pflag type:
-//
-//   - bool, boolfunc: always explicit, "--name=true" or "--name=false".
-//   - int, int8 ... int64, uint ... uint64, count: a JSON number (or a Go
-//     number) that is integral and within the type's range, written in
-//     decimal digits whatever its size ("1e3" and 1000.0 give "1000").
-//   - float32, float64: the shortest text that parses back to the same
-//     float (strconv.FormatFloat 'g', -1).
-//   - string, func and custom types: a JSON string, verbatim.
-//   - duration, ip, ipMask, ipNet, bytesHex, bytesBase64: a JSON string
-//     that the type's parser accepts (a Go time.Duration or []byte too),
-//     written in canonical form (ipMask as given).
-//   - stringSlice: one CSV record, quoted the way pflag's CSV reader reads
-//     it back, so elements may hold commas, quotes, spaces and newlines.
-//   - stringArray, and custom values that accumulate
-//     ([flagschema.Repeatable]: a [pflag.SliceValue], type "list", or
-//     annotated): "--name=element" once per element, verbatim.
-//   - other slices: the elements comma-joined; boolSlice, ipSlice and
-//     ipNetSlice take an empty list as "--name=".
-//   - stringToString: a lone pair "k=v" as is where pflag reads it so,
-//     otherwise the pairs, keys sorted, as one CSV record.
-//   - stringToInt, stringToInt64: "k1=1,k2=2", keys sorted.
-//
-// A flag annotated with [flagschema.Annotation] whose type is string, func
-// or custom takes a JSON string verbatim and any other JSON value as its
-// compact JSON text (so a flag that reads JSON can be given an object);
-// an annotated flag of another built-in type is encoded as above.
-//
-// The args follow the flags as a person types them (see [Positional]):
-// plain args as they are, so the command sees ArgsLenAtDash() == -1 as
-// when typed by hand; when one of them begins with "-" (other than "-"
-// alone: a negative number, "--token=x"), "--" and then all of them, so
-// that such an arg stays a positional argument (ArgsLenAtDash() == 0).
-// Argv knows nothing of sub-commands: for a command that has some, use
-// [ArgvPositional] with [Positional.SubCommand] set (the args then always
-// follow "--"), or a first arg naming one would run it.
-//
-// Argv never returns an argv that parses to other values than asked: the
-// error wraps [ErrUnknownFlag], [ErrInvalidValue] or [ErrUnrepresentable]
-// and names the flag. A value must come back exactly both through the
-// variable bound to the flag and through pflag's getters, which for the
-// string lists, string maps and float lists parse the flag's printed value
-// again (see readback.go). Known unrepresentable values: a NUL byte
-// anywhere; an empty list for stringArray and for the int, uint, float and
-// duration slices; a stringSlice or stringArray of one empty string (printed
-// as "[]"); an empty map; a stringSlice or stringArray element or
-// stringToString key or value holding "\r\n" (pflag's CSV reader turns it
-// into "\n"); a stringToString key holding "="; a stringToString whose
-// last pair (by key) ends in white space, "[" or "]", or whose first key
-// begins with "[" or "]", unless CSV quotes that pair; a stringToInt(64)
-// key holding "," or "=" or beginning with "[" or "]"; a float list
-// element that six decimals do not hold (1e-7, 3.1415927). Two names in
-// flags that the flag set normalizes to the same flag are refused too.
-func Argv(fs *pflag.FlagSet, flags map[string]any, args []string) ([]string, error) {
-	return ArgvPositional(fs, flags, Positional{Args: args})
-}
 
 // flagArgv returns the "--name=value" elements of flags, in name order.
 func flagArgv(fs *pflag.FlagSet, flags map[string]any) ([]string, error) {
@@ -139,15 +69,6 @@ func flagArgv(fs *pflag.FlagSet, flags map[string]any) ([]string, error) {
 		}
 	}
 	return argv, nil
-}
-
-// ArgvNoParse returns the argv for a command with DisableFlagParsing: args
-// verbatim (a copy), with no "--". Such a command parses its own
-// arguments, so cobramcp exposes no flags for it and passes whatever the
-// caller gives; an argument like "--token=x" reaches the command as it
-// would from a shell, and whether it is read as a flag is up to the command.
-func ArgvNoParse(args []string) []string {
-	return slices.Clone(args)
 }
 
 // encodeFlag returns the values of one flag, one per "--name=value".

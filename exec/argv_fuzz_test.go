@@ -77,10 +77,10 @@ func FuzzArgvRoundTrip(f *testing.F) {
 		// needsDash: an independent account of when args cannot stand
 		// before "--".
 		needsDash := func(args ...string) bool {
-			return wantArgsLenAtDash(exec.Positional{Args: args}) == 0
+			return wantArgsLenAtDash(positional{Args: args}) == 0
 		}
 		needsDashSub := func(args ...string) bool {
-			return wantArgsLenAtDash(exec.Positional{Args: args, SubCommand: isChild}) == 0
+			return wantArgsLenAtDash(positional{Args: args, SubCommand: isChild}) == 0
 		}
 		cases := []fuzzCase{
 			{flags: map[string]any{"string": s}, unrep: nul(s)},
@@ -129,9 +129,9 @@ func FuzzArgvRoundTrip(f *testing.F) {
 			)
 		}
 		allOK := map[string]any{}
-		var allArgs exec.Positional
+		var allArgs positional
 		for i, c := range cases {
-			p := exec.Positional{Args: c.args, AfterDash: c.afterDash, StopsAtFirstArg: c.stop}
+			p := positional{Args: c.args, AfterDash: c.afterDash, StopsAtFirstArg: c.stop}
 			if c.sub {
 				p.SubCommand = isChild
 			}
@@ -142,7 +142,7 @@ func FuzzArgvRoundTrip(f *testing.F) {
 					allOK[name] = val
 				}
 				if (c.args != nil || c.afterDash != nil) && !c.stop && !c.sub {
-					allArgs = exec.Positional{Args: c.args, AfterDash: c.afterDash}
+					allArgs = positional{Args: c.args, AfterDash: c.afterDash}
 				}
 			case errors.Is(err, exec.ErrUnrepresentable) && c.unrep:
 			case errors.Is(err, exec.ErrInvalidValue) && c.invalid:

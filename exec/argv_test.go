@@ -18,7 +18,7 @@ import (
 
 	"github.com/cobramcp/cobramcp/exec"
 	"github.com/cobramcp/cobramcp/flagschema"
-	"github.com/cobramcp/cobramcp/internal/roundtrip"
+	"github.com/cobramcp/cobramcp/test/roundtrip"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -102,13 +102,34 @@ func annotate(fs *pflag.FlagSet, name, schema string) {
 	}
 }
 
+// positional is the positional part of a call and how the command reads
+// it: the fields of exec.CommandLine that place the args.
+type positional struct {
+	Args, AfterDash []string
+	SubCommand      func(word string) bool
+	StopsAtFirstArg bool
+}
+
+// argvOf is the argv that exec.CommandLine writes, after the command's
+// path, for a command whose flags are fs, with the positional part p.
+func argvOf(fs *pflag.FlagSet, flags map[string]any, p positional) ([]string, error) {
+	l := exec.CommandLine{Name: "run", Flags: fs, SubCommand: p.SubCommand, StopsAtFirstArg: p.StopsAtFirstArg}
+	return l.Argv(flags, p.Args, p.AfterDash)
+}
+
+// plainArgv is argvOf for a command without sub-commands and a call
+// without words after "--".
+func plainArgv(fs *pflag.FlagSet, flags map[string]any, args []string) ([]string, error) {
+	return argvOf(fs, flags, positional{Args: args})
+}
+
 // roundTrip builds the argv for flags and args on a fresh tree, runs the
 // real cobra command on it and fails t unless the command sees exactly the
 // asked values (and Changed for exactly the asked flags), args and
 // ArgsLenAtDash. It returns Argv's result; when Argv fails it runs nothing.
 func roundTrip(t testing.TB, flags map[string]any, args []string) ([]string, error) {
 	t.Helper()
-	return roundTripP(t, flags, exec.Positional{Args: args})
+	return roundTripP(t, flags, positional{Args: args})
 }
 
 // childName is the sub-command of "run" that roundTripP adds when asked,
@@ -121,7 +142,7 @@ func isChild(w string) bool { return w == childName }
 
 // roundTripP is roundTrip with args and args after "--"; when
 // p.SubCommand is set, on a leaf that has the sub-command childName.
-func roundTripP(t testing.TB, flags map[string]any, p exec.Positional) ([]string, error) {
+func roundTripP(t testing.TB, flags map[string]any, p positional) ([]string, error) {
 	t.Helper()
 	tr := newTree()
 	if p.SubCommand != nil {
@@ -129,7 +150,7 @@ func roundTripP(t testing.TB, flags map[string]any, p exec.Positional) ([]string
 	}
 	fs := tr.leaf.Flags()
 	fs.SetInterspersed(!p.StopsAtFirstArg)
-	argv, err := exec.ArgvPositional(fs, flags, p)
+	argv, err := argvOf(fs, flags, p)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +193,7 @@ func roundTripP(t testing.TB, flags map[string]any, p exec.Positional) ([]string
 // begin a flag, and a "--" after an arg is an arg that pflag does not
 // record: with args, ArgsLenAtDash is 0 when the first needs "--", else
 // -1.
-func wantArgsLenAtDash(p exec.Positional) int {
+func wantArgsLenAtDash(p positional) int {
 	if len(p.AfterDash) > 0 && (!p.StopsAtFirstArg || len(p.Args) == 0) {
 		return len(p.Args)
 	}
@@ -420,7 +441,7 @@ func TestArgvForm(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := exec.Argv(newTree().leaf.Flags(), tt.flags, tt.args)
+			got, err := plainArgv(newTree().leaf.Flags(), tt.flags, tt.args)
 			if err != nil {
 				t.Fatalf("Argv: %v", err)
 			}
@@ -503,7 +524,7 @@ func TestArgvErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			argv, err := exec.Argv(newTree().leaf.Flags(), tt.flags, tt.args)
+			argv, err := plainArgv(newTree().leaf.Flags(), tt.flags, tt.args)
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("Argv = %q, %v; want error %v", argv, err, tt.want)
 			}
@@ -527,11 +548,11 @@ func TestArgvSameFlagTwice(t *testing.T) {
 		return pflag.NormalizedName(strings.ReplaceAll(name, "_", "-"))
 	})
 	fs.String("dry-run", "", "")
-	argv, err := exec.Argv(fs, map[string]any{"dry_run": "a"}, nil)
+	argv, err := plainArgv(fs, map[string]any{"dry_run": "a"}, nil)
 	if err != nil || !slices.Equal(argv, []string{"--dry-run=a"}) {
 		t.Fatalf("Argv(dry_run) = %q, %v; want the canonical name", argv, err)
 	}
-	if _, err := exec.Argv(fs, map[string]any{"dry_run": "a", "dry-run": "b"}, nil); !errors.Is(err, exec.ErrInvalidValue) {
+	if _, err := plainArgv(fs, map[string]any{"dry_run": "a", "dry-run": "b"}, nil); !errors.Is(err, exec.ErrInvalidValue) {
 		t.Fatalf("Argv(dry_run, dry-run) error = %v, want ErrInvalidValue", err)
 	}
 }
@@ -541,7 +562,7 @@ func TestArgvSameFlagTwice(t *testing.T) {
 func TestArgvExcludedFlagUnreachable(t *testing.T) {
 	args := []string{"--secret=x", "--secret", "y", "-s", "z", "-bs=w", "--", "--string=v"}
 	tr := newTree()
-	argv, err := exec.Argv(tr.leaf.Flags(), map[string]any{"string": "ok"}, args)
+	argv, err := plainArgv(tr.leaf.Flags(), map[string]any{"string": "ok"}, args)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -562,7 +583,7 @@ func TestArgvExcludedFlagUnreachable(t *testing.T) {
 // first word cobra looks at is the first that is neither "" nor "-".
 func TestArgvPositionalArgNamingSubcommand(t *testing.T) {
 	for _, args := range [][]string{{childName}, {"", childName}, {"-", childName}, {childName, "x"}, {"x", childName}, {"x"}, {"chi"}, {"CHILD"}, {"", "-"}} {
-		p := exec.Positional{Args: args, SubCommand: isChild}
+		p := positional{Args: args, SubCommand: isChild}
 		argv, err := roundTripP(t, nil, p)
 		if err != nil {
 			t.Fatal(err)
@@ -574,7 +595,7 @@ func TestArgvPositionalArgNamingSubcommand(t *testing.T) {
 	// Without SubCommand, Argv cannot know: documented, and visible here.
 	tr := newTree()
 	tr.leaf.AddCommand(&cobra.Command{Use: childName, Run: func(*cobra.Command, []string) {}})
-	argv, err := exec.Argv(tr.leaf.Flags(), nil, []string{childName})
+	argv, err := plainArgv(tr.leaf.Flags(), nil, []string{childName})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -591,37 +612,37 @@ func TestArgvPositionalArgNamingSubcommand(t *testing.T) {
 // after "--" after it, with ArgsLenAtDash checked by roundTripP.
 func TestArgvPositional(t *testing.T) {
 	tests := []struct {
-		p        exec.Positional
+		p        positional
 		wantArgv []string
 		wantErr  error
 	}{
-		{exec.Positional{Args: []string{"ns1"}}, []string{"ns1"}, nil},
-		{exec.Positional{Args: []string{"a", "-", ""}}, []string{"a", "-", ""}, nil},
-		{exec.Positional{Args: []string{"a", "-1"}}, []string{"--", "a", "-1"}, nil},
-		{exec.Positional{Args: []string{"--not-a-flag"}}, []string{"--", "--not-a-flag"}, nil},
-		{exec.Positional{Args: []string{"web-0"}, AfterDash: []string{"ls", "-l"}}, []string{"web-0", "--", "ls", "-l"}, nil},
-		{exec.Positional{AfterDash: []string{"--", "-x"}}, []string{"--", "--", "-x"}, nil},
-		{exec.Positional{Args: []string{"a"}, AfterDash: []string{}}, []string{"a"}, nil},
-		{exec.Positional{Args: []string{"-n"}, AfterDash: []string{"ls"}}, nil, exec.ErrDashConflict},
-		{exec.Positional{Args: []string{childName}, AfterDash: []string{"ls"}, SubCommand: isChild}, nil, exec.ErrDashConflict},
+		{positional{Args: []string{"ns1"}}, []string{"ns1"}, nil},
+		{positional{Args: []string{"a", "-", ""}}, []string{"a", "-", ""}, nil},
+		{positional{Args: []string{"a", "-1"}}, []string{"--", "a", "-1"}, nil},
+		{positional{Args: []string{"--not-a-flag"}}, []string{"--", "--not-a-flag"}, nil},
+		{positional{Args: []string{"web-0"}, AfterDash: []string{"ls", "-l"}}, []string{"web-0", "--", "ls", "-l"}, nil},
+		{positional{AfterDash: []string{"--", "-x"}}, []string{"--", "--", "-x"}, nil},
+		{positional{Args: []string{"a"}, AfterDash: []string{}}, []string{"a"}, nil},
+		{positional{Args: []string{"-n"}, AfterDash: []string{"ls"}}, nil, exec.ErrDashConflict},
+		{positional{Args: []string{childName}, AfterDash: []string{"ls"}, SubCommand: isChild}, nil, exec.ErrDashConflict},
 		// A command with sub-commands: its args always follow "--", since
 		// the CLI may read any word as one's name (by prefix, in any case).
-		{exec.Positional{Args: []string{"a"}, SubCommand: isChild}, []string{"--", "a"}, nil},
-		{exec.Positional{Args: []string{"chi"}, SubCommand: isChild}, []string{"--", "chi"}, nil},
-		{exec.Positional{Args: []string{"", "-"}, SubCommand: isChild}, []string{"", "-"}, nil},
-		{exec.Positional{Args: []string{"a"}, AfterDash: []string{"ls"}, SubCommand: isChild}, nil, exec.ErrDashConflict},
-		{exec.Positional{AfterDash: []string{"ls"}, SubCommand: isChild}, []string{"--", "ls"}, nil},
-		{exec.Positional{Args: []string{"a"}, AfterDash: []string{"l\x00s"}}, nil, exec.ErrUnrepresentable},
+		{positional{Args: []string{"a"}, SubCommand: isChild}, []string{"--", "a"}, nil},
+		{positional{Args: []string{"chi"}, SubCommand: isChild}, []string{"--", "chi"}, nil},
+		{positional{Args: []string{"", "-"}, SubCommand: isChild}, []string{"", "-"}, nil},
+		{positional{Args: []string{"a"}, AfterDash: []string{"ls"}, SubCommand: isChild}, nil, exec.ErrDashConflict},
+		{positional{AfterDash: []string{"ls"}, SubCommand: isChild}, []string{"--", "ls"}, nil},
+		{positional{Args: []string{"a"}, AfterDash: []string{"l\x00s"}}, nil, exec.ErrUnrepresentable},
 		// Flags that stop at the first arg (SetInterspersed(false)): only
 		// the first arg can need "--", and a "--" after an arg is an arg.
-		{exec.Positional{Args: []string{"a", "-1", "--x"}, StopsAtFirstArg: true}, []string{"a", "-1", "--x"}, nil},
-		{exec.Positional{Args: []string{"-a", "b"}, StopsAtFirstArg: true}, []string{"--", "-a", "b"}, nil},
-		{exec.Positional{Args: []string{"", "-a"}, StopsAtFirstArg: true}, []string{"", "-a"}, nil},
-		{exec.Positional{Args: []string{childName, "-a"}, StopsAtFirstArg: true, SubCommand: isChild}, []string{"--", childName, "-a"}, nil},
-		{exec.Positional{Args: []string{"", "a"}, StopsAtFirstArg: true, SubCommand: isChild}, []string{"--", "", "a"}, nil},
-		{exec.Positional{Args: []string{"web-0", "-it"}, AfterDash: []string{"ls", "-l"}, StopsAtFirstArg: true}, []string{"web-0", "-it", "--", "ls", "-l"}, nil},
-		{exec.Positional{AfterDash: []string{"ls", "-l"}, StopsAtFirstArg: true}, []string{"--", "ls", "-l"}, nil},
-		{exec.Positional{Args: []string{"-n"}, AfterDash: []string{"ls"}, StopsAtFirstArg: true}, []string{"--", "-n", "--", "ls"}, nil},
+		{positional{Args: []string{"a", "-1", "--x"}, StopsAtFirstArg: true}, []string{"a", "-1", "--x"}, nil},
+		{positional{Args: []string{"-a", "b"}, StopsAtFirstArg: true}, []string{"--", "-a", "b"}, nil},
+		{positional{Args: []string{"", "-a"}, StopsAtFirstArg: true}, []string{"", "-a"}, nil},
+		{positional{Args: []string{childName, "-a"}, StopsAtFirstArg: true, SubCommand: isChild}, []string{"--", childName, "-a"}, nil},
+		{positional{Args: []string{"", "a"}, StopsAtFirstArg: true, SubCommand: isChild}, []string{"--", "", "a"}, nil},
+		{positional{Args: []string{"web-0", "-it"}, AfterDash: []string{"ls", "-l"}, StopsAtFirstArg: true}, []string{"web-0", "-it", "--", "ls", "-l"}, nil},
+		{positional{AfterDash: []string{"ls", "-l"}, StopsAtFirstArg: true}, []string{"--", "ls", "-l"}, nil},
+		{positional{Args: []string{"-n"}, AfterDash: []string{"ls"}, StopsAtFirstArg: true}, []string{"--", "-n", "--", "ls"}, nil},
 	}
 	for _, tt := range tests {
 		argv, err := roundTripP(t, map[string]any{"string": "v"}, tt.p)
@@ -645,7 +666,7 @@ func TestArgvPositional(t *testing.T) {
 // explicit true or false.
 func TestArgvFuncFlags(t *testing.T) {
 	tr := newTree()
-	argv, err := exec.Argv(tr.leaf.Flags(), map[string]any{"hook": "-a,b=c", "trace": false}, nil)
+	argv, err := plainArgv(tr.leaf.Flags(), map[string]any{"hook": "-a,b=c", "trace": false}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -666,9 +687,13 @@ func TestArgvNoParse(t *testing.T) {
 	raw := &cobra.Command{Use: "raw", DisableFlagParsing: true, Run: func(_ *cobra.Command, a []string) { seen = a }}
 	root.AddCommand(raw)
 	args := []string{"--token=x", "-n", "--", "a b", ""}
-	argv := exec.ArgvNoParse(args)
-	args[0] = "changed" // ArgvNoParse returned a copy
-	root.SetArgs(append([]string{"raw"}, argv...))
+	l := exec.CommandLine{Name: "app raw", Path: []string{"raw"}, NoParse: true}
+	argv, err := l.Argv(nil, args, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args[0] = "changed" // Argv returned a copy
+	root.SetArgs(argv)
 	if err := root.Execute(); err != nil {
 		t.Fatal(err)
 	}
@@ -710,7 +735,7 @@ func TestArgvIntegerRanges(t *testing.T) {
 			}
 		}
 		for _, n := range []string{addInt(ty.lo, -1), addInt(ty.hi, 1)} {
-			if _, err := exec.Argv(newTree().leaf.Flags(), map[string]any{ty.name: json.Number(n)}, nil); !errors.Is(err, exec.ErrInvalidValue) {
+			if _, err := plainArgv(newTree().leaf.Flags(), map[string]any{ty.name: json.Number(n)}, nil); !errors.Is(err, exec.ErrInvalidValue) {
 				t.Errorf("%s=%s: error %v, want ErrInvalidValue", ty.name, n, err)
 			}
 		}
@@ -740,7 +765,7 @@ func BenchmarkArgv(b *testing.B) {
 	args := []string{"--token=x", "file.txt"}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := exec.Argv(fs, flags, args); err != nil {
+		if _, err := plainArgv(fs, flags, args); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -11,8 +11,9 @@ import (
 
 // CommandLine says how the argv of one command is written. A caller
 // computes it once per command (package toolset does, from the cobra
-// command) and builds every call's argv with Argv; the function Argv is
-// the plain case, a command whose flags all go after its path.
+// command) and builds every call's argv with [CommandLine.Argv]. The zero
+// value but Flags is a command whose flags all go after its path and that
+// has no sub-commands.
 type CommandLine struct {
 	// Name is the command as a person names it ("kubectl get"), for
 	// messages.
@@ -40,14 +41,17 @@ type CommandLine struct {
 	// SubCommand reports whether a word would be read by cobra as the
 	// name of a sub-command of the command (a name or an alias, in the way
 	// cobra matches them); nil: the command has none. When it is set, the
-	// args always follow "--" (see Positional.SubCommand).
+	// args always follow "--" (see positional.SubCommand).
 	SubCommand func(word string) bool
 	// TraverseSubCommand, when set (TraverseChildren with sub-commands),
 	// reports whether a positional arg anywhere could be taken by cobra's
 	// Traverse for a sub-command, "--" or not: such an arg is refused.
 	TraverseSubCommand func(word string) string
 	// StopsAtFirstArg: the command's flags stop at its first positional
-	// arg (see Positional.StopsAtFirstArg).
+	// arg (pflag's SetInterspersed(false), as docker run has): every word
+	// after that arg is an arg, so only the first arg can be read as a
+	// flag, and a "--" after it is an arg too (cobra passes it to the
+	// command and records no ArgsLenAtDash).
 	StopsAtFirstArg bool
 	// Fixed are flags already written, by their name in Flags: each text
 	// becomes one "--NAME=TEXT" element of every argv, verbatim, where the
@@ -61,11 +65,80 @@ type CommandLine struct {
 }
 
 // Argv returns the arguments after the binary that run the command with
-// flags (by long name, JSON values decoded with UseNumber), args and
-// afterDash (the words after "--"), such that the command's own parser
-// reads back exactly those values; or an error naming what cannot be
-// written, wrapping ErrUnknownFlag, ErrInvalidValue, ErrUnrepresentable or
-// ErrDashConflict.
+// flags, args and afterDash (the words after "--", for commands that give
+// "--" a meaning of their own: kubectl exec POD -- COMMAND), such that the
+// command, parsing them with the real pflag and cobra parsers, sees exactly
+// the flag values in flags, Changed set for exactly those flags, and
+// exactly those positional arguments. When no argv can do that it returns
+// an error naming the flag or the arg, wrapping [ErrUnknownFlag],
+// [ErrInvalidValue], [ErrUnrepresentable] or [ErrDashConflict], instead
+// of an approximation.
+//
+// flags maps long flag names to values as encoding/json decodes them with
+// UseNumber (json.Number, string, bool, []any, map[string]any, nil); plain
+// Go values (int, uint64, float64, []string, map[string]string,
+// time.Duration, []byte, ...) are accepted too. A nil value means "not
+// set": the flag is left out, as is every flag not in flags, so the
+// command sees Changed only for the flags that were asked for.
+//
+// Each flag becomes one element "--name=value" (so a value that starts with
+// "-" is never read as a flag, and a shorthand is never used), in the order
+// of the flag names, after the sub-command path (an ancestor's flag under
+// Traversed goes before the name of the sub-command after it). The
+// encoding per pflag type:
+//
+//   - bool, boolfunc: always explicit, "--name=true" or "--name=false".
+//   - int, int8 ... int64, uint ... uint64, count: a JSON number (or a Go
+//     number) that is integral and within the type's range, written in
+//     decimal digits whatever its size ("1e3" and 1000.0 give "1000").
+//   - float32, float64: the shortest text that parses back to the same
+//     float (strconv.FormatFloat 'g', -1).
+//   - string, func and custom types: a JSON string, verbatim.
+//   - duration, ip, ipMask, ipNet, bytesHex, bytesBase64: a JSON string
+//     that the type's parser accepts (a Go time.Duration or []byte too),
+//     written in canonical form (ipMask as given).
+//   - stringSlice: one CSV record, quoted the way pflag's CSV reader reads
+//     it back, so elements may hold commas, quotes, spaces and newlines.
+//   - stringArray, and custom values that accumulate
+//     ([flagschema.Repeatable]: a [pflag.SliceValue], type "list", or
+//     annotated): "--name=element" once per element, verbatim.
+//   - other slices: the elements comma-joined; boolSlice, ipSlice and
+//     ipNetSlice take an empty list as "--name=".
+//   - stringToString: a lone pair "k=v" as is where pflag reads it so,
+//     otherwise the pairs, keys sorted, as one CSV record.
+//   - stringToInt, stringToInt64: "k1=1,k2=2", keys sorted.
+//
+// A flag annotated with [flagschema.Annotation] whose type is string, func
+// or custom takes a JSON string verbatim and any other JSON value as its
+// compact JSON text (so a flag that reads JSON can be given an object);
+// an annotated flag of another built-in type is encoded as above.
+//
+// The args follow the flags as a person types them: plain args as they
+// are, so the command sees ArgsLenAtDash() == -1 as when typed by hand;
+// when one of them begins with "-" (other than "-" alone: a negative
+// number, "--token=x") or the command has sub-commands (SubCommand: the
+// CLI may read any word as one's name, by prefix, in any case or as an
+// alias), "--" and then all of them, so that such an arg stays a
+// positional argument (ArgsLenAtDash() == 0). afterDash, when not empty,
+// follows "--" (ArgsLenAtDash() == len(args)); args and afterDash cannot
+// both need the command line's one "--" ([ErrDashConflict]), except under
+// StopsAtFirstArg, where a second "--" is an arg too. With NoParse the
+// args are passed verbatim, and "--" and afterDash after them.
+//
+// A value must come back exactly both through the variable bound to the
+// flag and through pflag's getters, which for the string lists, string
+// maps and float lists parse the flag's printed value again (see
+// readback.go). Known unrepresentable values: a NUL byte anywhere; an
+// empty list for stringArray and for the int, uint, float and duration
+// slices; a stringSlice or stringArray of one empty string (printed as
+// "[]"); an empty map; a stringSlice or stringArray element or
+// stringToString key or value holding "\r\n" (pflag's CSV reader turns it
+// into "\n"); a stringToString key holding "="; a stringToString whose
+// last pair (by key) ends in white space, "[" or "]", or whose first key
+// begins with "[" or "]", unless CSV quotes that pair; a stringToInt(64)
+// key holding "," or "=" or beginning with "[" or "]"; a float list
+// element that six decimals do not hold (1e-7, 3.1415927). Two names in
+// flags that the flag set normalizes to the same flag are refused too.
 func (l *CommandLine) Argv(flags map[string]any, args, afterDash []string) ([]string, error) {
 	if l.TraverseSubCommand != nil {
 		for i, a := range slices.Concat(args, afterDash) {
@@ -148,9 +221,9 @@ func (l *CommandLine) Argv(flags map[string]any, args, afterDash []string) ([]st
 		if i := l.noParseSubCommand(args); i >= 0 {
 			return nil, fmt.Errorf("positional argument %d (%q) would be read by cobra as a sub-command of %q, which parses its own flags, so no \"--\" can keep it an arg; it cannot be passed there", i, args[i], l.Name)
 		}
-		return append(out, ArgvNoParseDash(args, afterDash)...), nil
+		return append(out, argvNoParseDash(args, afterDash)...), nil
 	}
-	rest, err := argvPositional(l.Flags, leaf, leafFixed, Positional{
+	rest, err := argvPositional(l.Flags, leaf, leafFixed, positional{
 		Args:            args,
 		AfterDash:       afterDash,
 		SubCommand:      l.SubCommand,

@@ -1,7 +1,13 @@
-// Package exec turns a tool call into a process: [Argv] builds the
-// command line from the call's JSON input, and [Run] runs it within limits.
+// Package exec turns a tool call into a process: a [CommandLine] writes the
+// command line of a call from its JSON input, and [Run] runs it within
+// limits (package [process] holds the runner; Run, [Options] and [Result]
+// are its names here).
 //
-//	// The input of a call, decoded with UseNumber; fs is the command's flags.
+//	// Once per command: its path under the binary and its flags (package
+//	// toolset computes the whole CommandLine from the cobra command).
+//	line := exec.CommandLine{Name: "mycli greet", Path: []string{"greet"}, Flags: fs}
+//
+//	// Per call: the input, decoded with UseNumber.
 //	dec := json.NewDecoder(bytes.NewReader(input))
 //	dec.UseNumber()
 //	var in struct {
@@ -10,11 +16,11 @@
 //	}
 //	if err := dec.Decode(&in); err != nil { ... }
 //
-//	argv, err := exec.Argv(fs, in.Flags, in.Args)
+//	argv, err := line.Argv(in.Flags, in.Args, nil)
 //	if err != nil {
-//		return err // names the flag; errors.Is ErrUnknownFlag, ErrInvalidValue or ErrUnrepresentable
+//		return err // names the flag; errors.Is ErrUnknownFlag, ErrInvalidValue, ErrUnrepresentable or ErrDashConflict
 //	}
-//	res, err := exec.Run(ctx, "/usr/local/bin/mycli", append([]string{"greet"}, argv...), exec.Options{
+//	res, err := exec.Run(ctx, "/usr/local/bin/mycli", argv, exec.Options{
 //		Timeout:   time.Minute,
 //		MaxOutput: 256 << 10,
 //	})
@@ -23,17 +29,17 @@
 //	}
 //	fmt.Println(res.ExitCode, res.Stdout, res.Stderr)
 //
-// # Argv: exactly what was asked
+// # CommandLine: exactly what was asked
 //
-// [Argv] promises that the command, parsing the argv with the real pflag
-// and cobra parsers, sees exactly the flag values asked for, Changed set
-// for exactly those flags, and exactly the positional arguments asked for;
-// when no argv can do that it returns an error instead of an approximation.
-// The tests prove it for every pflag type by running the real cobra
-// command on the argv, and a fuzz test (FuzzArgvRoundTrip) does the same
-// for random strings and numbers.
+// [CommandLine.Argv] promises that the command, parsing the argv with the
+// real pflag and cobra parsers, sees exactly the flag values asked for,
+// Changed set for exactly those flags, and exactly the positional
+// arguments asked for; when no argv can do that it returns an error
+// instead of an approximation. The tests prove it for every pflag type by
+// running the real cobra command on the argv, and a fuzz test
+// (FuzzArgvRoundTrip) does the same for random strings and numbers.
 //
-// The rules, in short (the doc of [Argv] has them per type):
+// The rules, in short (the doc of [CommandLine.Argv] has them per type):
 //
 //   - Every flag is one element "--name=value": a value that starts with
 //     "-" stays a value; shorthands are never used; booleans are always
@@ -49,13 +55,16 @@
 //   - A flag with a JSON Schema annotation (flagschema.Annotation) whose
 //     type is string or custom receives a JSON string as is and any other
 //     JSON value as compact JSON text.
-//   - Positional arguments follow "--", so "--token=x" given as an argument
+//   - A positional argument that could be read as a flag or as a
+//     sub-command's name follows "--", so "--token=x" given as an argument
 //     can never set a flag, least of all one the tool does not expose.
+//   - An ancestor's flag that cobra reads before the sub-command's name
+//     (TraverseChildren) is written there ([CommandLine].Traversed).
 //
-// A command with DisableFlagParsing parses its own arguments: cobramcp
-// exposes no flags for it and passes the arguments verbatim
-// ([ArgvNoParse]); whether "--token=x" is then a flag is the command's
-// business, and an allow list of commands should take that into account.
+// A command with DisableFlagParsing ([CommandLine].NoParse) parses its own
+// arguments: cobramcp exposes no flags for it and passes the arguments
+// verbatim; whether "--token=x" is then a flag is the command's business,
+// and an allow list of commands should take that into account.
 //
 // # Run: one process, bounded
 //
@@ -63,13 +72,9 @@
 // null device, in a process group of its own. A timeout
 // ([Options].Timeout) or a canceled context ends the whole group (SIGTERM,
 // then SIGKILL after a grace), so no descendant outlives the call. On
-// Linux the group also ends when this process dies, even by SIGKILL: every
-// child is started from one thread that lives as long as the process, with
-// the parent-death signal, and a small guard process (started with the first
-// Run, named cobramcp-guard) ends the rest of each running call's group when
-// this process is gone. Output is read as it arrives, can be reported line by line ([Options].OnLine),
-// and is capped per stream ([Options].MaxOutput), keeping its start and
-// its end, so memory stays bounded whatever the command prints. A non-zero
-// exit is a [Result], not an error: the error only says that the process
-// could not be started.
+// Linux the group also ends when this process dies, even by SIGKILL.
+// Output is read as it arrives, can be reported line by line
+// ([Options].OnLine), and is capped per stream ([Options].MaxOutput),
+// keeping its start and its end. A non-zero exit is a [Result], not an
+// error. Package [process] says how.
 package exec

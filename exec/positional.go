@@ -14,9 +14,9 @@ import (
 // "--", and so must every arg after "--".
 var ErrDashConflict = errors.New(`args and argsAfterDash both need "--"`)
 
-// Positional is the positional part of a call: where each arg goes
+// positional is the positional part of a call: where each arg goes
 // relative to "--".
-type Positional struct {
+type positional struct {
 	// Args are the positional args, placed as a person types them: before
 	// any "--" when they are plain, all after "--" when one of them
 	// begins with "-" (other than "-" alone) or the command has
@@ -53,7 +53,7 @@ type Positional struct {
 // skips "" and "-" when it looks for the sub-command's name, so the first
 // other word counts; when the command has sub-commands, any such word
 // could be read as one (see SubCommand).
-func (p Positional) needsDash() (bool, string) {
+func (p positional) needsDash() (bool, string) {
 	for i, a := range p.Args {
 		if i > 0 && p.StopsAtFirstArg {
 			break // the flags stopped at the first arg
@@ -76,7 +76,7 @@ func (p Positional) needsDash() (bool, string) {
 	return false, ""
 }
 
-// Place returns the positional part of an argv: plain args as they are
+// place returns the positional part of an argv: plain args as they are
 // (cobra's ArgsLenAtDash is then -1), or "--" and the args when they need
 // it (ArgsLenAtDash 0), followed by "--" and AfterDash when AfterDash is
 // not empty (ArgsLenAtDash len(Args)). No arg is ever read as a flag.
@@ -88,7 +88,7 @@ func (p Positional) needsDash() (bool, string) {
 // as an arg: the command gets Args, "--" and AfterDash as its args, with
 // ArgsLenAtDash -1 (0 when Args needed "--"), exactly as when a person
 // types them. There is then no conflict: a second "--" is an arg too.
-func (p Positional) Place() ([]string, error) {
+func (p positional) place() ([]string, error) {
 	for i, a := range p.Args {
 		if strings.IndexByte(a, 0) >= 0 {
 			return nil, fmt.Errorf("positional argument %d: a NUL byte: %w", i, ErrUnrepresentable)
@@ -115,43 +115,31 @@ func (p Positional) Place() ([]string, error) {
 	return out, nil
 }
 
-// ArgvPositional is [Argv] with the positional part given as a
-// [Positional]: the flags, then p placed by [Positional.Place].
-func ArgvPositional(fs *pflag.FlagSet, flags map[string]any, p Positional) ([]string, error) {
-	return argvPositional(fs, flags, nil, p)
-}
-
-// argvPositional is ArgvPositional with fixed, flag elements already
-// written, after the flags.
-func argvPositional(fs *pflag.FlagSet, flags map[string]any, fixed []string, p Positional) ([]string, error) {
+// argvPositional returns the flags, then fixed, flag elements already
+// written, then p placed by [positional.place].
+func argvPositional(fs *pflag.FlagSet, flags map[string]any, fixed []string, p positional) ([]string, error) {
 	argv, err := flagArgv(fs, flags)
 	if err != nil {
 		return nil, err
 	}
 	argv = append(argv, fixed...)
-	rest, err := p.Place()
+	rest, err := p.place()
 	if err != nil {
 		return nil, err
 	}
 	return append(argv, rest...), nil
 }
 
-// ArgvNoParseDash is [ArgvNoParse] for a command that parses its own
-// arguments and whose usage shows "--": args verbatim, then "--" and
-// afterDash when afterDash is not empty.
-func ArgvNoParseDash(args, afterDash []string) []string {
+// argvNoParseDash is the argv of a command that parses its own arguments
+// (DisableFlagParsing): args verbatim (a copy), then "--" and afterDash
+// when afterDash is not empty. cobramcp exposes no flags for such a
+// command; an argument like "--token=x" reaches it as it would from a
+// shell, and whether it is read as a flag is up to the command.
+func argvNoParseDash(args, afterDash []string) []string {
 	out := slices.Clone(args)
 	if len(afterDash) > 0 {
 		out = append(out, "--")
 		out = append(out, afterDash...)
 	}
 	return out
-}
-
-// FlagArgv returns only the "--name=value" elements of flags, in name
-// order, encoded as [Argv] encodes them: for flags that go elsewhere than
-// right after the command path, such as an ancestor's flags that cobra
-// reads before the sub-command's name under TraverseChildren.
-func FlagArgv(fs *pflag.FlagSet, flags map[string]any) ([]string, error) {
-	return flagArgv(fs, flags)
 }

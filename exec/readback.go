@@ -18,7 +18,7 @@ import (
 // v1.0.x, a stringToString value printed last loses its trailing white
 // space and "]" and a key printed first its leading "["; a list of one
 // empty string reads back empty; "\r\n" in a stringArray element reads
-// back as "\n"; a float list keeps six decimals. Argv refuses a value
+// back as "\n"; a float list keeps six decimals. CommandLine.Argv refuses a value
 // that either way of reading does not give back exactly.
 
 // readBack parses the values vals, one Set each, with a fresh flag of the

@@ -71,7 +71,26 @@ func buildCommand(s *Command, notes *[]string, parent string) *cobra.Command {
 	for _, sub := range s.Commands {
 		c.AddCommand(buildCommand(sub, notes, path))
 	}
+	keepSubCommands(c, s)
 	return c
+}
+
+// leftOutName names the hidden sub-command that stands for those left out.
+const leftOutName = "cobramcp-left-out"
+
+// keepSubCommands keeps a command that has sub-commands in the CLI one that
+// has sub-commands in the tree built, when none of them is in it (left out
+// by the overlay, the depth limit or a help that hung): a hidden
+// sub-command stands for them, so that the call path writes the command's
+// positional args after "--", as for any command with sub-commands. From
+// outside, cobra's EnablePrefixMatching and EnableCaseInsensitive cannot
+// be seen: "sec", "SECRET-WIPE" or an alias given as the first arg of
+// "show" could run "show secret-wipe".
+func keepSubCommands(c *cobra.Command, s *Command) {
+	if !s.HasCommands || c.HasSubCommands() {
+		return
+	}
+	c.AddCommand(&cobra.Command{Use: leftOutName, Hidden: true, Short: "sub-commands left out", Run: func(*cobra.Command, []string) {}})
 }
 
 // arity returns the cobra.PositionalArgs for min..max args (max -1: no

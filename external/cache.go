@@ -11,17 +11,44 @@ import (
 	"strings"
 )
 
-// cachePath returns the cache file of the binary at path.
+// A CacheError refuses a cache directory or entry that another user could
+// have written: owned by another user, or writable by its group or by
+// others (as ssh refuses such a ~/.ssh). Fix says how to mend it.
+type CacheError struct {
+	Path    string
+	Problem string
+	Fix     string
+}
+
+func (e *CacheError) Error() string {
+	return fmt.Sprintf("reflection cache %s: %s: not used; fix it with %s", e.Path, e.Problem, e.Fix)
+}
+
+// cachePath returns the cache file of the binary at path, after checking
+// that the directories that hold it (those of cobramcp's own below the
+// user's cache directory, or dir) and the file, where they exist, can be
+// written by the user alone (a *CacheError otherwise).
 func cachePath(dir, path, name string) (string, error) {
+	dirs := []string{dir}
 	if dir == "" {
 		base, err := os.UserCacheDir()
 		if err != nil {
 			return "", fmt.Errorf("user cache directory: %w", err)
 		}
 		dir = filepath.Join(base, "cobramcp", "external")
+		dirs = []string{filepath.Join(base, "cobramcp"), dir}
+	}
+	for _, d := range dirs {
+		if err := checkCachePath(d, true); err != nil {
+			return "", err
+		}
 	}
 	sum := sha256.Sum256([]byte(path + "\x00" + name))
-	return filepath.Join(dir, name+"-"+hex.EncodeToString(sum[:8])+".json"), nil
+	file := filepath.Join(dir, name+"-"+hex.EncodeToString(sum[:8])+".json")
+	if err := checkCachePath(file, false); err != nil {
+		return "", err
+	}
+	return file, nil
 }
 
 // readCache returns the cached spec of the binary at path, and whether it
@@ -59,9 +86,10 @@ func readCache(ctx context.Context, file, path, name string, o *Options) (spec *
 		return &s, false
 	}
 	if s.VersionFlag {
-		d := &discoverer{bin: path, name: name, opts: o, slots: make(chan struct{}, 1), env: discoveryEnv(o.Env, name)}
+		// cobra prints "ROOT version X", ROOT the root command's name.
+		d := newDiscoverer(path, s.Root.Name, o, 1)
 		res, err := d.run(ctx, "--version")
-		if err != nil || res.ExitCode != 0 || strings.TrimPrefix(strings.TrimSpace(firstLine(res.Stdout)), name+" version ") != s.Version {
+		if err != nil || res.ExitCode != 0 || strings.TrimPrefix(strings.TrimSpace(firstLine(res.Stdout)), s.Root.Name+" version ") != s.Version {
 			o.Logger.Info("version changed since it was cached", "binary", path)
 			return &s, false
 		}

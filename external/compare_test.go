@@ -10,8 +10,8 @@ import (
 	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/example/mycli"
 	"github.com/cobramcp/cobramcp/external"
-	"github.com/cobramcp/cobramcp/internal/corpustest"
-	"github.com/cobramcp/cobramcp/internal/toolcompare"
+	"github.com/cobramcp/cobramcp/test/corpustest"
+	"github.com/cobramcp/cobramcp/test/toolcompare"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -52,11 +53,25 @@ type discoverer struct {
 	listsHelp, helpKnown bool
 
 	quotes    atomic.Bool  // a help page quotes the defaults of strings (kubectl's style)
-	processes atomic.Int64 // processes started, for the log
+	processes atomic.Int64 // processes started, for the log and Options.MaxProcesses
+	found     atomic.Int64 // commands found, for Options.MaxCommands
+	read      atomic.Int64 // commands read, for the progress lines
+	timeouts  atomic.Int64 // processes that did not finish in time, tried again
+	// rootHelp is the root's help, read to learn the root's name, kept
+	// for the root's reading.
+	rootHelp *string
+	// ownHelp: the root's help command is the CLI's own, not cobra's.
+	ownHelp bool
+	// cancel ends the reflection with its cause (a *LimitError).
+	cancel context.CancelCauseFunc
 
 	mu      sync.Mutex
 	notes   []string
 	partial bool // a process did not answer in time: see Spec.Partial
+}
+
+func newDiscoverer(bin, name string, o *Options, parallel int) *discoverer {
+	return &discoverer{bin: bin, name: name, opts: o, slots: make(chan struct{}, parallel), env: discoveryEnv(o.Env, name), cancel: func(error) {}}
 }
 
 func (d *discoverer) note(format string, a ...any) {
@@ -74,28 +89,53 @@ var errTimedOut = errors.New("timed out")
 // not finish within the probe timeout is tried once more, with twice the
 // time, before the error (wrapping errTimedOut).
 func (d *discoverer) run(ctx context.Context, args ...string) (*exec.Result, error) {
-	res, err := d.runWithin(ctx, d.opts.ProbeTimeout, args)
+	// The slot is kept for the second try: a command that hangs is known
+	// as such before the processes queued behind it start.
+	if err := d.acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer d.release()
+	res, err := d.runHeld(ctx, d.opts.ProbeTimeout, args)
 	if err != nil || !res.TimedOut {
 		return res, err
 	}
 	d.opts.Logger.Info("trying again with more time", "command", d.name+" "+strings.Join(args, " "), "timeout", 2*d.opts.ProbeTimeout)
-	if res, err = d.runWithin(ctx, 2*d.opts.ProbeTimeout, args); err != nil || !res.TimedOut {
+	if res, err = d.runHeld(ctx, 2*d.opts.ProbeTimeout, args); err != nil || !res.TimedOut {
 		return res, err
 	}
-	return nil, fmt.Errorf("`%s %s` did not finish within %v, nor within %v when tried again (ended, with its process group): %w",
+	err = fmt.Errorf("`%s %s` did not finish within %v, nor within %v when tried again (ended, with its process group): %w",
 		d.name, strings.Join(args, " "), d.opts.ProbeTimeout, 2*d.opts.ProbeTimeout, errTimedOut)
+	d.countTimeout(err)
+	return nil, err
 }
 
 // runWithin runs the binary once, within timeout; a result that timed out
 // is no error.
 func (d *discoverer) runWithin(ctx context.Context, timeout time.Duration, args []string) (*exec.Result, error) {
+	if err := d.acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer d.release()
+	return d.runHeld(ctx, timeout, args)
+}
+
+// acquire takes one of the slots that bound the processes running at once.
+func (d *discoverer) acquire(ctx context.Context) error {
 	select {
 	case d.slots <- struct{}{}:
-		defer func() { <-d.slots }()
+		return nil
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return ctx.Err()
 	}
-	d.processes.Add(1)
+}
+
+func (d *discoverer) release() { <-d.slots }
+
+// runHeld is runWithin for a caller that holds a slot.
+func (d *discoverer) runHeld(ctx context.Context, timeout time.Duration, args []string) (*exec.Result, error) {
+	if !d.countProcess() {
+		return nil, fmt.Errorf("`%s %s`: %w", d.name, strings.Join(args, " "), context.Cause(ctx))
+	}
 	res, err := exec.Run(ctx, d.bin, args, exec.Options{
 		Env:       d.env,
 		Timeout:   timeout,
@@ -150,7 +190,24 @@ func (d *discoverer) parseComplete(res *exec.Result, args []string) (*completion
 func (d *discoverer) help(ctx context.Context, path []string) (string, error) {
 	args := append([]string{"help"}, path...)
 	if len(path) == 0 {
+		if d.rootHelp != nil {
+			h := d.rootHelp
+			d.rootHelp = nil
+			return *h, nil
+		}
 		args = []string{"--help"}
+	} else if d.ownHelp {
+		// The CLI's own help command may not show a command's help:
+		// `PATH --help` does, through cobra, for a command that parses
+		// flags (one that does not would run, with "--help" an arg).
+		c, err := d.complete(ctx, append(slices.Clone(path), probeFlag, "-")...)
+		if err != nil {
+			return "", err
+		}
+		if !c.refused() {
+			return "", nil
+		}
+		args = append(slices.Clone(path), "--help")
 	}
 	res, err := d.run(ctx, args...)
 	if err != nil {
@@ -200,19 +257,40 @@ func discoveryEnv(base []string, name string) []string {
 func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 	d.build = readBuildInfo(d.bin)
 	d.listsHelp, d.helpKnown = d.build.cobraAtLeast(1, 4)
-	// The root's sub-commands through cobra's help command: safe (it runs
-	// no completion function of the CLI) and exact.
-	rootSubs, err := d.complete(ctx, "help", "")
+	// The root's help (for its name) and its sub-commands through cobra's
+	// help command (safe: it runs no completion function of the CLI, and
+	// exact), side by side.
+	var (
+		rootSubs *completion
+		err      error
+		named    sync.WaitGroup
+	)
+	named.Add(1)
+	go func() { defer named.Done(); rootSubs, err = d.complete(ctx, "help", "") }()
+	name := d.rootName(ctx)
+	named.Wait()
+	if name != "" && name != d.name {
+		d.opts.Logger.Info("the root command's name is not the file's", "binary", d.bin, "file", d.name, "root", name)
+		d.name = name
+		d.env = discoveryEnv(d.opts.Env, name)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: %v", d.bin, ErrNotCobra, err)
 	}
 	d.helpCmp = len(rootSubs.items) > 0
+	if d.ownHelp {
+		// `__complete help ""` lists the own help command's
+		// sub-commands, not the root's: the sub-commands come from the
+		// help pages.
+		d.helpCmp, rootSubs = false, nil
+	}
 	// Does completion parse flags? (cobra 1.2 and later: an unknown flag is
 	// an error.) Only then can the parser be probed for types.
 	if c, err := d.complete(ctx, probeFlag, "-"); err == nil {
 		d.newComp = c.refused()
 	}
 	root := &Command{Name: d.name}
+	d.countCommand()
 	var wg sync.WaitGroup
 	var firstErr error
 	var errMu sync.Mutex
@@ -249,6 +327,7 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 		if !done(err) {
 			return
 		}
+		d.read.Add(1)
 		// The sub-commands are walked while this command's flag types
 		// are asked (rest): they need its flags' names only.
 		if len(path) >= d.opts.MaxDepth {
@@ -265,6 +344,9 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 			mine[f.Name] = f
 		}
 		for _, ch := range children {
+			if !d.countCommand() {
+				break
+			}
 			wg.Add(1)
 			go walk(ch, append(slices.Clone(path), ch.Name), mine, nil)
 		}
@@ -279,7 +361,9 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 	prune(root, left)
 	sortTree(root)
 	spec := &Spec{Format: specFormat, Root: root, Build: d.build}
-	spec.TraverseChildren = d.traverses(ctx, root)
+	var tail sync.WaitGroup
+	tail.Add(1)
+	go func() { defer tail.Done(); spec.TraverseChildren = d.traverses(ctx, root) }()
 	if d.versionFlag {
 		if res, err := d.run(ctx, "--version"); err == nil && res.ExitCode == 0 {
 			v := strings.TrimSpace(firstLine(res.Stdout))
@@ -287,6 +371,7 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 			spec.Version, spec.VersionFlag = v, true
 		}
 	}
+	tail.Wait()
 	d.mu.Lock()
 	spec.Notes = slices.Clone(d.notes)
 	spec.Partial = d.partial
@@ -294,6 +379,80 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 	sort.Strings(spec.Notes)
 	return spec, nil
 }
+
+// rootName reads the root's help (kept for the root's reading) and
+// returns the root command's name as its usage prints it ("" when it
+// prints none): the root is named after it rather than after the binary's
+// file (a renamed copy, a
+// symlink `k` to kubectl), so that its tools are named as in-process and
+// its help is read the same whatever the file is called. A help without a
+// usage line that names the root by a plain name leaves the file's name.
+func (d *discoverer) rootName(ctx context.Context) string {
+	res, err := d.run(ctx, "--help")
+	if err != nil || res.ExitCode != 0 {
+		return ""
+	}
+	d.rootHelp = &res.Stdout
+	d.ownHelp = ownHelpCommand(res.Stdout)
+	return usageName(res.Stdout)
+}
+
+// unlistedFlag reports whether a help text has a flag line, in any
+// section, for a flag other than --help that names does not hold: a
+// listing without --help may be cobra's list of the required flags alone,
+// whatever titles the help gives its flag sections.
+func unlistedFlag(help string, names map[string]bool) bool {
+	for _, l := range strings.Split(help, "\n") {
+		if f := matchFlag(l); f != nil && f.name != "help" && !names[f.name] {
+			return true
+		}
+	}
+	return false
+}
+
+// ownHelpCommand reports whether a root's help lists a help command that
+// is not cobra's (a CLI's own, which may have sub-commands of its own and
+// print something else than a command's help for `help PATH`).
+func ownHelpCommand(help string) bool {
+	for _, l := range strings.Split(help, "\n") {
+		if m := commandLine().FindStringSubmatch(l); m != nil && strings.TrimSuffix(m[1], ":") == "help" {
+			return strings.TrimSpace(m[2]) != "Help about any command"
+		}
+	}
+	return false
+}
+
+// usageName is the first word of a help's usage section ("Usage:" or gh's
+// "USAGE", the use line on the next line or after "Usage:" as docker
+// prints it), "" when there is none or it is no plain name.
+func usageName(help string) string {
+	lines := strings.Split(strings.ReplaceAll(help, "\r\n", "\n"), "\n")
+	for i, l := range lines {
+		if indented(l) {
+			continue
+		}
+		t := strings.TrimSpace(l)
+		rest, ok := strings.CutPrefix(t, "Usage:")
+		if !ok {
+			if t != "USAGE" {
+				continue
+			}
+			rest = ""
+		}
+		line := strings.TrimSpace(rest)
+		for j := i + 1; line == "" && j < len(lines) && indented(lines[j]); j++ {
+			line = strings.TrimSpace(lines[j])
+		}
+		name, _, _ := strings.Cut(line, " ")
+		if plainName().MatchString(name) {
+			return name
+		}
+		return ""
+	}
+	return ""
+}
+
+var plainName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.+-]*$`) })
 
 // traverses reports whether the root reads its own local flags before a
 // sub-command's name (cobra's TraverseChildren), by asking the parser:
@@ -375,6 +534,43 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 		hc.flags[f.name] = true
 	}
 	page := parseHelp(helpText, hc)
+	// Cobra 1.3+ lists only the required flags while one is unset: the
+	// others are listed with the required ones set, and the help is read
+	// again knowing them all (a help may list them in sections of their
+	// own, which are recognized by the flags they name).
+	var required map[string]bool
+	parsesKnown := false
+	listed := flagsOf(flagsC)
+	listedNames := map[string]bool{}
+	for _, f := range listed {
+		listedNames[f.name] = true
+	}
+	if d.newComp && len(listed) > 0 && !listedNames["help"] && (!d.fullListing(listedNames, page) || unlistedFlag(helpText, listedNames)) {
+		all, err := d.withRequired(ctx, path, listed, page)
+		if err != nil {
+			return nil, nil, fmt.Errorf("listing the flags of %s: %w", full, err)
+		}
+		more := false // the listing with them set names flags the first did not
+		if all != nil {
+			for _, f := range flagsOf(all) {
+				more = more || !listedNames[f.name]
+			}
+		}
+		if more {
+			// Only a command that parses its flags lists others once
+			// the required ones are set.
+			parsesKnown = true
+			required = map[string]bool{}
+			for _, f := range listed {
+				required[f.name] = true
+			}
+			flagsC = &completion{items: append(slices.Clone(flagsC.items), all.items...), directive: flagsC.directive}
+			for _, f := range flagsOf(all) {
+				hc.flags[f.name] = true
+			}
+			page = parseHelp(helpText, hc)
+		}
+	}
 	if page.quotes {
 		d.quotes.Store(true)
 	}
@@ -394,12 +590,14 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 	// its completion functions are not called); one that parses its own
 	// (DisableFlagParsing) accepts it. The sub-commands need only the
 	// flags' names and usages: they are walked while the types are asked.
-	pass, probes := d.flags(c, path, page, flagsC, parent)
+	pass, probes := d.flags(c, path, page, flagsC, parent, required)
 	rest := func() error {
 		if err := d.types(ctx, c, path, pass, probes); err != nil {
 			return err
 		}
-		if d.newComp && !pass.parses {
+		// Whether a group that does not run parses its flags matters
+		// to no tool: it is not asked.
+		if d.newComp && !pass.parses && !parsesKnown && runs(page, full, len(c.Commands) > 0) {
 			parseC, err := d.complete(ctx, append(slices.Clone(path), probeFlag, "-")...)
 			if err != nil {
 				return fmt.Errorf("listing the flags of %s: %w", full, err)
@@ -407,7 +605,7 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 			if !parseC.refused() {
 				c.NoParse = true
 				c.Flags = nil
-				pass, _ = d.flags(c, path, page, parseC, parent)
+				pass, _ = d.flags(c, path, page, parseC, parent, nil)
 			}
 		}
 		if !c.NoParse {
@@ -430,7 +628,6 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 			c.Long = ""
 		}
 		c.Example = page.example
-		c.Runnable = true
 		use, ok := page.useLine(full)
 		switch {
 		case ok:
@@ -451,18 +648,12 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 				use = strings.TrimSuffix(use, " [flags]")
 			}
 			c.Use = c.Name + strings.TrimPrefix(use, full)
-			if page.upper && len(c.Commands) > 0 && !slices.ContainsFunc(strings.Fields(strings.TrimPrefix(use, full)), func(w string) bool { return !isFlagsWord(w) }) && !page.groupLine(full) {
-				// gh's layout prints the use line of a group that does
-				// not run ("gh codespace [flags]"); cobra's and kubectl's
-				// print it only for a command that runs.
-				c.Runnable = false
-			}
 		case len(page.useLines) > 0 || !page.leaf(full) && len(c.Commands) > 0:
 			// A group: its usage names a sub-command only.
-			c.Runnable = false
 		default:
 			c.Use = c.Name
 		}
+		c.Runnable = runs(page, full, len(c.Commands) > 0)
 		if c.NoParse {
 			// The help adds "[flags]" for cobra's own --help; the command
 			// takes no flags of cobra's.
@@ -501,7 +692,24 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 		children = d.dropServerGroup(ctx, children)
 	}
 	c.Commands = children
+	c.HasCommands = len(children) > 0
 	return children, rest, nil
+}
+
+// runs reports whether the help page shows a command that runs (the
+// decision that rest makes when it sets Runnable).
+func runs(page *helpPage, full string, hasSubs bool) bool {
+	use, ok := page.useLine(full)
+	switch {
+	case ok:
+		// gh's layout prints the use line of a group that does not run
+		// ("gh codespace [flags]"); cobra's and kubectl's print it only
+		// for a command that runs.
+		return !(page.upper && hasSubs && !slices.ContainsFunc(strings.Fields(strings.TrimPrefix(use, full)), func(w string) bool { return !isFlagsWord(w) }) && !page.groupLine(full))
+	case len(page.useLines) > 0 || !page.leaf(full) && hasSubs:
+		return false
+	}
+	return true
 }
 
 // isDefault reports whether a root sub-command is cobra's own help or
@@ -509,7 +717,10 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 func isDefault(it helpItem) bool {
 	switch it.name {
 	case "help":
-		return it.short == "Help about any command"
+		// cobra's, or the CLI's own (which cobra adds when the tree is
+		// executed, not to the tree reflected in-process): help, not an
+		// action.
+		return true
 	case "completion":
 		return strings.HasPrefix(it.short, "Generate the autocompletion script")
 	case "__complete", "__completeNoDesc":

@@ -41,7 +41,7 @@ func (d *discoverer) commit(p *flagPass) {
 // help lists under "Global Flags:" is inherited, and marked persistent where
 // it is defined. It returns the flags whose types the help does not print,
 // to be asked of the flag parser (types).
-func (d *discoverer) flags(c *Command, path []string, page *helpPage, comp *completion, parent map[string]*Flag) (*flagPass, []*probeItem) {
+func (d *discoverer) flags(c *Command, path []string, page *helpPage, comp *completion, parent map[string]*Flag, listedRequired map[string]bool) (*flagPass, []*probeItem) {
 	pass := &flagPass{}
 	full := strings.Join(append([]string{d.name}, path...), " ")
 	listed := flagsOf(comp)
@@ -49,9 +49,14 @@ func (d *discoverer) flags(c *Command, path []string, page *helpPage, comp *comp
 	for _, f := range listed {
 		names[f.name] = true
 	}
-	// Cobra 1.3+ lists only the required flags while one is unset.
+	// Cobra 1.3+ lists only the required flags while one is unset: comp
+	// holds them and then the others, listed with them set
+	// (listedRequired), or, when they could not be set, the required ones
+	// alone, and the help's flags stand for the others.
 	required := map[string]bool{}
-	if len(listed) > 0 && d.newComp && !c.NoParse && !d.fullListing(names, page) {
+	if listedRequired != nil && !c.NoParse {
+		required = listedRequired
+	} else if len(listed) > 0 && d.newComp && !c.NoParse && !d.fullListing(names, page) {
 		for _, f := range listed {
 			required[f.name] = true
 		}
@@ -542,4 +547,55 @@ func fromMessage(msg string, list bool) string {
 		return ""
 	}
 	return ""
+}
+
+// requiredValues are the values tried, in turn, for a required flag whose
+// type is not known yet, to list the other flags with it set.
+var requiredValues = []string{probeValue, "true", "1", "1.5", "1s", "127.0.0.1", "10.0.0.0/8", "k=v", "k=1", "2006-01-02T15:04:05Z"}
+
+// withRequired lists the flags of the command at path with the required
+// flags (listed, cobra's listing while they are unset) set, each to a
+// value its parser takes: cobra then lists every other flag. The value of
+// a flag the parser refuses is replaced by the next of requiredValues (the
+// help's type's first). It returns nil when no values were found.
+func (d *discoverer) withRequired(ctx context.Context, path []string, listed []*completedFlag, page *helpPage) (*completion, error) {
+	values := make([][]string, len(listed))
+	at := make([]int, len(listed))
+	for i, f := range listed {
+		if hf := page.flags[f.name]; hf != nil {
+			if v, ok := sampleValue(helpType(hf)); ok {
+				values[i] = append(values[i], v)
+			}
+		}
+		values[i] = append(values[i], requiredValues...)
+	}
+	for range 3 * len(requiredValues) {
+		args := slices.Clone(path)
+		for i, f := range listed {
+			args = append(args, "--"+f.name+"="+values[i][at[i]])
+		}
+		c, err := d.complete(ctx, append(args, "-")...)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			// The CLI acted on a value before cobra answered (kubectl's
+			// --kuberc), or the command parses its own flags: the
+			// listing stays as it was.
+			return nil, nil
+		}
+		if !c.refused() {
+			return c, nil
+		}
+		m := refusedFlag().FindStringSubmatch(c.errText)
+		if m == nil {
+			return nil, nil
+		}
+		i := slices.IndexFunc(listed, func(f *completedFlag) bool { return f.name == m[1] })
+		if i < 0 || at[i]+1 >= len(values[i]) {
+			return nil, nil
+		}
+		at[i]++
+	}
+	return nil, nil
 }

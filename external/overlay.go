@@ -2,12 +2,14 @@ package external
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/tailscale/hujson"
 )
@@ -41,6 +43,8 @@ type Overlay struct {
 	Exclude  []string                   `json:"exclude,omitempty"`
 	Flags    map[string]*FlagOverlay    `json:"flags,omitempty"`
 	Commands map[string]*CommandOverlay `json:"commands,omitempty"`
+	// Limits are the call limits to serve the CLI with (see CallLimits).
+	Limits *LimitsOverlay `json:"limits,omitempty"`
 
 	// builtin names the CLI of a built-in overlay (BuiltinOverlay): its
 	// names that match nothing (another version of the CLI) are noted
@@ -63,6 +67,48 @@ type CommandOverlay struct {
 	Flags map[string]*FlagOverlay `json:"flags,omitempty"`
 }
 
+// LimitsOverlay holds the call limits an overlay gives the CLI, as its
+// author's toolset.Config would ({"timeout": "30m", "maxOutput": 4194304,
+// "maxParallel": 4}); the serving command's --timeout, --max-output and
+// --max-parallel still win. 0 means no limit (timeout, maxOutput).
+type LimitsOverlay struct {
+	Timeout     string `json:"timeout,omitempty"`
+	MaxOutput   *int   `json:"maxOutput,omitempty"`
+	MaxParallel *int   `json:"maxParallel,omitempty"`
+}
+
+// CallLimits returns the overlay's limits as toolset.Config takes them
+// (Timeout, MaxOutput, MaxParallel): zero where the overlay says nothing,
+// negative for "no limit".
+func (o *Overlay) CallLimits() (timeout time.Duration, maxOutput, maxParallel int, err error) {
+	if o == nil || o.Limits == nil {
+		return 0, 0, 0, nil
+	}
+	l := o.Limits
+	if l.Timeout != "" {
+		if timeout, err = time.ParseDuration(l.Timeout); err != nil || timeout < 0 {
+			return 0, 0, 0, fmt.Errorf("overlay: limits.timeout %q: want a duration such as 30m (0: no limit)", l.Timeout)
+		}
+		if timeout == 0 {
+			timeout = -1
+		}
+	}
+	if l.MaxOutput != nil {
+		if maxOutput = *l.MaxOutput; maxOutput < 0 {
+			return 0, 0, 0, fmt.Errorf("overlay: limits.maxOutput %d: want a number of bytes (0: no cap)", maxOutput)
+		}
+		if maxOutput == 0 {
+			maxOutput = -1
+		}
+	}
+	if l.MaxParallel != nil {
+		if maxParallel = *l.MaxParallel; maxParallel < 1 {
+			return 0, 0, 0, fmt.Errorf("overlay: limits.maxParallel %d: want at least 1", maxParallel)
+		}
+	}
+	return timeout, maxOutput, maxParallel, nil
+}
+
 // ArgsOverlay bounds a command's positional args.
 type ArgsOverlay struct {
 	Min int `json:"min"`
@@ -79,6 +125,12 @@ type FlagOverlay struct {
 	Description *string         `json:"description,omitempty"`
 	Default     *string         `json:"default,omitempty"`
 	Required    *bool           `json:"required,omitempty"`
+	// Hidden declares, in a command's "flags", a flag that the CLI hides
+	// (etcdctl's global --endpoints), which reflection cannot see: it is
+	// served with Type, which it must give, once the CLI's parser has
+	// taken a value of that type for it (Load asks it). Declared on the
+	// root (""), it is inherited by every command, as a global option.
+	Hidden bool `json:"hidden,omitempty"`
 }
 
 // ReadOverlay reads an overlay file: JSON, where comments (// and /* */)
@@ -159,6 +211,7 @@ func (o *Overlay) Apply(spec *Spec) (*Spec, error) {
 			continue
 		}
 		parent.Commands = slices.DeleteFunc(parent.Commands, func(c *Command) bool { return c.Name == path[len(path)-1] })
+		parent.HasCommands = true
 		s.Notes = append(s.Notes, fmt.Sprintf("%s %s: left out by the overlay", s.Root.Name, p))
 	}
 	for name, fo := range o.Flags {
@@ -275,10 +328,55 @@ func (co *CommandOverlay) apply(c, root *Command, path []string) error {
 				}
 			}
 		}
+		if f == nil && fo.Hidden {
+			if fo.Type == "" {
+				return fmt.Errorf("flags: --%s is declared hidden: give its type", name)
+			}
+			f = &Flag{Name: name, Declared: true, Persistent: len(path) == 0}
+			c.Flags = append(c.Flags, f)
+		}
 		if f == nil {
-			return fmt.Errorf("flags: no flag --%s", name)
+			return fmt.Errorf("flags: no flag --%s (a flag the CLI hides can be declared with \"hidden\": true and its type)", name)
 		}
 		fo.apply(f)
 	}
 	return nil
+}
+
+// checkDeclared asks the parser of the binary at path about each flag that
+// the overlay declared hidden in spec: `__complete PATH --NAME=VALUE -`,
+// VALUE a value of its type. A parser that does not know the flag, or
+// refuses the value, fails the overlay.
+func checkDeclared(ctx context.Context, path string, spec *Spec, o *Options) error {
+	var errs []error
+	var d *discoverer
+	var walk func(c *Command, at []string)
+	walk = func(c *Command, at []string) {
+		for _, f := range c.Flags {
+			if !f.Declared {
+				continue
+			}
+			if d == nil {
+				d = newDiscoverer(path, spec.Root.Name, o, 1)
+			}
+			v, ok := sampleValue(f.Type)
+			if !ok {
+				v = probeValue // a custom type's name: a string
+			}
+			comp, err := d.complete(ctx, append(slices.Clone(at), "--"+f.Name+"="+v, "-")...)
+			where := strings.Join(at, " ")
+			switch {
+			case err != nil:
+				errs = append(errs, fmt.Errorf("overlay: commands %q: flags: --%s (hidden): asking the CLI's parser: %w", where, f.Name, err))
+			case comp.refused():
+				errs = append(errs, fmt.Errorf("overlay: commands %q: flags: --%s (hidden): the CLI's parser refuses --%s=%s (%s): %s",
+					where, f.Name, f.Name, v, f.Type, comp.errText))
+			}
+		}
+		for _, s := range c.Commands {
+			walk(s, append(slices.Clone(at), s.Name))
+		}
+	}
+	walk(spec.Root, nil)
+	return errors.Join(errs...)
 }

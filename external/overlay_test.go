@@ -49,10 +49,13 @@ func TestBuiltinOverlay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(t.TempDir(), "kubectl")
+	// The root command is named kubectl, the file k: the overlay goes by
+	// the root's name.
+	bin := filepath.Join(t.TempDir(), "k")
 	if err := os.WriteFile(bin, src, 0o700); err != nil {
 		t.Fatal(err)
 	}
+	t.Setenv("TEMPLATED_NAME", "kubectl")
 	notes := func(builtin bool) string {
 		r, err := external.Load(context.Background(), bin, &external.Options{NoCache: true, Builtin: builtin})
 		if err != nil {

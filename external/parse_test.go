@@ -508,3 +508,19 @@ func TestEndsClause(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageName reads the root command's name from the usage line of its
+// help, in the layouts of cobra, gh and docker.
+func TestUsageName(t *testing.T) {
+	for help, want := range map[string]string{
+		"A CLI\n\nUsage:\n  shapes [flags]\n  shapes [command]\n":                      "shapes",
+		"Work seamlessly with GitHub.\n\nUSAGE\n  gh <command> <subcommand> [flags]\n": "gh",
+		"\nUsage:  docker [OPTIONS] COMMAND\n\nA self-sufficient runtime\n":            "docker",
+		"Usage:\n  /usr/local/bin/tool [flags]\n":                                      "",
+		"no usage here\n": "",
+	} {
+		if got := usageName(help); got != want {
+			t.Errorf("UsageName(%q) = %q, want %q", help, got, want)
+		}
+	}
+}

@@ -45,6 +45,19 @@ type Options struct {
 	Builtin bool
 	// Logger receives progress and notes; nil discards them.
 	Logger *slog.Logger
+	// Timeout bounds the whole reflection (DefaultTimeout when zero);
+	// MaxCommands the commands it reads (DefaultMaxCommands), MaxProcesses
+	// the processes it starts (DefaultMaxProcesses), and MaxTimeouts the
+	// processes that may not finish in time, tried again, before it stops
+	// (DefaultMaxTimeouts). Reaching one is a *LimitError.
+	Timeout      time.Duration
+	MaxCommands  int
+	MaxProcesses int
+	MaxTimeouts  int
+	// ProgressInterval is how often a reflection logs its progress (commands
+	// read and left, processes, time elapsed) at level Info;
+	// DefaultProgressInterval when zero.
+	ProgressInterval time.Duration
 	// Stale lets Load serve the cached reflection of a binary that has
 	// changed since (another version installed at the same path) instead
 	// of reflecting it first: Result.Stale says so, and the binary is
@@ -72,6 +85,21 @@ func (o *Options) withDefaults() *Options {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if c.MaxCommands <= 0 {
+		c.MaxCommands = DefaultMaxCommands
+	}
+	if c.MaxProcesses <= 0 {
+		c.MaxProcesses = DefaultMaxProcesses
+	}
+	if c.MaxTimeouts <= 0 {
+		c.MaxTimeouts = DefaultMaxTimeouts
+	}
+	if c.ProgressInterval <= 0 {
+		c.ProgressInterval = DefaultProgressInterval
 	}
 	return &c
 }
@@ -102,9 +130,11 @@ type Result struct {
 }
 
 // Resolve finds the binary named by name (a path, or a name looked up in
-// PATH) and returns its absolute path with symlinks resolved, and the name
-// its root command gets (the base name of name as found, without
-// resolving symlinks: "kubectl" stays "kubectl").
+// PATH) and returns its absolute path with symlinks resolved, and the
+// file's name (the base name of name as found, without resolving
+// symlinks: "k" stays "k"). Reflection names the root after the root
+// command's own name, as its help prints it ("kubectl" for a link k to
+// kubectl), and falls back on the file's.
 func Resolve(name string) (path, root string, err error) {
 	p, err := osexec.LookPath(name)
 	if err != nil {
@@ -120,20 +150,34 @@ func Resolve(name string) (path, root string, err error) {
 	return p, root, nil
 }
 
-// Reflect walks the binary at path (whose root command is named name)
+// Reflect walks the binary at path (whose file is named name; the root
+// takes the root command's own name where its help prints one)
 // through cobra's completion command and its help texts, without the
 // cache. Every process it starts has stdin closed, a short timeout, and
 // its process group ended when it is over.
 func Reflect(ctx context.Context, path, name string, opts *Options) (*Spec, error) {
 	o := opts.withDefaults()
-	d := &discoverer{bin: path, name: name, opts: o, slots: make(chan struct{}, o.Parallel), env: discoveryEnv(o.Env, name)}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	ctx, cancelTime := context.WithTimeoutCause(ctx, o.Timeout, &LimitError{Binary: path, Limit: LimitTime, Max: o.Timeout, Flag: "--reflect-timeout"})
+	defer cancelTime()
+	d := newDiscoverer(path, name, o, o.Parallel)
+	d.cancel = cancel
 	start := time.Now()
 	o.Logger.Info("reflecting the binary through its help and cobra's completion command", "binary", path, "parallel", o.Parallel)
 	before, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("reflecting %s: %w", path, err)
 	}
+	done := make(chan struct{})
+	go d.progress(o.ProgressInterval, start, done)
 	spec, err := d.discover(ctx)
+	close(done)
+	if le := limitOf(ctx); le != nil {
+		e := *le
+		e.Commands, e.Processes, e.Elapsed = d.read.Load(), d.processes.Load(), time.Since(start)
+		return nil, &e
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -183,6 +227,10 @@ func Load(ctx context.Context, name string, opts *Options) (*Result, error) {
 	cache := ""
 	if !o.NoCache {
 		if cache, err = cachePath(o.CacheDir, named, root); err != nil {
+			var ce *CacheError
+			if errors.As(err, &ce) {
+				return nil, err
+			}
 			o.Logger.Warn("no cache", "err", err)
 			cache = ""
 		}
@@ -219,8 +267,10 @@ func Load(ctx context.Context, name string, opts *Options) (*Result, error) {
 	}
 	applied := spec
 	overlay := o.Overlay
+	// The root command's own name, which may not be the file's.
+	rootName := spec.Root.Name
 	if overlay == nil && o.Builtin {
-		if overlay, err = BuiltinOverlay(root); err != nil {
+		if overlay, err = BuiltinOverlay(rootName); err != nil {
 			return nil, err
 		}
 	}
@@ -228,12 +278,15 @@ func Load(ctx context.Context, name string, opts *Options) (*Result, error) {
 		if applied, err = overlay.Apply(spec); err != nil {
 			return nil, err
 		}
+		if err := checkDeclared(ctx, path, applied, o); err != nil {
+			return nil, err
+		}
 		if overlay.builtin != "" {
-			applied.Notes = append(applied.Notes, fmt.Sprintf("applied the overlay cobramcp ships for %s (read-only and destructive hints, defaults no help prints, commands left out)", root))
+			applied.Notes = append(applied.Notes, fmt.Sprintf("applied the overlay cobramcp ships for %s (read-only and destructive hints, defaults no help prints, commands left out)", rootName))
 		}
 	}
 	tree, more := Build(applied)
-	tree.Use = root
+	tree.Use = rootName
 	notes := append(slices.Clone(applied.Notes), more...)
 	logNotes(o.Logger, notes, cached)
 	r := &Result{Root: tree, Path: path, Spec: applied, Cached: cached, Notes: notes, Stale: stale}

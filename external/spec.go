@@ -4,7 +4,7 @@ import "time"
 
 // specFormat is the version of the Spec encoding in the cache; a cache
 // entry of another format is rebuilt.
-const specFormat = 5
+const specFormat = 6
 
 // Spec is what reflection found out about a binary: its command tree, the
 // flags of each command with their types, and notes on what it could not
@@ -66,6 +66,12 @@ type Command struct {
 	// inherited by the sub-commands).
 	Flags    []*Flag    `json:"flags,omitempty"`
 	Commands []*Command `json:"commands,omitempty"`
+	// HasCommands reports that the command has sub-commands in the CLI,
+	// whether or not Commands holds them all (the overlay, the depth
+	// limit or a help that hung may leave some out): Build keeps such a
+	// command one that has sub-commands, so that its positional args are
+	// never written where the CLI could read one as a sub-command's name.
+	HasCommands bool `json:"hasCommands,omitempty"`
 	// Annotations are set by the overlay only (read-only hints, titles).
 	Annotations map[string]string `json:"annotations,omitempty"`
 }
@@ -97,6 +103,9 @@ type Flag struct {
 	// Schema is a JSON Schema for the flag's value, from the overlay; it
 	// becomes the flag's jsonschema annotation.
 	Schema string `json:"schema,omitempty"`
+	// Declared reports a flag that the CLI hides, declared by the
+	// overlay ("hidden": true) and checked against the CLI's parser.
+	Declared bool `json:"declared,omitempty"`
 }
 
 // Type sources, the values of Flag.TypeFrom.

@@ -110,6 +110,12 @@ func annotationSchema(f *pflag.Flag) (*jsonschema.Schema, string, error) {
 			return nil, "", fmt.Errorf("completed from the flag's type: %w", err)
 		}
 		note = n
+	} else if s.Type == "" && len(s.Types) == 0 && (len(s.Enum) > 0 || s.Const != nil) {
+		doc, n := typeOfValues(f, inlined.(map[string]any), s)
+		if s, err = toSchema(doc); err != nil {
+			return nil, "", fmt.Errorf("completed from the flag's type: %w", err)
+		}
+		note = n
 	}
 	if s.Description == "" {
 		s.Description = description(f, "")

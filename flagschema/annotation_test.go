@@ -63,7 +63,7 @@ func TestAnnotationAccepted(t *testing.T) {
 			name:   "without description gets the usage and the NoOptDefVal note",
 			add:    func(fs *pflag.FlagSet) { fs.String("x", "", "color"); fs.Lookup("x").NoOptDefVal = "always" },
 			schema: `{"enum":["always","never","auto"]}`,
-			want:   `{"enum":["always","never","auto"],"description":"color (if given without a value: always)"}`,
+			want:   `{"type":"string","enum":["always","never","auto"],"description":"color (if given without a value: always)"}`,
 		},
 		{
 			name:   "2020-12 $schema dropped",

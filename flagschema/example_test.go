@@ -26,7 +26,7 @@ func ExampleFor() {
 	})
 	// Output:
 	// level {"type":"integer","description":"compression level","default":3,"minimum":-128,"maximum":127}
-	// mode {"description":"how to run","default":"fast","enum":["fast","safe"]}
+	// mode {"type":"string","description":"how to run","default":"fast","enum":["fast","safe"]}
 	// tag {"type":"array","items":{"type":"string"},"description":"tags to add","default":["a","b"]}
 }
 

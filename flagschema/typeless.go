@@ -172,3 +172,84 @@ func tighterBound(k string, a, g any) (any, bool) {
 	}
 	return nil, false
 }
+
+// typeOfValues gives an annotation that lists its values (an enum or a
+// const) and no type the type those values have, which strict dialects and
+// some clients need: the flag's own type when every value is of it (an
+// int flag's {"enum": [1, 2]} is an integer), else the JSON types of the
+// values (a string flag, which takes any JSON value, with {"enum": ["a",
+// "b"]} is a string). Either way the type accepts every listed value, so
+// the schema accepts what it did. The note says what was done, for the
+// log.
+func typeOfValues(f *pflag.Flag, root map[string]any, s *jsonschema.Schema) (map[string]any, string) {
+	values := s.Enum
+	if s.Const != nil {
+		values = append(slices.Clone(values), *s.Const)
+	}
+	var types []string
+	for _, v := range values {
+		t := jsonType(v)
+		if !slices.Contains(types, t) {
+			types = append(types, t)
+		}
+	}
+	if !takesJSON(f) {
+		gen := generated(f).Type
+		fits := gen != ""
+		for _, t := range types {
+			fits = fits && (t == gen || t == "integer" && gen == "number")
+		}
+		if fits {
+			types = []string{gen}
+		}
+	}
+	// "integer" is a "number": a list with both needs only the latter.
+	if slices.Contains(types, "number") {
+		types = slices.DeleteFunc(types, func(t string) bool { return t == "integer" })
+	}
+	slices.Sort(types)
+	out := maps.Clone(root)
+	if len(types) == 1 {
+		out["type"] = types[0]
+	} else {
+		list := make([]any, len(types))
+		for i, t := range types {
+			list[i] = t
+		}
+		out["type"] = list
+	}
+	return out, fmt.Sprintf(`the annotation of --%s lists its values and has no "type": typed %s, the type of its values (the flag is of type %s)`, f.Name, strings.Join(types, " or "), Kind(f))
+}
+
+// jsonType is the JSON Schema type of a decoded JSON value; a number
+// without a fraction is an "integer".
+func jsonType(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case json.Number:
+		if _, err := v.Int64(); err == nil {
+			return "integer"
+		}
+		if f, err := v.Float64(); err == nil && f == float64(int64(f)) {
+			return "integer"
+		}
+		return "number"
+	case float64:
+		if v == float64(int64(v)) {
+			return "integer"
+		}
+		return "number"
+	case int, int64:
+		return "integer"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return "string"
+}

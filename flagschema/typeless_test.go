@@ -66,6 +66,42 @@ func TestAnnotationWithoutType(t *testing.T) {
 			wantNote: "added additionalProperties, minProperties, propertyNames, type",
 		},
 		{
+			name:     "an enum without a type on a string flag is typed as its values",
+			add:      stringFlag,
+			schema:   `{"enum":["json","yaml"]}`,
+			want:     `{"type":"string","enum":["json","yaml"],"description":"the usage"}`,
+			valid:    []any{"json", "yaml"},
+			invalid:  []any{"xml", 1},
+			wantNote: `lists its values and has no "type": typed string`,
+		},
+		{
+			name:     "an enum without a type on an int flag takes the flag's type",
+			add:      intFlag,
+			schema:   `{"enum":[1,2]}`,
+			want:     `{"type":"integer","enum":[1,2],"description":"an int","default":2}`,
+			valid:    []any{1, 2},
+			invalid:  []any{3, "1"},
+			wantNote: "typed integer",
+		},
+		{
+			name:     "an enum of mixed values on a string flag",
+			add:      stringFlag,
+			schema:   `{"enum":["auto",1.5,3,null]}`,
+			want:     `{"type":["null","number","string"],"enum":["auto",1.5,3,null],"description":"the usage"}`,
+			valid:    []any{"auto", 1.5, 3, nil},
+			invalid:  []any{"x", 2},
+			wantNote: "typed null or number or string",
+		},
+		{
+			name:     "a const without a type",
+			add:      stringFlag,
+			schema:   `{"const":"only"}`,
+			want:     `{"type":"string","const":"only","description":"the usage"}`,
+			valid:    []any{"only"},
+			invalid:  []any{"other"},
+			wantNote: "typed string",
+		},
+		{
 			name:     "a string flag takes any JSON value",
 			add:      stringFlag,
 			schema:   `{"minimum":1,"maximum":5}`,
@@ -111,8 +147,7 @@ func TestCompletedIsEmptyForTypedAnnotations(t *testing.T) {
 		schema string
 	}{
 		{"a type", `{"type":"integer","minimum":1}`},
-		{"an enum", `{"enum":[1,2]}`},
-		{"a const", `{"const":3}`},
+		{"an enum with a type", `{"type":"integer","enum":[1,2]}`},
 		{"typed alternatives", `{"anyOf":[{"type":"integer"},{"type":"string"}]}`},
 		{"refused", `{"type":`},
 	}

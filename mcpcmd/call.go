@@ -84,13 +84,14 @@ func newCallCmd(o *Options) *cobra.Command {
 	}
 	c.Flags().StringVar(&format, "format", callFormatMCP, "result format: mcp (the CallToolResult) or toolvault (the toolvault response envelope)")
 	pf = addPolicyFlags(c, toolset.ToolModeFull)
+	addLimitFlags(c)
 	return c
 }
 
 // printResult prints v, the rendering of res, on c's stdout, and returns
 // an error naming the failure when the call failed.
 func printResult(c *cobra.Command, name string, v any, res *mcp.CallToolResult) error {
-	b, err := MarshalJSON(v)
+	b, err := marshalJSON(v)
 	if err != nil {
 		return fmt.Errorf("encoding the result: %w", err)
 	}

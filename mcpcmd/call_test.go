@@ -160,7 +160,7 @@ func TestCallMCPResult(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := mcpcmd.MarshalJSON(res)
+			want, err := exportJSON(res)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -284,7 +284,7 @@ func ExampleNew_callToolVault() {
 	ts := newFake()
 	ts.answer(exec.Result{Stdout: `{"kind": "PodList", "items": []}` + "\n"})
 	root := &cobra.Command{Use: "fakecli"}
-	root.AddCommand(mcpcmd.New(mcpcmd.Options{Load: ts.load}))
+	root.AddCommand(mcpcmd.New(mcpcmd.Options{Tree: ts.source}))
 	root.SetOut(os.Stdout)
 	root.SetArgs([]string{"mcp", "call", "fake_get", `[{"name": "output", "value": "json"}]`, "--format", "toolvault"})
 	if err := root.Execute(); err != nil {
@@ -316,7 +316,7 @@ func TestCallStdinCharDevice(t *testing.T) {
 	for _, args := range [][]string{{"call", "fake_get"}, {"call", "fake_get", "-"}, {"tool", "fake_get"}} {
 		ts := newFake()
 		root := &cobra.Command{Use: "fakecli", SilenceErrors: true}
-		root.AddCommand(mcpcmd.New(mcpcmd.Options{Load: ts.load}))
+		root.AddCommand(mcpcmd.New(mcpcmd.Options{Tree: ts.source}))
 		root.SetIn(f)
 		root.SetOut(io.Discard)
 		root.SetArgs(append([]string{"mcp"}, args...))

@@ -81,10 +81,10 @@ func planStart(o *Options, c *cobra.Command, cl clientcfg.Client, server string,
 	if err := checkPins(pol.Pins); err != nil {
 		return nil, nil, err
 	}
-	if o.Load == nil {
+	if o.Tree == nil {
 		return more, nil, nil
 	}
-	ts, err := o.Load(c)
+	ts, err := o.load(c)
 	if err != nil {
 		return nil, nil, err
 	}

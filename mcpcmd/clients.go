@@ -200,11 +200,11 @@ func newEnableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 	withExamples(c, func(path string) string {
 		name := helpName(o, c)
 		after := "--"
-		if o.ServerName != nil { // served from outside: the binary comes first
+		if o.Outside != nil { // served from outside: the binary comes first
 			after += " " + name
 		}
 		ex := []string{path + " " + after, path + " --dry-run " + after, path + " --env KEY=VALUE " + after + " --tools '" + name + "_get_*'"}
-		if o.ServerName == nil {
+		if o.Outside == nil {
 			ex[0], ex[1] = path, path+" --dry-run"
 		}
 		if len(cl.Scopes()) > 1 {
@@ -249,7 +249,7 @@ func newDisableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if name == "" && o.ServerName != nil && o.ServerName(c) == "" {
+			if name == "" && o.Outside != nil && outsideName(o) == "" {
 				// A CLI served from outside names its entry: without it,
 				// the entry of another name would be looked for.
 				return fmt.Errorf("name the served CLI after -- (its entry is named after it), e.g. `%s -- kubectl`, or give --name", c.CommandPath())
@@ -315,7 +315,7 @@ func newListCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 			for _, e := range entries {
 				mark := " "
-				if isThisCLI(e.Server, exe, serverName(o, c), entryArgs(o, c, nil), o.EntryArgs != nil) {
+				if isThisCLI(e.Server, exe, serverName(o, c), entryArgs(o, c, nil), o.Outside != nil) {
 					mark = "*"
 				}
 				what := e.URL
@@ -404,18 +404,25 @@ func executable() (string, error) {
 
 // serverName is the default name of the client entry.
 func serverName(o *Options, c *cobra.Command) string {
-	if o.ServerName != nil {
-		if name := o.ServerName(c); name != "" {
-			return name
-		}
+	if name := outsideName(o); name != "" {
+		return name
 	}
 	return c.Root().Name()
 }
 
+// outsideName is the name of the CLI served from outside, "" when there
+// is none or it is not named yet.
+func outsideName(o *Options) string {
+	if o.Outside == nil || o.Outside.Name == nil {
+		return ""
+	}
+	return o.Outside.Name()
+}
+
 // entryArgs returns the arguments of a client entry's command line.
 func entryArgs(o *Options, c *cobra.Command, extra []string) []string {
-	if o.EntryArgs != nil {
-		return o.EntryArgs(c, startArgs(c), extra)
+	if o.Outside != nil && o.Outside.EntryArgs != nil {
+		return o.Outside.EntryArgs(startArgs(c), extra)
 	}
 	return append(startArgs(c), extra...)
 }

@@ -51,13 +51,13 @@ func readConfirm(c *cobra.Command, root string, lookup func(string) (string, boo
 	var cf toolset.Confirm
 	cf.Tools, _ = fs.GetStringSlice(flagConfirm)
 	if !fs.Changed(flagConfirm) {
-		if v, ok := lookup(PolicyEnv(root, flagConfirm)); ok && strings.TrimSpace(v) != "" {
+		if v, ok := lookup(policyEnv(root, flagConfirm)); ok && strings.TrimSpace(v) != "" {
 			cf.Tools = splitList(v)
 		}
 	}
 	cf.Destructive, _ = fs.GetBool(flagConfirmDestructive)
 	if !fs.Changed(flagConfirmDestructive) {
-		name := PolicyEnv(root, flagConfirmDestructive)
+		name := policyEnv(root, flagConfirmDestructive)
 		if v, ok := lookup(name); ok && strings.TrimSpace(v) != "" {
 			b, err := parseEnvBool("$"+name, v)
 			if err != nil {

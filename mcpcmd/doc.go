@@ -7,8 +7,16 @@
 // adopting CLI:
 //
 //	root.AddCommand(mcpcmd.New(mcpcmd.Options{
-//		Load: func(c *cobra.Command) (*toolset.Toolset, error) { return toolset.New(c.Root(), nil) },
+//		Tree: func(c *cobra.Command, _ *slog.Logger) (*cobra.Command, *toolset.Config, error) {
+//			return c.Root(), &toolset.Config{Timeout: 10 * time.Minute}, nil
+//		},
 //	}))
+//
+// The person running the server may change the Config's call limits with
+// --timeout, --max-output and --max-parallel (or <ROOT>_MCP_TIMEOUT...).
+// A program that serves a CLI other than itself sets Options.Outside, and
+// one whose purpose is serving puts the commands at its top with
+// Options.Parent (cmd/cobramcp does both).
 //
 // In stdio mode nothing but protocol bytes reaches stdout: start keeps a
 // private copy of the stdout descriptor for the protocol and points

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -83,8 +84,13 @@ func (f *fakeCLI) record(toolset.RunFunc) toolset.RunFunc {
 	}
 }
 
-// load is the fake's mcpcmd.Options.Load: a tool set independent of the
+// source is the fake's mcpcmd.Options.Tree: a tree independent of the
 // root that runs the mcp group, as a program serving another tree has.
+func (f *fakeCLI) source(*cobra.Command, *slog.Logger) (*cobra.Command, *toolset.Config, error) {
+	return f.tree(), f.config(), nil
+}
+
+// load is the fake's tool set.
 func (f *fakeCLI) load(*cobra.Command) (*toolset.Toolset, error) {
 	return toolset.New(f.tree(), f.config())
 }
@@ -189,7 +195,7 @@ type runResult struct {
 // runMCP runs `fakecli mcp ARGS...` with f's tools and stdin as its input.
 func runMCP(f *fakeCLI, stdin string, args ...string) runResult {
 	root := &cobra.Command{Use: "fakecli", SilenceUsage: true, SilenceErrors: true}
-	root.AddCommand(mcpcmd.New(mcpcmd.Options{Load: f.load}))
+	root.AddCommand(mcpcmd.New(mcpcmd.Options{Tree: f.source}))
 	var out, errb bytes.Buffer
 	root.SetIn(strings.NewReader(stdin))
 	root.SetOut(&out)
@@ -197,4 +203,17 @@ func runMCP(f *fakeCLI, stdin string, args ...string) runResult {
 	root.SetArgs(append([]string{"mcp"}, args...))
 	err := root.Execute()
 	return runResult{out.String(), errb.String(), err}
+}
+
+// exportJSON renders v as the mcp commands print JSON: indented, without
+// HTML escaping, ending in a newline.
+func exportJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }

@@ -2,6 +2,7 @@ package mcpcmd
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -18,13 +19,13 @@ const (
 )
 
 // unnamedCLI names, in help texts, a CLI served from outside before it is
-// named (Options.ServerName returns ""), as the usage lines do.
+// named (Outside.Name returns ""), as the usage lines do.
 const unnamedCLI = "BINARY"
 
 // helpName is the name the help texts give the served CLI: its root's
-// name, the one Options.ServerName gives, or unnamedCLI while that is "".
+// name, the one Outside.Name gives, or unnamedCLI while that is "".
 func helpName(o *Options, c *cobra.Command) string {
-	if o.ServerName != nil && o.ServerName(c) == "" {
+	if o.Outside != nil && outsideName(o) == "" {
 		return unnamedCLI
 	}
 	return serverName(o, c)
@@ -42,19 +43,21 @@ func helpName(o *Options, c *cobra.Command) string {
 // by) shows the flags' usages and the commands' short texts without help
 // or usage being asked, and before the group knows its root: they are
 // rewritten at once, with that name.
-func nameTheCLI(group *cobra.Command, cliName func() string, completing string) {
-	// The commands as they stand now: a program may move some of them out
-	// of the group (cobramcp serves them at its top), and their texts and
-	// help still name the CLI.
+func nameTheCLI(top []*cobra.Command, cliName func() string, completing string) {
+	// The commands and all below them, wherever New put them.
 	var cmds []*cobra.Command
 	var collect func(*cobra.Command)
 	collect = func(c *cobra.Command) {
 		cmds = append(cmds, c)
 		for _, s := range c.Commands() {
-			collect(s)
+			if !slices.Contains(top, s) {
+				collect(s)
+			}
 		}
 	}
-	collect(group)
+	for _, c := range top {
+		collect(c)
+	}
 	var named string // the root name the texts were rewritten for
 	rename := func() {
 		name := cliName()
@@ -77,7 +80,7 @@ func nameTheCLI(group *cobra.Command, cliName func() string, completing string) 
 	if completing != "" {
 		rename()
 	}
-	for _, c := range append([]*cobra.Command{group}, group.Commands()...) {
+	for _, c := range top {
 		c.SetHelpFunc(func(h *cobra.Command, args []string) {
 			rename()
 			inherited(c).HelpFunc()(h, args)
@@ -98,7 +101,7 @@ func completingAs(o *Options, args []string) string {
 	if len(args) < 2 || args[1] != cobra.ShellCompRequestCmd && args[1] != cobra.ShellCompNoDescRequestCmd {
 		return ""
 	}
-	if o.ServerName != nil {
+	if o.Outside != nil {
 		return unnamedCLI
 	}
 	return strings.TrimSuffix(filepath.Base(args[0]), ".exe")
@@ -115,7 +118,7 @@ func inherited(group *cobra.Command) *cobra.Command {
 
 // envStem is the environment variable prefix of the CLI named name:
 // "ACME" for "acme".
-func envStem(name string) string { return strings.TrimSuffix(TokenEnv(name), "_MCP_TOKEN") }
+func envStem(name string) string { return envPrefix(name) }
 
 // renameTexts applies r to the texts of c: short, long, examples and the
 // usages of the flags it defines.

@@ -18,7 +18,7 @@ import (
 func TestHelpNamesTheCLI(t *testing.T) {
 	newRoot := func() (*cobra.Command, *bytes.Buffer) {
 		root := &cobra.Command{Use: "acme"}
-		root.AddCommand(mcpcmd.New(mcpcmd.Options{Load: newFake().load}))
+		root.AddCommand(mcpcmd.New(mcpcmd.Options{Tree: newFake().source}))
 		var out bytes.Buffer
 		root.SetOut(&out)
 		root.SetErr(&out)
@@ -73,7 +73,7 @@ func TestCompletionNamesTheCLI(t *testing.T) {
 		saved := os.Args
 		os.Args = tt.args
 		root := &cobra.Command{Use: "acme"}
-		root.AddCommand(mcpcmd.New(mcpcmd.Options{Load: newFake().load}))
+		root.AddCommand(mcpcmd.New(mcpcmd.Options{Tree: newFake().source}))
 		os.Args = saved
 		var out bytes.Buffer
 		root.SetOut(&out)

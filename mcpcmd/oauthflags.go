@@ -44,13 +44,13 @@ func (f *oauthFlags) read(c *cobra.Command, root string, lookup func(string) (st
 		dst  *string
 	}{{flagOAuthIssuer, &f.issuer}, {flagOAuthResource, &f.resource}} {
 		if !c.Flags().Changed(v.flag) {
-			if val, ok := lookup(PolicyEnv(root, v.flag)); ok {
+			if val, ok := lookup(policyEnv(root, v.flag)); ok {
 				*v.dst = strings.TrimSpace(val)
 			}
 		}
 	}
 	if !c.Flags().Changed(flagOAuthScopes) {
-		if val, ok := lookup(PolicyEnv(root, flagOAuthScopes)); ok && strings.TrimSpace(val) != "" {
+		if val, ok := lookup(policyEnv(root, flagOAuthScopes)); ok && strings.TrimSpace(val) != "" {
 			f.scopes = strings.FieldsFunc(val, func(r rune) bool { return r == ',' || r == ' ' })
 		}
 	}
@@ -58,9 +58,9 @@ func (f *oauthFlags) read(c *cobra.Command, root string, lookup func(string) (st
 	case f.issuer == "" && f.resource == "":
 		return false, nil
 	case f.issuer == "":
-		return false, fmt.Errorf("--%s %s needs --%s (or $%s): the issuer whose tokens to accept", flagOAuthResource, f.resource, flagOAuthIssuer, PolicyEnv(root, flagOAuthIssuer))
+		return false, fmt.Errorf("--%s %s needs --%s (or $%s): the issuer whose tokens to accept", flagOAuthResource, f.resource, flagOAuthIssuer, policyEnv(root, flagOAuthIssuer))
 	case f.resource == "":
-		return false, fmt.Errorf("--%s %s needs --%s (or $%s): this server's URL as clients reach it, e.g. https://mcp.example.com%s", flagOAuthIssuer, f.issuer, flagOAuthResource, PolicyEnv(root, flagOAuthResource), StreamPath)
+		return false, fmt.Errorf("--%s %s needs --%s (or $%s): this server's URL as clients reach it, e.g. https://mcp.example.com%s", flagOAuthIssuer, f.issuer, flagOAuthResource, policyEnv(root, flagOAuthResource), streamPath)
 	}
 	return true, nil
 }

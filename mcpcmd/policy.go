@@ -189,10 +189,10 @@ func addPolicyFlags(c *cobra.Command, defaultMode toolset.ToolMode) *policyFlags
 	return &policyFlags{}
 }
 
-// PolicyEnv returns the environment variable of the CLI named root that
-// gives a policy setting when its flag is not set: PolicyEnv("kubectl",
+// policyEnv returns the environment variable of the CLI named root that
+// gives a policy setting when its flag is not set: policyEnv("kubectl",
 // "exclude-tools") is "KUBECTL_MCP_EXCLUDE_TOOLS".
-func PolicyEnv(root, flag string) string {
+func policyEnv(root, flag string) string {
 	return envPrefix(root) + "_MCP_" + strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))
 }
 
@@ -226,13 +226,13 @@ func (p *policyFlags) policy(o *Options, c *cobra.Command) (settings, error) {
 }
 
 // readPolicy reads the policy flags of fs, and for each one not set on the
-// command line its variable (PolicyEnv) through lookup.
+// command line its variable (policyEnv) through lookup.
 func readPolicy(fs *pflag.FlagSet, root string, lookup func(string) (string, bool)) (settings, error) {
 	var s settings
 	for _, st := range policySettings() {
 		from, val, set := "--"+st.flag, "", false
 		if !fs.Changed(st.flag) && lookup != nil {
-			name := PolicyEnv(root, st.flag)
+			name := policyEnv(root, st.flag)
 			if v, ok := lookup(name); ok && strings.TrimSpace(v) != "" {
 				from, val, set = "$"+name, v, true
 			}
@@ -396,7 +396,7 @@ func (p *policyFlags) loadExpanded(o *Options, c *cobra.Command, expanded bool) 
 		return nil, err
 	}
 	pol.Expanded = pol.Expanded || expanded
-	ts, err := o.Load(c)
+	ts, err := o.load(c)
 	if err != nil {
 		return nil, err
 	}
@@ -425,7 +425,7 @@ func withPolicy(ts *toolset.Toolset, s settings, fs *pflag.FlagSet, root string,
 				named = append(named, st)
 			}
 		}
-		msg = &nothingServed{fmt.Sprintf("the policy (%s) leaves no tool to serve", s.describe()), pe}
+		msg = &nothingServedError{msg: fmt.Sprintf("the policy (%s) leaves no tool to serve", s.describe()), err: pe}
 	case toolset.SettingPins:
 		return nil, pe.Err // it names the pin and where it came from
 	default:
@@ -444,7 +444,7 @@ func withPolicy(ts *toolset.Toolset, s settings, fs *pflag.FlagSet, root string,
 		if fs.Changed(st.flag) || lookup == nil {
 			continue
 		}
-		name := PolicyEnv(root, st.flag)
+		name := policyEnv(root, st.flag)
 		if val, ok := lookup(name); ok && strings.TrimSpace(val) != "" {
 			from = append(from, "$"+name+"="+val)
 		}
@@ -455,13 +455,14 @@ func withPolicy(ts *toolset.Toolset, s settings, fs *pflag.FlagSet, root string,
 	return nil, fmt.Errorf("%w (from %s)", msg, strings.Join(from, ", "))
 }
 
-// nothingServed is the error of a policy that leaves nothing, in the
-// flags' words; it wraps the library's, so that errors.Is finds
-// toolset.ErrNothingServed.
-type nothingServed struct {
+// A nothingServedError is the error of a policy that leaves nothing, in
+// the flags' words; it wraps the library's, so that errors.Is finds
+// toolset.ErrNothingServed and the *toolset.PolicyError, whose Active
+// says which settings were in force.
+type nothingServedError struct {
 	msg string
 	err error
 }
 
-func (e *nothingServed) Error() string { return e.msg }
-func (e *nothingServed) Unwrap() error { return e.err }
+func (e *nothingServedError) Error() string { return e.msg }
+func (e *nothingServedError) Unwrap() error { return e.err }

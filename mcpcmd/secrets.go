@@ -14,7 +14,7 @@ import (
 // variable of the CLI named server and the one named by --token-env, and
 // every <ROOT>_MCP_* variable (see mcpVars).
 func secretVars(server string, f *streamFlags) []string {
-	vars := []string{TokenEnv(server)}
+	vars := []string{tokenEnv(server)}
 	if f.tokenEnv != "" && f.tokenEnv != vars[0] {
 		vars = append(vars, f.tokenEnv)
 	}

@@ -61,6 +61,7 @@ func newStartCmd(o *Options) *cobra.Command {
 		},
 	}
 	pf = addPolicyFlags(c, toolset.ToolModeAuto)
+	addLimitFlags(c)
 	cf = addConfirmFlags(c)
 	return c
 }

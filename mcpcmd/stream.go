@@ -18,8 +18,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// StreamPath is the URL path of the MCP endpoint served by `mcp stream`.
-const StreamPath = "/mcp"
+// streamPath is the URL path of the MCP endpoint served by `mcp stream`.
+const streamPath = "/mcp"
 
 // Names of the stream command's flags that the error messages refer to.
 const (
@@ -54,7 +54,7 @@ func newStreamCmd(o *Options) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "stream",
 		Short: "Serve the tools over MCP streamable HTTP",
-		Long: "Serve this CLI's commands as MCP tools over the streamable HTTP transport, at " + StreamPath + ",\n" +
+		Long: "Serve this CLI's commands as MCP tools over the streamable HTTP transport, at " + streamPath + ",\n" +
 			"with the same tools, limits and results as `start`. GET /healthz answers 200 for load balancers.\n" +
 			"\n" +
 			"Safety by default:\n" +
@@ -97,6 +97,7 @@ func newStreamCmd(o *Options) *cobra.Command {
 	fl.StringVar(&f.addr, "addr", defaultStreamAdd, "address to listen on (host:port); a host other than loopback needs a token")
 	fl.BoolVar(&f.stateless, "stateless", false, "keep no session state, so that any replica can answer any request (see above for what clients lose)")
 	f.policy = addPolicyFlags(c, toolset.ToolModeAuto)
+	addLimitFlags(c)
 	fl.StringVar(&f.tokenFile, flagTokenFile, "", "file holding the bearer token that clients must send")
 	fl.BoolVar(&f.openTokenFile, flagOpenToken, false, "accept a --token-file that its group or others may read or write (refused by default, as ssh refuses such keys)")
 	fl.StringVar(&f.tokenEnv, flagTokenEnv, "", "environment variable holding the bearer token (default <ROOT>_MCP_TOKEN, e.g. CLIENV_MCP_TOKEN)")
@@ -113,10 +114,10 @@ func newStreamCmd(o *Options) *cobra.Command {
 	return c
 }
 
-// TokenEnv returns the default environment variable for the token of the
+// tokenEnv returns the default environment variable for the token of the
 // CLI named root: "CLIENV_MCP_TOKEN" for "CLINAME". Characters that cannot be
 // in a variable name become '_'.
-func TokenEnv(root string) string {
+func tokenEnv(root string) string {
 	return envPrefix(root) + "_MCP_TOKEN"
 }
 
@@ -141,7 +142,7 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 	}
 	envName := f.tokenEnv
 	if envName == "" {
-		envName = TokenEnv(serverName(o, c)) // the served CLI's: KUBECTL_MCP_TOKEN for `cobramcp stream -- kubectl`
+		envName = tokenEnv(serverName(o, c)) // the served CLI's: KUBECTL_MCP_TOKEN for `cobramcp stream -- kubectl`
 	}
 	var pathErr *fs.PathError
 	token, source, err := serve.ReadToken(serve.TokenSource{File: f.tokenFile, Env: envName, AllowOpenFile: f.openTokenFile})
@@ -219,7 +220,7 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 	if f.tlsCert != "" {
 		scheme = "https"
 	}
-	attrs := append([]any{"url", scheme + "://" + ln.Addr().String() + StreamPath, "stateless", f.stateless}, authDesc...)
+	attrs := append([]any{"url", scheme + "://" + ln.Addr().String() + streamPath, "stateless", f.stateless}, authDesc...)
 	if err := hs.CheckExposure(ln.Addr()); err != nil {
 		// Name the address as the user gave it: the listener's own
 		// ("[::]:8080" for ":8080" or "0.0.0.0:8080") reads as another one.
@@ -241,7 +242,7 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 // flags say 0 for "no limit" where the options say a negative number.
 func (f *streamFlags) httpOptions(authn serve.Authenticator, log *slog.Logger) serve.HTTPOptions {
 	opts := serve.HTTPOptions{
-		Path:                   StreamPath,
+		Path:                   streamPath,
 		Stateless:              f.stateless,
 		SessionTimeout:         f.sessionTimeout,
 		MaxSessions:            f.maxSessions,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -45,33 +46,20 @@ func streamCLI() *fakeCLI {
 
 // streamRoot returns a root command "fake" with the mcp group serving
 // what load returns.
-func streamRoot(load func(*cobra.Command) (*toolset.Toolset, error)) *cobra.Command {
+func streamRoot(tree func(*cobra.Command, *slog.Logger) (*cobra.Command, *toolset.Config, error)) *cobra.Command {
 	root := &cobra.Command{Use: "fake", SilenceUsage: true, SilenceErrors: true}
-	root.AddCommand(mcpcmd.New(mcpcmd.Options{Load: load}))
+	root.AddCommand(mcpcmd.New(mcpcmd.Options{Tree: tree}))
 	return root
 }
 
 // runStream runs `fake mcp stream args...` until ctx is done and returns
 // its error.
-func runStream(ctx context.Context, load func(*cobra.Command) (*toolset.Toolset, error), args ...string) error {
-	root := streamRoot(load)
+func runStream(ctx context.Context, tree func(*cobra.Command, *slog.Logger) (*cobra.Command, *toolset.Config, error), args ...string) error {
+	root := streamRoot(tree)
 	root.SetArgs(append([]string{"mcp", "stream", "--mcp-log-level", "error"}, args...))
 	var out bytes.Buffer
 	root.SetOut(&out)
 	return root.ExecuteContext(ctx)
-}
-
-func TestTokenEnv(t *testing.T) {
-	tests := []struct{ root, want string }{
-		{"mycli", "MYCLI_MCP_TOKEN"},
-		{"kubectl-foo", "KUBECTL_FOO_MCP_TOKEN"},
-		{"My.Tool2", "MY_TOOL2_MCP_TOKEN"},
-	}
-	for _, tt := range tests {
-		if got := mcpcmd.TokenEnv(tt.root); got != tt.want {
-			t.Errorf("TokenEnv(%q) = %q, want %q", tt.root, got, tt.want)
-		}
-	}
 }
 
 func TestStreamRefusals(t *testing.T) {
@@ -127,7 +115,7 @@ func TestStreamRefusals(t *testing.T) {
 			t.Setenv("FAKE_MCP_TOKEN", tt.env)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			err := runStream(ctx, streamCLI().load, append([]string{"--addr", "127.0.0.1:0"}, tt.args...)...)
+			err := runStream(ctx, streamCLI().source, append([]string{"--addr", "127.0.0.1:0"}, tt.args...)...)
 			if err == nil {
 				t.Fatal("served")
 			}
@@ -217,13 +205,13 @@ func TestStreamServes(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			done := make(chan error, 1)
-			go func() { done <- runStream(ctx, ts.load, args...) }()
+			go func() { done <- runStream(ctx, ts.source, args...) }()
 
 			base := "http://" + addr
 			waitHealthy(t, base, done)
 
 			// Without the token: 401.
-			resp, err := http.Post(base+mcpcmd.StreamPath, "application/json", strings.NewReader(`{}`))
+			resp, err := http.Post(base+"/mcp", "application/json", strings.NewReader(`{}`))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -234,7 +222,7 @@ func TestStreamServes(t *testing.T) {
 
 			hc := &http.Client{Transport: authTransport(token)}
 			client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-			cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + mcpcmd.StreamPath, HTTPClient: hc, MaxRetries: -1}, nil)
+			cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: hc, MaxRetries: -1}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,6 +5,7 @@ package mcpcmd_test
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -51,10 +52,10 @@ func TestStreamEndsRunningCalls(t *testing.T) {
 			return res, err
 		}
 	}
-	load := func(*cobra.Command) (*toolset.Toolset, error) {
+	load := func(*cobra.Command, *slog.Logger) (*cobra.Command, *toolset.Config, error) {
 		root := &cobra.Command{Use: "fake"}
 		root.AddCommand(&cobra.Command{Use: "nap", Short: "Sleep.", RunE: func(*cobra.Command, []string) error { return nil }})
-		return toolset.New(root, &toolset.Config{Middleware: []toolset.Middleware{sleeper}, Timeout: -1})
+		return root, &toolset.Config{Middleware: []toolset.Middleware{sleeper}, Timeout: -1}, nil
 	}
 	const token = "fake-token-0123456789"
 	t.Setenv("FAKE_MCP_TOKEN", token)

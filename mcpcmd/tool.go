@@ -69,6 +69,7 @@ func newToolCmd(o *Options) *cobra.Command {
 	}
 	c.Flags().BoolVar(&schema, "schema", false, "print the tool's canonical schema {name, description, parameters} and exit")
 	pf = addPolicyFlags(c, toolset.ToolModeFull)
+	addLimitFlags(c)
 	return c
 }
 
@@ -84,7 +85,7 @@ type toolResult struct {
 // refuse prints {"error": msg} on c's stdout and returns msg as an error,
 // for a call that did not run.
 func refuse(c *cobra.Command, msg string) error {
-	b, err := MarshalJSON(struct {
+	b, err := marshalJSON(struct {
 		Error string `json:"error"`
 	}{msg})
 	if err != nil {
@@ -111,7 +112,7 @@ func printSchema(c *cobra.Command, ts *toolset.Served, name string) error {
 	if err := json.Unmarshal(doc, &entries); err != nil || len(entries) != 1 {
 		return fmt.Errorf("%s: reading its canonical schema: want one entry, got %s", name, doc)
 	}
-	b, err := MarshalJSON(entries[0])
+	b, err := marshalJSON(entries[0])
 	if err != nil {
 		return fmt.Errorf("encoding the schema: %w", err)
 	}

@@ -19,18 +19,18 @@ import (
 	"github.com/cobramcp/cobramcp/dialect"
 )
 
-// DefaultToolsFile is where `mcp tools` writes by default (Ophis-compatible).
+// defaultToolsFile is where `mcp tools` writes by default (Ophis-compatible).
 // Another --format writes FORMAT-tools.json.
-const DefaultToolsFile = "mcp-tools.json"
+const defaultToolsFile = "mcp-tools.json"
 
-// FormatExternal is the --format of `mcp tools` that writes one executable
+// formatExternal is the --format of `mcp tools` that writes one executable
 // per tool into a directory instead of one JSON document.
-const FormatExternal = "external"
+const formatExternal = "external"
 
-// ExternalMarker begins the second line of every script written by
+// externalMarker begins the second line of every script written by
 // `mcp tools --format external`. A file without it is not overwritten
 // unless --force is given.
-const ExternalMarker = "# cobramcp external tool"
+const externalMarker = "# cobramcp external tool"
 
 func newToolsCmd(o *Options) *cobra.Command {
 	var output, format, dir string
@@ -40,7 +40,7 @@ func newToolsCmd(o *Options) *cobra.Command {
 	for _, f := range dialect.Formats() {
 		names = append(names, string(f))
 	}
-	names = append(names, FormatExternal)
+	names = append(names, formatExternal)
 	c := &cobra.Command{
 		Use:   "tools",
 		Short: "Export the tool definitions as JSON, in MCP or another dialect",
@@ -53,7 +53,7 @@ func newToolsCmd(o *Options) *cobra.Command {
 			"  toolvault  {\"tools\":[...], \"version\", \"description\"}, the toolvault list envelope\n" +
 			"  external   one executable per tool in --dir: TOOL --schema prints its canonical schema,\n" +
 			"             TOOL alone reads the arguments as JSON on stdin and runs the call\n\n" +
-			"The document goes to FORMAT-tools.json (" + DefaultToolsFile + " for mcp), or --output FILE\n" +
+			"The document goes to FORMAT-tools.json (" + defaultToolsFile + " for mcp), or --output FILE\n" +
 			"('-' for stdout); the output is deterministic, so a diff shows what changed.\n\n" +
 			"Every change a dialect forces on a tool (a keyword dropped, a name changed...) is\n" +
 			"printed on stderr, one warning per line, as \"tool: /json/pointer: format: message\".\n" +
@@ -63,7 +63,7 @@ func newToolsCmd(o *Options) *cobra.Command {
 			"of its flags, the server instructions state their meanings once; --expanded lists every\n" +
 			"flag in every tool. The other formats have no instructions: they are expanded.\n\n" +
 			"--format external writes each script atomically. A file in --dir that was not written\n" +
-			"by this command (its second line does not start with '" + ExternalMarker + "') is\n" +
+			"by this command (its second line does not start with '" + externalMarker + "') is\n" +
 			"not replaced unless --force is given; nothing is written when one is in the way. The\n" +
 			"scripts this binary wrote earlier for tools it no longer has are removed; scripts of\n" +
 			"other programs in the same directory are left alone. The scripts are POSIX sh.",
@@ -73,7 +73,7 @@ func newToolsCmd(o *Options) *cobra.Command {
 		Args: flagsOnly,
 		RunE: func(c *cobra.Command, _ []string) error {
 			format = strings.ToLower(strings.TrimSpace(format))
-			if format == FormatExternal {
+			if format == formatExternal {
 				if dir == "" {
 					return errors.New("--format external needs --dir DIR, the directory to write the tools into")
 				}
@@ -84,10 +84,10 @@ func newToolsCmd(o *Options) *cobra.Command {
 				return fmt.Errorf("--dir and --force are for --format external, not %s", format)
 			}
 			var f dialect.Format
-			if format != FormatExternal {
+			if format != formatExternal {
 				var err error
 				if f, err = dialect.ParseFormat(format); err != nil {
-					return fmt.Errorf("--format: %w, or %s", err, FormatExternal)
+					return fmt.Errorf("--format: %w, or %s", err, formatExternal)
 				}
 			}
 			pol, err := pf.policy(o, c)
@@ -96,10 +96,10 @@ func newToolsCmd(o *Options) *cobra.Command {
 			}
 			// Only MCP has server instructions to state the shared flags
 			// in: the other formats list every tool expanded.
-			if f != dialect.MCP || format == FormatExternal {
+			if f != dialect.MCP || format == formatExternal {
 				pol.Expanded = true
 			}
-			all, err := o.Load(c)
+			all, err := o.load(c)
 			if err != nil {
 				return err
 			}
@@ -107,7 +107,7 @@ func newToolsCmd(o *Options) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if format == FormatExternal {
+			if format == formatExternal {
 				if pol.Mode == toolset.ToolModeFull {
 					pol.Mode = "" // mcp tool's default
 				}
@@ -139,7 +139,7 @@ func newToolsCmd(o *Options) *cobra.Command {
 // mode any warning is an error that lists them all.
 func exportTools(w io.Writer, ts *toolset.Served, f dialect.Format, strict bool) ([]byte, error) {
 	if f == dialect.MCP {
-		b, err := MarshalJSON(sortedTools(ts.Tools()))
+		b, err := marshalJSON(sortedTools(ts.Tools()))
 		if err != nil {
 			return nil, fmt.Errorf("encoding tools: %w", err)
 		}
@@ -180,9 +180,9 @@ func envelope(info toolset.Info) dialect.Envelope {
 	return dialect.Envelope{Name: info.Name, Version: info.Version, Description: desc}
 }
 
-// MarshalJSON renders v as the exports do: indented, without HTML
+// marshalJSON renders v as the exports do: indented, without HTML
 // escaping, ending in a newline.
-func MarshalJSON(v any) ([]byte, error) {
+func marshalJSON(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -366,8 +366,8 @@ func removeStale(w io.Writer, dir string, keep map[string]string, prefix string)
 func scriptBody(exe string, group, policyArgs []string, name, cli string) []byte {
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n")
-	fmt.Fprintf(&b, "%s: %s\n", ExternalMarker, oneLine(name))
-	fmt.Fprintf(&b, "# Written by `%s`; the next export replaces it.\n", oneLine(strings.Join(append(append([]string{cli}, group...), "tools", "--format", FormatExternal), " ")))
+	fmt.Fprintf(&b, "%s: %s\n", externalMarker, oneLine(name))
+	fmt.Fprintf(&b, "# Written by `%s`; the next export replaces it.\n", oneLine(strings.Join(append(append([]string{cli}, group...), "tools", "--format", formatExternal), " ")))
 	b.WriteString("# --schema prints the tool's schema; otherwise the arguments are read as JSON on stdin.\n")
 	b.WriteString(execPrefix(exe, group))
 	for _, a := range policyArgs {
@@ -389,7 +389,7 @@ func execPrefix(exe string, group []string) string {
 
 // readOurScript reads the start of the file name (8 KiB, room for any
 // exec line) and reports whether writeExternal wrote it: a regular file
-// whose second line starts with ExternalMarker. The error wraps
+// whose second line starts with externalMarker. The error wraps
 // os.ErrNotExist when there is no file.
 func readOurScript(name string) ([]byte, bool, error) {
 	fi, err := os.Lstat(name)
@@ -411,7 +411,7 @@ func readOurScript(name string) ([]byte, bool, error) {
 	n, _ := io.ReadFull(f, head)
 	head = head[:n]
 	lines := strings.SplitN(string(head), "\n", 3)
-	return head, len(lines) >= 2 && strings.HasPrefix(lines[0], "#!") && strings.HasPrefix(lines[1], ExternalMarker), nil
+	return head, len(lines) >= 2 && strings.HasPrefix(lines[0], "#!") && strings.HasPrefix(lines[1], externalMarker), nil
 }
 
 // sortedTools returns the tools sorted by name, as dialect.Export sorts

@@ -101,7 +101,7 @@ func TestToolsFormats(t *testing.T) {
 			if f == dialect.MCP {
 				sorted := slices.Clone(tools)
 				slices.SortFunc(sorted, func(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) })
-				want, err := mcpcmd.MarshalJSON(sorted)
+				want, err := exportJSON(sorted)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -296,7 +296,7 @@ func TestToolsExternal(t *testing.T) {
 			t.Fatal(err)
 		}
 		ls := strings.Split(string(b), "\n")
-		if ls[0] != "#!/bin/sh" || !strings.HasPrefix(ls[1], mcpcmd.ExternalMarker) {
+		if ls[0] != "#!/bin/sh" || !strings.HasPrefix(ls[1], "# cobramcp external tool") {
 			t.Errorf("%s does not start with the shebang and the marker:\n%s", f.Name(), b)
 		}
 		// What the script runs, as the shell parses it.
@@ -399,7 +399,7 @@ func TestToolsExternalOverwrite(t *testing.T) {
 		t.Fatalf("--force: %v", r.err)
 	}
 	b, _ := os.ReadFile(label)
-	if !strings.Contains(string(b), mcpcmd.ExternalMarker) {
+	if !strings.Contains(string(b), "# cobramcp external tool") {
 		t.Errorf("--force did not replace the foreign file:\n%s", b)
 	}
 	if _, err := os.Stat(get); err != nil {
@@ -455,7 +455,7 @@ func TestToolsExternalStale(t *testing.T) {
 	}
 	// Another program's script, with the marker, and a file of the user's.
 	other := filepath.Join(dir, "othercli-get")
-	otherBody := "#!/bin/sh\n" + mcpcmd.ExternalMarker + ": othercli_get\nexec '/opt/othercli' 'mcp' tool 'othercli_get' \"$@\"\n"
+	otherBody := "#!/bin/sh\n" + "# cobramcp external tool" + ": othercli_get\nexec '/opt/othercli' 'mcp' tool 'othercli_get' \"$@\"\n"
 	mine := filepath.Join(dir, "notes.txt")
 	for name, body := range map[string]string{other: otherBody, mine: "my notes\n"} {
 		if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
@@ -491,7 +491,7 @@ func ExampleNew_toolsFormat() {
 		return root
 	}}
 	root := &cobra.Command{Use: "fakecli"}
-	root.AddCommand(mcpcmd.New(mcpcmd.Options{Load: ts.load}))
+	root.AddCommand(mcpcmd.New(mcpcmd.Options{Tree: ts.source}))
 	root.SetOut(os.Stdout)
 	root.SetArgs([]string{"mcp", "tools", "--format", "anthropic", "-o", "-"})
 	if err := root.Execute(); err != nil {

@@ -25,7 +25,7 @@ func TestToolVaultContentOnly(t *testing.T) {
 		`{"command":"showImage","payload":{"mediaType":"image/png","data":"` + b64 + `"}},` +
 		`{"command":"showText","payload":"a chart"},` +
 		`{"command":"showData","payload":{"n":1}}]},"isError":false}`
-	b, err := MarshalJSON(toolVaultResponse(res))
+	b, err := marshalJSON(toolVaultResponse(res))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,14 +36,14 @@ func flagsOnly(c *cobra.Command, args []string) error {
 	return fmt.Errorf("unexpected argument %q: %s takes flags only (a list flag takes its values separated by commas: --tools 'a*,b*')", args[0], c.CommandPath())
 }
 
-// usageOnlyForUsageErrors makes every command under group print an error
+// usageOnlyForUsageErrors makes every command of cmds, and under them, print an error
 // alone when it fails at run time (a file it cannot read, a pattern that
 // matches no tool, an export that would lose data), keeping cobra's usage
 // text for the errors cobra finds before running the command: unknown
 // flags, bad flag values and wrong argument counts. cobra runs PreRun after
 // those checks and before RunE; one function for every command, so that
 // building the group allocates nothing for it.
-func usageOnlyForUsageErrors(group *cobra.Command) {
+func usageOnlyForUsageErrors(cmds []*cobra.Command) {
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		if c.PreRun == nil && c.PreRunE == nil {
@@ -53,7 +53,7 @@ func usageOnlyForUsageErrors(group *cobra.Command) {
 			walk(s)
 		}
 	}
-	for _, s := range group.Commands() {
+	for _, s := range cmds {
 		walk(s)
 	}
 }

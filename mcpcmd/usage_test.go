@@ -3,6 +3,7 @@ package mcpcmd_test
 import (
 	"bytes"
 	"errors"
+	"log/slog"
 	"strings"
 	"testing"
 
@@ -33,11 +34,11 @@ func TestUsageOnlyForUsageErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ts := newFake()
 			root := &cobra.Command{Use: "acme"}
-			root.AddCommand(mcpcmd.New(mcpcmd.Options{Load: func(c *cobra.Command) (*toolset.Toolset, error) {
+			root.AddCommand(mcpcmd.New(mcpcmd.Options{Tree: func(c *cobra.Command, log *slog.Logger) (*cobra.Command, *toolset.Config, error) {
 				if tt.load != nil {
-					return nil, tt.load
+					return nil, nil, tt.load
 				}
-				return ts.load(c)
+				return ts.source(c, log)
 			}}))
 			var out bytes.Buffer
 			root.SetOut(&out)

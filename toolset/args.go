@@ -308,7 +308,7 @@ func validArg(v string) string {
 	return v
 }
 
-// subCommandOf returns the predicate exec.Positional.SubCommand for c: a
+// subCommandOf returns the predicate exec.CommandLine.SubCommand for c: a
 // word that cobra's Find would read, as the first arg, as a sub-command of
 // c (its name or an alias, in any case when cobra.EnableCaseInsensitive is
 // set, or any prefix of one when cobra.EnablePrefixMatching is set). For

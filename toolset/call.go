@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/pflag"
 
 	"github.com/cobramcp/cobramcp/exec"
 	"github.com/cobramcp/cobramcp/internal/schemacheck"
@@ -120,6 +121,9 @@ func (t *Tool) decodeInput(arguments json.RawMessage, pins *toolPins, pinFrom ma
 				if v, err = restatePairs(k, t.flagSchemaOf(t.Flags.Lookup(k).Name), v); err != nil {
 					return nil, err
 				}
+				if emptyMapFlag(t.Flags.Lookup(k), v) {
+					continue // {} for a map flag: not set
+				}
 				in.flags[k] = v
 			}
 		}
@@ -219,6 +223,9 @@ func (t *Tool) decodeStrings(top map[string]json.RawMessage, name, absent string
 		return nil, nil
 	}
 	if _, has := t.inputSchema().Properties[name]; !has {
+		if emptyArray(raw) { // "args": [] by habit: it asks for nothing
+			return nil, nil
+		}
 		return nil, errors.New(absent)
 	}
 	// Through pointers: encoding/json turns a null element into "", an
@@ -602,4 +609,18 @@ func (f *inFlight) wait() {
 		f.none.Wait()
 	}
 	f.mu.Unlock()
+}
+
+// emptyArray reports whether raw is the JSON array [].
+func emptyArray(raw json.RawMessage) bool {
+	var list []json.RawMessage
+	return json.Unmarshal(raw, &list) == nil && list != nil && len(list) == 0
+}
+
+// emptyMapFlag reports whether v, given for the flag f, is an empty
+// object for one of pflag's map types, which no command line can set to
+// no entries: {} means the flag is not set, as null does.
+func emptyMapFlag(f *pflag.Flag, v any) bool {
+	m, ok := v.(map[string]any)
+	return ok && len(m) == 0 && strings.HasPrefix(f.Value.Type(), "stringTo")
 }

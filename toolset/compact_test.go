@@ -15,7 +15,6 @@ import (
 	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/example/mycli"
 	"github.com/cobramcp/cobramcp/exec"
-	"github.com/cobramcp/cobramcp/mcpcmd"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -359,11 +358,11 @@ func TestToolsExportListing(t *testing.T) {
 		}
 		return out.String()
 	}
-	compact, err := mcpcmd.MarshalJSON(fullView(myTree()).Tools())
+	compact, err := exportJSON(fullView(myTree()).Tools())
 	if err != nil {
 		t.Fatal(err)
 	}
-	expanded, _ := mcpcmd.MarshalJSON(fullViewExpanded(myTree()).Tools())
+	expanded, _ := exportJSON(fullViewExpanded(myTree()).Tools())
 	if got := run(); got != string(compact) {
 		t.Error("mcp tools is not the compact listing")
 	}
@@ -425,8 +424,8 @@ func TestPolicyAndCompact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _ := mcpcmd.MarshalJSON(e.Tools())
-	b, _ := mcpcmd.MarshalJSON(fullViewExpanded(ts).Tools())
+	a, _ := exportJSON(e.Tools())
+	b, _ := exportJSON(fullViewExpanded(ts).Tools())
 	if string(a) != string(b) {
 		t.Error("Policy.Expanded does not list the expanded definitions")
 	}

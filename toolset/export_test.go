@@ -13,7 +13,6 @@ import (
 
 	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/example/mycli"
-	"github.com/cobramcp/cobramcp/mcpcmd"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -34,7 +33,7 @@ func myTree() *toolset.Toolset {
 // Run `go test ./bridge -run Golden -update` to accept a change.
 func TestGoldenMycliExport(t *testing.T) {
 	ts := myTree()
-	got, err := mcpcmd.MarshalJSON(fullView(ts).Tools())
+	got, err := exportJSON(fullView(ts).Tools())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,12 +50,12 @@ func TestGoldenMycliExport(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("export differs from %s; run `go test ./toolset -run Golden -update` and review the diff", golden)
 	}
-	again, _ := mcpcmd.MarshalJSON(fullView(myTree()).Tools())
+	again, _ := exportJSON(fullView(myTree()).Tools())
 	if !bytes.Equal(got, again) {
 		t.Error("export is not deterministic")
 	}
 	// The expanded listing, as with Listing.Expanded.
-	expanded, err := mcpcmd.MarshalJSON(expandedWith(nil).Tools())
+	expanded, err := exportJSON(expandedWith(nil).Tools())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +64,7 @@ func TestGoldenMycliExport(t *testing.T) {
 	for _, tl := range ts.List() {
 		defs = append(defs, tl.Definition())
 	}
-	if alt, _ := mcpcmd.MarshalJSON(defs); !bytes.Equal(alt, expanded) {
+	if alt, _ := exportJSON(defs); !bytes.Equal(alt, expanded) {
 		t.Error("the tools' definitions differ from the listing with Listing.Expanded")
 	}
 	goldenExpanded := filepath.Join("..", "testdata", "mycli-tools-expanded.json")

@@ -1,6 +1,7 @@
 package toolset_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -44,4 +45,17 @@ func connect(t *testing.T, srv *mcp.Server) *mcp.ClientSession {
 	}
 	t.Cleanup(func() { _ = cs.Close() })
 	return cs
+}
+
+// exportJSON renders v as `mcp tools` writes it: indented, without HTML
+// escaping, ending in a newline (the golden files are in that form).
+func exportJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }

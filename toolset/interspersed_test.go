@@ -13,7 +13,7 @@ import (
 
 	"github.com/cobramcp/cobramcp/toolset"
 
-	"github.com/cobramcp/cobramcp/internal/roundtrip"
+	"github.com/cobramcp/cobramcp/test/roundtrip"
 )
 
 // noInterspersedTree is shaped like docker's run and exec, whose flags

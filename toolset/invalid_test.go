@@ -35,7 +35,7 @@ func invalidTree() *cobra.Command {
 	}
 	annotate("count", `{"type":"integer","minimum":0}`)
 	annotate("output", `{"type":"string","enum":["table","json"]}`)
-	annotate("overrides", `{"type":"object","properties":{"image":{"type":"string"},"replicas":{"type":"integer"}},"additionalProperties":false}`)
+	annotate("overrides", `{"type":"object","properties":{"image":{"type":"string"},"replicas":{"type":"integer"}},"additionalProperties":false,"minProperties":1}`)
 	annotate("level", `{"type":"string","pattern":"^[a-z]+$","minLength":2}`)
 	root.AddCommand(set)
 	return root
@@ -76,8 +76,8 @@ func TestInvalidArgumentsWording(t *testing.T) {
 			`args: 3 items, want at most 2`},
 		{"minItems of a flag", `{"flags":{"replicas":1,"names":[]},"args":["a"]}`,
 			`flags.names: 0 items, want at least 1`},
-		{"minProperties", `{"flags":{"replicas":1,"labels":{}},"args":["a"]}`,
-			`flags.labels: 0 entries, want at least 1`},
+		{"minProperties", `{"flags":{"replicas":1,"overrides":{}},"args":["a"]}`,
+			`flags.overrides: 0 entries, want at least 1`},
 		{"pattern", `{"flags":{"replicas":1,"level":"A1"},"args":["a"]}`,
 			`flags.level: "A1", want a match of the pattern "^[a-z]+$"`},
 		{"minLength", `{"flags":{"replicas":1,"level":"a"},"args":["a"]}`,

@@ -75,7 +75,8 @@ func pinTexts(t *Tool, f *pflag.Flag, pin Pin) ([]string, error) {
 			cp := *f
 			cp.Shorthand = ""
 			fs.AddFlag(&cp)
-			argv, err := exec.FlagArgv(fs, map[string]any{f.Name: list})
+			line := exec.CommandLine{Name: t.Name, Flags: fs}
+			argv, err := line.Argv(map[string]any{f.Name: list}, nil, nil)
 			if err != nil {
 				return nil, bad(err.Error())
 			}

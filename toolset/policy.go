@@ -67,6 +67,11 @@ const (
 type PolicyError struct {
 	Setting Setting
 	Err     error
+	// Active names, when nothing is left to serve, the settings that
+	// choose what is served and that some policy set (SettingTools,
+	// SettingExcludeTools, SettingReadOnly), in that order: a caller can
+	// tell that --read-only was among them without reading Err's text.
+	Active []Setting
 }
 
 func (e *PolicyError) Error() string {
@@ -77,6 +82,26 @@ func (e *PolicyError) Error() string {
 }
 
 func (e *PolicyError) Unwrap() error { return e.Err }
+
+// activeSettings names the settings of ps that choose what is served.
+func activeSettings(ps []Policy) []Setting {
+	var tools, exclude, readOnly bool
+	for _, p := range ps {
+		tools = tools || len(p.Tools) > 0
+		exclude = exclude || len(p.ExcludeTools) > 0
+		readOnly = readOnly || p.ReadOnly
+	}
+	var out []Setting
+	for _, a := range []struct {
+		on bool
+		s  Setting
+	}{{tools, SettingTools}, {exclude, SettingExcludeTools}, {readOnly, SettingReadOnly}} {
+		if a.on {
+			out = append(out, a.s)
+		}
+	}
+	return out
+}
 
 // ErrNothingServed is the error of a policy that leaves no tool to serve.
 var ErrNothingServed = errors.New("the policy leaves no tool to serve")
@@ -131,7 +156,7 @@ func (ts *Toolset) View(l Listing, ps ...Policy) (*Served, error) {
 		tools = slices.DeleteFunc(slices.Clone(tools), func(t *Tool) bool { return !t.ReadOnly() })
 	}
 	if len(tools) == 0 {
-		return nil, &PolicyError{Err: ErrNothingServed}
+		return nil, &PolicyError{Err: ErrNothingServed, Active: activeSettings(ps)}
 	}
 	pins, err := distinctPins(pins)
 	if err != nil {

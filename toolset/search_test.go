@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cobramcp/cobramcp/internal/wirelist"
+	"github.com/cobramcp/cobramcp/test/wirelist"
 	"github.com/cobramcp/cobramcp/toolset"
 	"github.com/spf13/cobra"
 )

@@ -149,7 +149,7 @@ func TestCallsFromOutside(t *testing.T) {
 func TestEnableFromOutside(t *testing.T) {
 	bin := mycli(t)
 	cfg := filepath.Join(t.TempDir(), "claude.json")
-	if out, err := run(t, "claude", "enable", "--config-path", cfg, "--cache-dir", sharedCache, "--", bin, "--tools", "mycli_get_*"); err != nil {
+	if out, err := run(t, "claude", "enable", "--config-path", cfg, "--cache-dir", sharedCache, "--max-commands", "2000", "--", bin, "--tools", "mycli_get_*"); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	b, err := os.ReadFile(cfg)
@@ -171,7 +171,7 @@ func TestEnableFromOutside(t *testing.T) {
 	}
 	e, ok := doc.MCPServers["mycli"]
 	abs, _ := filepath.Abs(bin)
-	if !ok || !slices.Equal(e.Args, []string{"start", "--", abs, "--tools", "mycli_get_*", "--cache-dir", sharedCache}) {
+	if !ok || !slices.Equal(e.Args, []string{"start", "--", abs, "--tools", "mycli_get_*", "--cache-dir", sharedCache, "--max-commands", "2000"}) {
 		t.Fatalf("entry: %s", b)
 	}
 	out, err := run(t, "claude", "list", "--config-path", cfg, "--", bin)
@@ -213,8 +213,11 @@ func TestPolicyFromOutside(t *testing.T) {
 		}
 		return n, nil
 	}
-	if _, err := names("--read-only", "--", bin); err == nil || !strings.Contains(err.Error(), "leaves no tool") || !strings.Contains(err.Error(), "unless an overlay says which are (--overlay FILE") {
-		t.Errorf("--read-only without hints: %v", err)
+	_, err := names("--read-only", "--", bin)
+	for _, want := range []string{"leaves no tool", `"readOnly": true`, "--overlay FILE", "--tools"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("--read-only without hints: %v; want %q in it", err, want)
+		}
 	}
 	overlay := filepath.Join(t.TempDir(), "overlay.json")
 	if err := os.WriteFile(overlay, []byte(`{"commands": {"get pods": {"readOnly": true}, "version": {"readOnly": true}}}`), 0o600); err != nil {
@@ -242,20 +245,20 @@ func TestVariablesOfTheServedCLI(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "$MYCLI_MCP_TOKEN") {
 		t.Fatalf("serving on every interface without a token: %v", err)
 	}
-	out, err := run(t, "mcp", "stream", "--help", "--", bin)
+	out, err := run(t, "stream", "--help", "--", bin)
 	if err != nil || !strings.Contains(out, "MYCLI_MCP_TOKEN") || strings.Contains(out, "COBRAMCP_MCP_TOKEN") {
-		t.Errorf("help of `cobramcp mcp stream -- mycli` (%v):\n%s", err, out)
+		t.Errorf("help of `cobramcp stream -- mycli` (%v):\n%s", err, out)
 	}
 }
 
-// TestEnablePlansAtTheTop: `enable` plans the entry the same way at the top
-// of cobramcp and under mcp (the tool mode that fits the client, the policy
-// checked against the served tools), which reflects the binary and so
-// leaves the cache warm for the client's first start.
+// TestEnablePlansAtTheTop: `enable` at the top of cobramcp plans the entry
+// (the tool mode that fits the client, the policy checked against the
+// served tools), which reflects the binary and so leaves the cache warm for
+// the client's first start.
 func TestEnablePlansAtTheTop(t *testing.T) {
 	bin := mycli(t)
 	abs, _ := filepath.Abs(bin)
-	for _, prefix := range [][]string{nil, {"mcp"}} {
+	for _, prefix := range [][]string{nil} {
 		t.Run(strings.Join(append([]string{"cobramcp"}, prefix...), " "), func(t *testing.T) {
 			dir := t.TempDir()
 			cfg := filepath.Join(dir, "claude.json")

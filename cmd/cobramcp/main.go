@@ -15,15 +15,18 @@
 // (`cobramcp start -- kubectl --read-only`), which is how client entries
 // are written.
 //
-// The client role (the command line after "--" starts a stdio MCP server):
+// The client role (a real MCP session, to try a CLI without a client):
 //
-//	cobramcp list -- yourcli mcp start
-//	cobramcp call yourcli_get_pods '{"flags":{"namespace":"kube-system"}}' -- yourcli mcp start
-//	cobramcp demo -- yourcli mcp start
+//	cobramcp list -- kubectl                       # the tools `start -- kubectl` serves
+//	cobramcp call kubectl_version '{}' -- kubectl  # one call through `start -- kubectl`
+//	cobramcp demo -- yourcli
+//	cobramcp list -- yourcli mcp start             # more words: an MCP server's command line
+//	cobramcp list --server -- some-mcp-server      # one word that is a server
 //
-// `call` exists in both roles: `cobramcp call TOOL [ARGS] -- SERVER...`
-// calls a tool of a running MCP server, `cobramcp mcp call TOOL [ARGS] --
-// BINARY` runs one call of a CLI served from outside, without a server.
+// After -- one word is a Cobra CLI to serve, more words are an MCP
+// server's command line; --server makes one word a server's too.
+// `cobramcp mcp call TOOL [ARGS] -- BINARY` runs one call of a served CLI
+// without a server, as an adopted CLI's `mcp call` does.
 package main
 
 import (
@@ -32,6 +35,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
@@ -111,55 +115,107 @@ func (t *target) split(root *cobra.Command, args []string) []string {
 
 // reflection options of the serving commands (persistent flags of the root).
 type reflectFlags struct {
+	fs           *pflag.FlagSet // the flags below, as add defined them
 	overlay      string
 	noBuiltin    bool
 	refresh      bool
 	noCache      bool
 	cacheDir     string
 	probeTimeout time.Duration
+	budget       external.Options // Timeout, MaxCommands, MaxProcesses, MaxTimeouts
 }
+
+// Annotations of the reflection flags: entryFlag marks those a client
+// entry keeps (the others, such as --refresh, are for one run);
+// pathFlag those whose value is a path, written absolute.
+const (
+	entryFlag = "cobramcp.entry"
+	pathFlag  = "cobramcp.path"
+)
 
 // add defines the reflection flags in fs.
 func (rf *reflectFlags) add(fs *pflag.FlagSet) {
-	fs.StringVar(&rf.overlay, "overlay", "", "JSON file (comments allowed) correcting the reflection of the served CLI (docs/external.md); without it, the overlay cobramcp ships for the CLI applies ("+strings.Join(external.BuiltinOverlays(), ", ")+")")
-	fs.BoolVar(&rf.noBuiltin, "no-builtin-overlay", false, "do not apply the overlay cobramcp ships for the served CLI")
-	fs.BoolVar(&rf.refresh, "refresh", false, "reflect the served CLI again instead of using the cache")
-	fs.BoolVar(&rf.noCache, "no-cache", false, "neither read nor write the reflection cache")
-	fs.StringVar(&rf.cacheDir, "cache-dir", "", "directory of the reflection cache (default <user cache dir>/cobramcp/external)")
-	fs.DurationVar(&rf.probeTimeout, "probe-timeout", external.DefaultProbeTimeout, "time limit of each process that reflection starts")
+	own := pflag.NewFlagSet("reflection", pflag.ContinueOnError)
+	own.StringVar(&rf.overlay, "overlay", "", "JSON file (comments allowed) correcting the reflection of the served CLI (docs/external.md); without it, the overlay cobramcp ships for the CLI applies ("+strings.Join(external.BuiltinOverlays(), ", ")+")")
+	own.BoolVar(&rf.noBuiltin, "no-builtin-overlay", false, "do not apply the overlay cobramcp ships for the served CLI")
+	own.BoolVar(&rf.refresh, "refresh", false, "reflect the served CLI again instead of using the cache")
+	own.BoolVar(&rf.noCache, "no-cache", false, "neither read nor write the reflection cache")
+	own.StringVar(&rf.cacheDir, "cache-dir", "", "directory of the reflection cache (default <user cache dir>/cobramcp/external)")
+	own.DurationVar(&rf.probeTimeout, "probe-timeout", external.DefaultProbeTimeout, "time limit of each process that reflection starts")
+	own.DurationVar(&rf.budget.Timeout, "reflect-timeout", external.DefaultTimeout, "time limit of a whole reflection of the served CLI")
+	own.IntVar(&rf.budget.MaxCommands, "max-commands", external.DefaultMaxCommands, "most commands of the served CLI that reflection reads (a tree with no end stops there)")
+	own.IntVar(&rf.budget.MaxProcesses, "max-processes", external.DefaultMaxProcesses, "most processes of the served CLI that one reflection starts")
+	own.IntVar(&rf.budget.MaxTimeouts, "max-timeouts", external.DefaultMaxTimeouts, "processes of the served CLI that may not finish in time (each tried again) before reflection stops")
+	for _, name := range []string{"overlay", "no-builtin-overlay", "cache-dir", "probe-timeout", "reflect-timeout", "max-commands", "max-processes", "max-timeouts"} {
+		_ = own.SetAnnotation(name, entryFlag, []string{"true"})
+	}
+	for _, name := range []string{"overlay", "cache-dir"} {
+		_ = own.SetAnnotation(name, pathFlag, []string{"true"})
+	}
+	rf.fs = own
+	fs.AddFlagSet(own)
 }
 
-// load reflects the target binary and returns its toolset.
-func (t *target) load(c *cobra.Command, rf *reflectFlags) (*toolset.Toolset, error) {
+// args returns the reflection flags given, as arguments to pass on to
+// another cobramcp: those a client entry keeps when entry is true, else
+// all. Paths are made absolute.
+func (rf *reflectFlags) args(entry bool) []string {
+	var out []string
+	rf.fs.VisitAll(func(f *pflag.Flag) {
+		if !f.Changed || entry && f.Annotations[entryFlag] == nil {
+			return
+		}
+		v := f.Value.String()
+		if f.Annotations[pathFlag] != nil {
+			if a, err := filepath.Abs(v); err == nil {
+				v = a
+			}
+		}
+		if f.Value.Type() == "bool" {
+			if v == "true" {
+				out = append(out, "--"+f.Name)
+			}
+			return
+		}
+		out = append(out, "--"+f.Name, v)
+	})
+	return out
+}
+
+// tree reflects the target binary: its command tree, and the Config to
+// serve it with (the overlay's call limits, if it has any).
+func (t *target) tree(c *cobra.Command, rf *reflectFlags, log *slog.Logger) (*cobra.Command, *toolset.Config, error) {
 	if t.binary == "" {
-		return nil, fmt.Errorf("name the Cobra CLI to serve after --, e.g. `cobramcp %s -- kubectl`", strings.TrimPrefix(c.CommandPath(), "cobramcp "))
-	}
-	log, err := mcpcmd.Logger(c)
-	if err != nil {
-		return nil, err
+		return nil, nil, fmt.Errorf("name the Cobra CLI to serve after --, e.g. `cobramcp %s -- kubectl`", strings.TrimPrefix(c.CommandPath(), "cobramcp "))
 	}
 	// A stdio server is started by a client that waits a few seconds for
 	// it: after the CLI is upgraded, it serves the previous reflection
 	// and reflects the new binary for the next start (external.Options.Stale).
 	stale := c.Name() == "start"
-	opts := &external.Options{Refresh: rf.refresh, NoCache: rf.noCache, CacheDir: rf.cacheDir, ProbeTimeout: rf.probeTimeout, Logger: log, Builtin: !rf.noBuiltin, Stale: stale}
+	opts := &external.Options{Refresh: rf.refresh, NoCache: rf.noCache, CacheDir: rf.cacheDir, ProbeTimeout: rf.probeTimeout, Logger: log, Builtin: !rf.noBuiltin, Stale: stale,
+		Timeout: rf.budget.Timeout, MaxCommands: rf.budget.MaxCommands, MaxProcesses: rf.budget.MaxProcesses, MaxTimeouts: rf.budget.MaxTimeouts}
 	if rf.overlay != "" {
+		var err error
 		if opts.Overlay, err = external.ReadOverlay(rf.overlay); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+	}
+	timeout, maxOutput, maxParallel, err := opts.Overlay.CallLimits()
+	if err != nil {
+		return nil, nil, err
 	}
 	r, err := external.Load(c.Context(), t.binary, opts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	cfg := &toolset.Config{Executable: r.Path, Logger: log}
+	cfg := &toolset.Config{Executable: r.Path, Logger: log, Timeout: timeout, MaxOutput: maxOutput, MaxParallel: maxParallel}
 	if r.Refreshed != nil {
 		t.background = append(t.background, r.Refreshed)
 	}
 	if r.Stale {
 		cfg.Instructions = fmt.Sprintf("%s changed since it was reflected: these tools describe it as it was then (%s). A call runs the binary as it is now; an option it no longer knows fails with its own error. It is being reflected again, for the starts after this one.", r.Root.Name(), r.StaleSince)
 	}
-	return toolset.New(r.Root, cfg)
+	return r.Root, cfg, nil
 }
 
 // entryPath is the binary as a client entry names it: absolute, found in
@@ -195,16 +251,16 @@ func newRoot(out io.Writer, t *target) *cobra.Command {
 		Long: "Serve any installed Cobra CLI as MCP tools: `cobramcp start -- kubectl` reflects the binary\n" +
 			"named after -- (through cobra's completion command and its help, cached) and serves its\n" +
 			"commands exactly as a CLI that links cobramcp serves them with `mcp start`. Every serving\n" +
-			"command (start, stream, tools, tool, CLIENT enable|disable|list, and all of them under `mcp`)\n" +
-			"takes the binary after --; options may follow it.\n\n" +
-			"As a client, list, call and demo start the MCP server whose command line follows --.\n" +
-			"`call` exists in both roles: `cobramcp call TOOL [ARGS] -- SERVER...` is the client's,\n" +
+			"command (start, stream, tools, tool, CLIENT enable|disable|list, mcp call) takes the binary\n" +
+			"after --; options may follow it.\n\n" +
+			"As a client, list, call and demo hold a real MCP session. " + clientRule + "\n" +
 			"`cobramcp mcp call TOOL [ARGS] -- BINARY` runs one call of a served CLI without a server.",
 		Example: "  cobramcp start -- kubectl\n" +
 			"  cobramcp tools -o - -- helm\n" +
 			"  cobramcp claude enable -- kubectl --read-only\n" +
 			"  cobramcp stream --addr :8080 --token-file t -- gh\n" +
-			"  cobramcp mcp call kubectl_version '{}' -- kubectl\n" +
+			"  cobramcp list -- kubectl\n" +
+			"  cobramcp call kubectl_version '{}' -- kubectl\n" +
 			"  cobramcp demo -- yourcli mcp start",
 		SilenceUsage:  true,
 		SilenceErrors: false,
@@ -212,56 +268,37 @@ func newRoot(out io.Writer, t *target) *cobra.Command {
 	rf := &reflectFlags{}
 	rf.add(root.PersistentFlags())
 
-	opts := mcpcmd.Options{
-		Load:       func(c *cobra.Command) (*toolset.Toolset, error) { return t.load(c, rf) },
-		DefaultEnv: func() map[string]string { return map[string]string{"PATH": os.Getenv("PATH")} },
-		ServerName: func(*cobra.Command) string { return t.serverName() },
-		EntryArgs: func(c *cobra.Command, start, extra []string) []string {
-			args := append(slices.Clone(start), "--", t.entryPath())
-			args = append(args, extra...)
-			if f := c.Flag("overlay"); f != nil && f.Changed {
-				if a, err := filepath.Abs(rf.overlay); err == nil {
-					args = append(args, "--overlay", a)
-				}
-			}
-			if f := c.Flag("cache-dir"); f != nil && f.Changed {
-				if a, err := filepath.Abs(rf.cacheDir); err == nil {
-					args = append(args, "--cache-dir", a)
-				}
-			}
-			if f := c.Flag("no-builtin-overlay"); f != nil && f.Changed && rf.noBuiltin {
-				args = append(args, "--no-builtin-overlay")
-			}
-			if f := c.Flag("probe-timeout"); f != nil && f.Changed {
-				args = append(args, "--probe-timeout", rf.probeTimeout.String())
-			}
-			return args
-		},
-	}
-	// The serving commands under `mcp`, as in an adopted CLI, and (all but
-	// call, which is the client's at the top) at the top.
-	group := mcpcmd.New(opts)
-	top := mcpcmd.New(opts)
-	root.PersistentFlags().AddFlagSet(top.PersistentFlags())
-	for _, sub := range top.Commands() {
-		if sub.Name() == "call" {
-			continue
-		}
-		top.RemoveCommand(sub)
-		root.AddCommand(sub)
-	}
-	group.Short = "The serving commands of an adopted CLI's `mcp` group, for the CLI after --"
-	// The group's own copies: the policy takes flags set on the commands
-	// above an mcp group for flags of the served CLI.
-	rf.add(group.PersistentFlags())
-	for _, c := range append(root.Commands(), group) {
-		useBinary(c)
-	}
-	for _, c := range clientCommands(out) {
+	// The client role's commands first: their call is the top's, and the
+	// mcp group keeps the serving one (`cobramcp mcp call`).
+	for _, c := range clientCommands(out, t, rf) {
 		root.AddCommand(c)
 	}
-	explainReadOnly(root)
+	group := mcpcmd.New(mcpcmd.Options{
+		Parent: root,
+		Tree: func(c *cobra.Command, log *slog.Logger) (*cobra.Command, *toolset.Config, error) {
+			return t.tree(c, rf, log)
+		},
+		DefaultEnv: func() map[string]string { return map[string]string{"PATH": os.Getenv("PATH")} },
+		Outside: &mcpcmd.Outside{
+			Name: t.serverName,
+			EntryArgs: func(start, extra []string) []string {
+				args := append(slices.Clone(start), "--", t.entryPath())
+				return append(append(args, extra...), rf.args(true)...)
+			},
+		},
+	})
+	group.Short = "Run one call of the CLI after -- without a server (`mcp call TOOL [ARGS] -- BINARY`)"
+	group.Long = "`cobramcp mcp call TOOL [ARGS] -- BINARY` runs one call of the Cobra CLI named after --\n" +
+		"through the same path as `cobramcp start -- BINARY` (validation, argv, limits), without a\n" +
+		"server, as an adopted CLI's `mcp call` does. The other serving commands are at the top:\n" +
+		"`cobramcp start|stream|tools|tool|CLIENT ... -- BINARY`."
 	root.AddCommand(group)
+	for _, c := range root.Commands() {
+		if c.Annotations[roleAnnotation] == "" {
+			useBinary(c)
+		}
+	}
+	explainReadOnly(root)
 	return root
 }
 
@@ -277,8 +314,9 @@ func explainReadOnly(c *cobra.Command) {
 	}
 	c.RunE = func(c *cobra.Command, args []string) error {
 		err := run(c, args)
-		if errors.Is(err, toolset.ErrNothingServed) && strings.Contains(err.Error(), "--read-only") {
-			return fmt.Errorf("%w: from outside, no command is known to be read-only unless an overlay says which are (--overlay FILE, see docs/external.md); cobramcp ships one for %s", err, strings.Join(external.BuiltinOverlays(), ", "))
+		var pe *toolset.PolicyError
+		if errors.As(err, &pe) && errors.Is(pe, toolset.ErrNothingServed) && slices.Contains(pe.Active, toolset.SettingReadOnly) {
+			return fmt.Errorf("%w: from outside, no command is known to be read-only unless an overlay says which are (--overlay FILE with \"readOnly\": true on them, see docs/external.md; cobramcp ships one for %s), or choose the tools to serve with --tools instead", err, strings.Join(external.BuiltinOverlays(), ", "))
 		}
 		return err
 	}
@@ -298,33 +336,55 @@ func useBinary(c *cobra.Command) {
 	}
 }
 
+// clientRule is how the client role's commands read the words after --,
+// for their help.
+const clientRule = "After --, one word is a Cobra CLI to serve: the session is with `cobramcp start -- BINARY`,\n" +
+	"which reflects it as start does (the reflection flags given here apply). More words are the\n" +
+	"command line of an MCP server (`-- yourcli mcp start`, `-- npx -y some-server`); --server\n" +
+	"makes one word a server's command line too."
+
 // clientCommands are the commands of the client role.
-func clientCommands(out io.Writer) []*cobra.Command {
+func clientCommands(out io.Writer, t *target, rf *reflectFlags) []*cobra.Command {
 	var timeout time.Duration
+	var asServer bool
 	session := func(c *cobra.Command, args []string, f func(ctx context.Context, s *mcp.ClientSession, before []string) error) error {
 		dash := c.ArgsLenAtDash()
 		if dash < 0 || dash == len(args) {
-			return errors.New("give the server's command after --, e.g. -- yourcli mcp start")
+			return errors.New("give the Cobra CLI to serve after -- (-- kubectl), or an MCP server's command line (-- yourcli mcp start)")
+		}
+		line := args[dash:]
+		served := len(line) == 1 && !asServer
+		if served {
+			self, err := os.Executable()
+			if err != nil {
+				return fmt.Errorf("finding cobramcp's own executable to serve %s: %w", line[0], err)
+			}
+			level := "warn"
+			if f := c.Flag("mcp-log-level"); f != nil && f.Changed {
+				level = f.Value.String()
+			}
+			line = append(append([]string{self, "start", "--mcp-log-level=" + level}, rf.args(false)...), "--", line[0])
 		}
 		ctx, cancel := context.WithTimeout(c.Context(), timeout)
 		defer cancel()
-		server := osexec.Command(args[dash], args[dash+1:]...)
+		server := osexec.Command(line[0], line[1:]...)
 		server.Stderr = os.Stderr
 		client := mcp.NewClient(&mcp.Implementation{Name: "cobramcp", Version: "0.1.0"}, nil)
 		s, err := client.Connect(ctx, &mcp.CommandTransport{Command: server}, nil)
 		if err != nil {
-			line := strings.Join(args[dash:], " ")
-			// `cobramcp list -- kubectl`, by analogy with `start -- kubectl`:
-			// the words after -- here are a server's command line.
-			return fmt.Errorf("connecting to %s: %w: after -- `%s` takes the command line of an MCP server; to serve a Cobra CLI, put `cobramcp start --` before it (`%s -- cobramcp start -- %s`), or run one call without a server with `cobramcp mcp call TOOL ARGS -- %s`",
-				line, err, c.Name(), strings.TrimSuffix(c.CommandPath(), " "), line, line)
+			what := strings.Join(args[dash:], " ")
+			if served {
+				return fmt.Errorf("serving %s: %w (if %s is an MCP server itself rather than a Cobra CLI, give --server)", what, err, what)
+			}
+			return fmt.Errorf("connecting to %s: %w: after -- more than one word is an MCP server's command line; to serve a Cobra CLI, give it alone after -- (`%s -- BINARY`)", what, err, c.CommandPath())
 		}
 		defer s.Close()
 		return f(ctx, s, args[:dash])
 	}
 	list := &cobra.Command{
-		Use:   "list -- SERVER...",
-		Short: "List the tools of the MCP server started by SERVER...",
+		Use:   "list [--server] -- BINARY | SERVER...",
+		Short: "List the tools that `start -- BINARY` serves, or those of the MCP server SERVER...",
+		Long:  "List the tools, one a line with the start of its description.\n\n" + clientRule,
 		RunE: func(c *cobra.Command, args []string) error {
 			return session(c, args, func(ctx context.Context, s *mcp.ClientSession, _ []string) error {
 				for t, err := range s.Tools(ctx, nil) {
@@ -338,8 +398,11 @@ func clientCommands(out io.Writer) []*cobra.Command {
 		},
 	}
 	call := &cobra.Command{
-		Use:   "call TOOL [ARGUMENTS_JSON] -- SERVER...",
-		Short: "Call one tool of the MCP server started by SERVER... and print the result as JSON",
+		Use:   "call TOOL [ARGUMENTS_JSON] [--server] -- BINARY | SERVER...",
+		Short: "Call one tool through a real MCP session and print the result as JSON",
+		Long: "Call the tool TOOL with the arguments ARGUMENTS_JSON ({} when absent) and print the\n" +
+			"CallToolResult as JSON; the exit status is non-zero when the call failed.\n\n" + clientRule + "\n\n" +
+			"`cobramcp mcp call TOOL ARGS -- BINARY` runs the same call without a server.",
 		RunE: func(c *cobra.Command, args []string) error {
 			return session(c, args, func(ctx context.Context, s *mcp.ClientSession, before []string) error {
 				if len(before) < 1 || len(before) > 2 {
@@ -366,8 +429,9 @@ func clientCommands(out io.Writer) []*cobra.Command {
 		},
 	}
 	demo := &cobra.Command{
-		Use:   "demo -- SERVER...",
-		Short: "One session against the MCP server started by SERVER...: list the tools and call a few",
+		Use:   "demo [--server] -- BINARY | SERVER...",
+		Short: "One session: list the tools and call a few (made for mycli, the example CLI)",
+		Long:  "List the tools, then call a few of them, showing what comes back.\n\n" + clientRule,
 		RunE: func(c *cobra.Command, args []string) error {
 			return session(c, args, func(ctx context.Context, s *mcp.ClientSession, _ []string) error {
 				return runDemo(ctx, s, out)
@@ -378,6 +442,7 @@ func clientCommands(out io.Writer) []*cobra.Command {
 	for _, c := range cmds {
 		c.Annotations = map[string]string{roleAnnotation: "true"}
 		c.Flags().DurationVar(&timeout, "timeout", time.Minute, "how long the whole session may take")
+		c.Flags().BoolVar(&asServer, "server", false, "the words after -- are an MCP server's command line, even one word")
 	}
 	return cmds
 }

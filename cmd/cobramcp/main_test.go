@@ -75,15 +75,44 @@ func TestShorten(t *testing.T) {
 	}
 }
 
-// TestClientRoleNamesTheServingForm: `cobramcp list -- BIN` (by analogy
-// with `start -- BIN`) starts BIN as an MCP server, which a plain CLI is
-// not: the error says how to serve it.
-func TestClientRoleNamesTheServingForm(t *testing.T) {
+// TestClientRoleServesOneWord: after --, one word is a Cobra CLI that
+// `list`, `call` and `demo` serve as `start -- BIN` does, through a real
+// MCP session, printing no INFO lines on stderr (only what reflection
+// could not find out exactly, at WARN); more words
+// are a server's command line; --server makes one word a server's too.
+func TestClientRoleServesOneWord(t *testing.T) {
 	bin := mycli(t)
-	for _, args := range [][]string{{"list", "--", bin}, {"call", "mycli_version", "{}", "--", bin}} {
-		_, err := run(t, args...)
-		if err == nil || !strings.Contains(err.Error(), "-- cobramcp start -- "+bin) || !strings.Contains(err.Error(), "cobramcp mcp call TOOL ARGS -- "+bin) {
-			t.Errorf("%q: %v", args, err)
-		}
+	self := build(t, ".", "cobramcp")
+	t.Setenv("MYCLI_STATE", filepath.Join(t.TempDir(), "state.json"))
+	run := func(args ...string) (string, string, error) {
+		c := osexec.Command(self, args...)
+		var out, errOut bytes.Buffer
+		c.Stdout, c.Stderr = &out, &errOut
+		err := c.Run()
+		return out.String(), errOut.String(), err
+	}
+	cache := "--cache-dir=" + sharedCache
+	out, errOut, err := run("list", cache, "--", bin)
+	if err != nil || strings.Count(out, "\n") != 23 || !strings.Contains(out, "mycli_get_pods") || strings.Contains(errOut, "level=INFO") {
+		t.Errorf("list -- mycli: %v\nstdout %s\nstderr %q", err, out, errOut)
+	}
+	out, errOut, err = run("call", "mycli_version", "{}", cache, "--", bin)
+	if err != nil || !strings.Contains(out, `"exitCode": 0`) || strings.Contains(errOut, "level=INFO") {
+		t.Errorf("call -- mycli: %v\nstdout %s\nstderr %q", err, out, errOut)
+	}
+	// The session's server is `start -- mycli`: its variables apply.
+	c := osexec.Command(self, "list", cache, "--", bin)
+	c.Env = append(os.Environ(), "MYCLI_MCP_TOOLS=mycli_get_*")
+	if b, err := c.Output(); err != nil || strings.Count(string(b), "\n") != 3 {
+		t.Errorf("list -- mycli with MYCLI_MCP_TOOLS: %v\n%s", err, b)
+	}
+	// More words: a server's command line, as before.
+	out, _, err = run("list", "--", bin, "mcp", "start", "--tools", "mycli_get_*")
+	if err != nil || strings.Count(out, "\n") != 3 {
+		t.Errorf("list -- mycli mcp start: %v\n%s", err, out)
+	}
+	// --server: the one word is started as a server, which mycli alone is not.
+	if _, _, err := run("list", "--server", "--timeout", "20s", "--", bin); err == nil {
+		t.Error("list --server -- mycli: mycli alone is no MCP server, yet no error")
 	}
 }

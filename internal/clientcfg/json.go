@@ -628,13 +628,30 @@ func jsonRemove(src []byte, key []string, name string) ([]byte, bool, error) {
 		c := path[i+1]
 		parent := path[i]
 		idx := findMembers(parent, key[i])
-		if len(c.Members) > 0 || !isSpace(c.AfterExtra) || len(idx) > 1 {
+		if len(c.Members) > 0 || !isSpace(c.AfterExtra) || len(idx) > 1 || commentOnLine(parent, idx[0]) {
 			break
 		}
 		removeMember(parent, idx[0], st.nl)
 	}
 	out := v.Pack()
 	return out, true, checkJSON(src, out, key, name, nil)
+}
+
+// commentOnLine reports whether a comment follows member i of obj on its
+// line ("mcpServers": {} // none yet): the member was in the file before
+// Set, which never writes one, and the comment is about it, so a
+// container emptied by Remove stays with its comment.
+func commentOnLine(obj *hujson.Object, i int) bool {
+	m := obj.Members[i]
+	if hasComment(m.Value.AfterExtra) {
+		return true
+	}
+	after := obj.AfterExtra
+	if i+1 < len(obj.Members) {
+		after = obj.Members[i+1].Name.BeforeExtra
+	}
+	same, _ := splitSameLine(after)
+	return len(same) > 0
 }
 
 func jsonList(src []byte, key []string) ([]Entry, error) {

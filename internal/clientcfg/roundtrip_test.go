@@ -58,6 +58,7 @@ var roundTripCorpus = []struct {
 	{"json entry twice, comment-led line", JSON, "", "/**/{\"mcpServers\":{//\n\"mycli\":{},/**/\"mycli\":{}}/**/}"},
 	{"json entry on a comment-led line", JSON, "", "{\"mcpServers\":{//\n/**/\"mycli\":{}}}"},
 	{"json server on a comment-led line", JSON, "", "{\n  \"mcpServers\": {\n    /* a */ \"a\": {\n      \"command\": \"x\"\n    }\n  }\n}\n"},
+	{"json empty servers with a comment", JSON, "", "{\n  \"mcpServers\": {} // none yet\n}\n"},
 	{"toml servers", TOML, "", "model = \"m\"\n\n[mcp_servers.a]\ncommand = \"x\"\nargs = []\n"},
 	{"toml key absent", TOML, "", "# Codex\nmodel = \"m\" # the model\n\n[tui]\nnotifications = true\n"},
 	{"toml servers then other tables", TOML, "", "[mcp_servers.a]\ncommand = \"x\"\n\n# profiles\n[profiles.p]\nmodel = \"m\"\n"},

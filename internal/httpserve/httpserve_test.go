@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cobramcp/cobramcp/internal/testcert"
+	"github.com/cobramcp/cobramcp/test/testcert"
 )
 
 const testToken = "s3cret-token-0123456789"

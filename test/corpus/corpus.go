@@ -11,7 +11,7 @@ import (
 
 	crane "github.com/google/go-containerregistry/cmd/crane/cmd"
 
-	"github.com/cobramcp/cobramcp/internal/corpustest"
+	"github.com/cobramcp/cobramcp/test/corpustest"
 	"github.com/spf13/cobra"
 	_ "github.com/spf13/cobra-cli/cmd"
 	_ "go.etcd.io/etcd/etcdctl/v3/ctlv3"

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cobramcp/cobramcp/internal/corpustest"
-	"github.com/cobramcp/cobramcp/internal/toolcompare"
+	"github.com/cobramcp/cobramcp/test/corpustest"
+	"github.com/cobramcp/cobramcp/test/toolcompare"
 )
 
 var only = flag.String("cli", "", "run only the CLIs of this comma-separated list")

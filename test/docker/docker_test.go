@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/cobramcp/cobramcp/exec"
-	"github.com/cobramcp/cobramcp/internal/roundtrip"
-	"github.com/cobramcp/cobramcp/internal/wirelist"
+	"github.com/cobramcp/cobramcp/test/roundtrip"
+	"github.com/cobramcp/cobramcp/test/wirelist"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/cobramcp/cobramcp/internal/corpustest"
-	"github.com/cobramcp/cobramcp/internal/toolcompare"
+	"github.com/cobramcp/cobramcp/test/corpustest"
+	"github.com/cobramcp/cobramcp/test/toolcompare"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 

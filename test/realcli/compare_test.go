@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/cobramcp/cobramcp/external"
-	"github.com/cobramcp/cobramcp/internal/corpustest"
-	"github.com/cobramcp/cobramcp/internal/toolcompare"
+	"github.com/cobramcp/cobramcp/test/corpustest"
+	"github.com/cobramcp/cobramcp/test/toolcompare"
 	"github.com/cobramcp/cobramcp/toolset"
 	"github.com/spf13/pflag"
 )

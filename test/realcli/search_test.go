@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/cobramcp/cobramcp/internal/wirelist"
+	"github.com/cobramcp/cobramcp/test/wirelist"
 	"github.com/cobramcp/cobramcp/toolset"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

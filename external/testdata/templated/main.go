@@ -1,7 +1,8 @@
 // Command templated is a test fixture: a Cobra CLI whose help uses a custom
 // template that prints flags as kubectl does ("--name=DEFAULT:", no type),
 // so that reflection from outside has to probe the flag parser for types.
-// Its echo command prints what it parsed as JSON.
+// Its echo command prints what it parsed as JSON. TEMPLATED_NAME names its
+// root command (templated by default), whatever the file is called.
 package main
 
 import (
@@ -119,7 +120,11 @@ func main() {
 	}
 	readRC(os.Args[1:])
 	cobra.AddTemplateFunc("kflags", kflags)
-	root := &cobra.Command{Use: "templated", Short: "A CLI with kubectl-style help", SilenceUsage: true}
+	name := "templated"
+	if n := os.Getenv("TEMPLATED_NAME"); n != "" {
+		name = n // the root command's name, whatever the file is called
+	}
+	root := &cobra.Command{Use: name, Short: "A CLI with kubectl-style help", SilenceUsage: true}
 	root.SetHelpTemplate(helpTemplate)
 	root.PersistentFlags().StringP("context", "c", "default", "the context to use")
 	root.PersistentFlags().Uint("v", 0, "log level")

@@ -7,8 +7,8 @@ import (
 
 	k3d "github.com/k3d-io/k3d/v5/cmd"
 
-	"github.com/cobramcp/cobramcp/internal/corpustest"
-	"github.com/cobramcp/cobramcp/internal/toolcompare"
+	"github.com/cobramcp/cobramcp/test/corpustest"
+	"github.com/cobramcp/cobramcp/test/toolcompare"
 )
 
 // version is k3d's version, pinned in go.mod.

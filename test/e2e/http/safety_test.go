@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cobramcp/cobramcp/internal/testcert"
+	"github.com/cobramcp/cobramcp/test/testcert"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestInstallDoc runs the install steps of docs/install.md as written, on
+// this checkout standing for the clone: a new module that adopts the
+// library through `go mod edit -require ... -replace ...` builds (with
+// -mod=mod in place of `go mod tidy`, which would fetch the modules of the
+// dependencies' tests), and its `mcp call` answers; the binary builds with the doc's
+// `go build`. The module proxy is off: nothing is downloaded.
+func TestInstallDoc(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/install.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := func(prefix string) []string {
+		for _, l := range strings.Split(string(doc), "\n") {
+			if strings.HasPrefix(l, prefix) {
+				if i := strings.Index(l, "   #"); i >= 0 {
+					l = l[:i]
+				}
+				return strings.Fields(l)
+			}
+		}
+		t.Fatalf("docs/install.md has no line starting %q", prefix)
+		return nil
+	}
+	edit, build := line("go mod edit -require="), line("go build -o cobramcp ./cmd/cobramcp")
+	line("go mod tidy") // run below as a build that may add requirements: tidy would fetch the tests' modules of every dependency
+
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(repo, filepath.Join(dir, "cobramcp")); err != nil { // the clone, beside the module
+		t.Fatal(err)
+	}
+	mod := filepath.Join(dir, "yourcli")
+	if err := os.Mkdir(mod, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"go.mod": "module example.com/yourcli\n\ngo 1.25.0\n\nrequire github.com/spf13/cobra v1.9.1\n",
+		"main.go": `package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/cobramcp/cobramcp/bridge"
+	"github.com/spf13/cobra"
+)
+
+func main() {
+	root := &cobra.Command{Use: "yourcli"}
+	root.AddCommand(&cobra.Command{Use: "hello", Short: "Say hello", Run: func(*cobra.Command, []string) { fmt.Println("hello") }})
+	root.AddCommand(bridge.Command(nil))
+	if err := root.Execute(); err != nil {
+		os.Exit(1)
+	}
+}
+`,
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(mod, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := append(os.Environ(), "GOPROXY=off", "GOFLAGS=-mod=mod", "GOSUMDB=off", "GOWORK=off")
+	sh := func(dir string, argv ...string) string {
+		t.Helper()
+		c := osexec.Command(argv[0], argv[1:]...)
+		c.Dir, c.Env = dir, env
+		out, err := c.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s (in %s): %v\n%s", strings.Join(argv, " "), dir, err, out)
+		}
+		return string(out)
+	}
+	sh(mod, edit...)
+	sh(mod, "go", "build", "-mod=mod", "-o", "yourcli", ".")
+	if out := sh(mod, "./yourcli", "mcp", "call", "yourcli_hello"); !strings.Contains(out, `"stdout": "hello\n"`) {
+		t.Errorf("yourcli mcp call yourcli_hello:\n%s", out)
+	}
+	bin := filepath.Join(t.TempDir(), "cobramcp")
+	build[3] = bin // the doc writes ./cobramcp into the clone
+	sh(repo, build...)
+	if out := sh(repo, bin, "list", "--cache-dir", t.TempDir(), "--", filepath.Join(mod, "yourcli")); !strings.Contains(out, "yourcli_hello") {
+		t.Errorf("cobramcp list -- yourcli:\n%s", out)
+	}
+}

@@ -1,0 +1,120 @@
+// Package shapes is the tree of a test CLI with the shapes that reading
+// from outside must get right, each beside its in-process reflection: a
+// command that runs and has sub-commands, a command with required flags
+// whose help lists them in a section of their own, and (OwnHelp) a help
+// command of the CLI's own, with sub-commands of its own.
+package shapes
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// requiredTemplate lists the required flags and the others under titles
+// of their own.
+const requiredTemplate = `Usage:
+  {{.UseLine}}
+
+Required Flags:
+{{requiredFlags .}}
+Other Flags:
+{{otherFlags .}}
+`
+
+func init() {
+	cobra.AddTemplateFunc("requiredFlags", func(c *cobra.Command) string { return flagUsages(c, true) })
+	cobra.AddTemplateFunc("otherFlags", func(c *cobra.Command) string { return flagUsages(c, false) })
+}
+
+func flagUsages(c *cobra.Command, required bool) string {
+	fs := c.LocalFlags()
+	var b strings.Builder
+	lines := strings.Split(fs.FlagUsages(), "\n")
+	for _, l := range lines {
+		f := strings.Fields(l)
+		if len(f) == 0 {
+			continue
+		}
+		name := f[0]
+		if strings.HasPrefix(name, "-") && len(name) == 3 && len(f) > 1 { // "-f," then "--force"
+			name = f[1]
+		}
+		fl := fs.Lookup(strings.TrimPrefix(name, "--"))
+		if fl == nil || fl.Name == "help" {
+			continue
+		}
+		_, req := fl.Annotations[cobra.BashCompOneRequiredFlag]
+		if req == required {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String()
+}
+
+// New returns the tree; with ownHelp, its help command is the CLI's own,
+// with sub-commands of its own.
+func New(ownHelp bool) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "shapes",
+		Short: "A CLI of the shapes reading from outside must get right",
+		Run:   func(c *cobra.Command, args []string) { fmt.Println("the main command") },
+	}
+	root.PersistentFlags().Bool("verbose", false, "say more")
+	// A hidden global option, as etcdctl's --endpoints.
+	endpoints := root.PersistentFlags().StringSlice("endpoints", []string{"127.0.0.1:2379"}, "the endpoints")
+	root.PersistentFlags().MarkHidden("endpoints")
+	server := &cobra.Command{
+		Use:   "server [ADDR]",
+		Short: "Run the server",
+		Run:   func(c *cobra.Command, args []string) { fmt.Println("serving", args, "endpoints", *endpoints) },
+	}
+	server.Flags().Int("port", 8080, "the port")
+	trust := &cobra.Command{
+		Use:   "trust HOST",
+		Short: "Trust a host",
+		Run:   func(c *cobra.Command, args []string) { fmt.Println("trusting", args) },
+	}
+	server.AddCommand(trust)
+	deploy := &cobra.Command{
+		Use:   "deploy",
+		Short: "Deploy an app",
+		Run:   func(c *cobra.Command, args []string) { fmt.Println("deploying") },
+	}
+	deploy.Flags().String("name", "", "the app's name")
+	deploy.Flags().String("region", "", "the region")
+	deploy.Flags().Bool("force", false, "deploy even if unchanged")
+	deploy.Flags().Int("replicas", 1, "how many")
+	deploy.Flags().StringSlice("tag", nil, "tags to set")
+	deploy.Flags().Int("retries", 3, "retries (hidden)")
+	deploy.Flags().MarkHidden("retries")
+	deploy.MarkFlagRequired("name")
+	deploy.MarkFlagRequired("region")
+	deploy.SetUsageTemplate(requiredTemplate)
+	group := &cobra.Command{Use: "config", Short: "Manage the configuration"}
+	group.AddCommand(&cobra.Command{Use: "view", Short: "View it", Run: func(*cobra.Command, []string) {}})
+	root.AddCommand(server, deploy, group)
+	if ownHelp {
+		help := &cobra.Command{
+			Use:   "help [TOPIC]",
+			Short: "Help on topics and commands",
+			Run: func(c *cobra.Command, args []string) {
+				if len(args) == 0 {
+					c.Root().Help()
+					return
+				}
+				t, _, err := c.Root().Find(args)
+				if err != nil || t == c.Root() {
+					fmt.Println("no such topic")
+					return
+				}
+				t.Help()
+			},
+		}
+		help.AddCommand(&cobra.Command{Use: "environment", Short: "The environment variables", Run: func(*cobra.Command, []string) { fmt.Println("SHAPES_HOME: where") }})
+		help.AddCommand(&cobra.Command{Use: "formats", Short: "The output formats", Run: func(*cobra.Command, []string) { fmt.Println("json, yaml") }})
+		root.SetHelpCommand(help)
+	}
+	return root
+}

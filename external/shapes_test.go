@@ -1,0 +1,134 @@
+package external_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cobramcp/cobramcp/external"
+	"github.com/cobramcp/cobramcp/external/internal/shapes"
+	"github.com/cobramcp/cobramcp/test/corpustest"
+	"github.com/cobramcp/cobramcp/test/toolcompare"
+	"github.com/cobramcp/cobramcp/toolset"
+)
+
+// TestShapesFromOutside reflects the shapes CLI from outside and compares
+// every tool with its in-process reflection: a command that runs and has
+// sub-commands, required flags listed in a help section of their own, a
+// help command of the CLI's own with sub-commands of its own, and the
+// binary under another file name (a renamed copy, a symlink). Each
+// difference of a kind that docs/external.md does not list fails.
+func TestShapesFromOutside(t *testing.T) {
+	bin := fixture(t, "testdata/shapes")
+	dir := t.TempDir()
+	renamed := filepath.Join(dir, "sh")
+	b, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(renamed, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "s")
+	if err := os.Symlink(bin, link); err != nil {
+		t.Fatal(err)
+	}
+	known, err := toolcompare.KnownLimits("../docs/external.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, bin string
+		ownHelp   bool
+	}{
+		{"shapes", bin, false},
+		{"own help", bin, true},
+		{"renamed copy", renamed, false},
+		{"symlink", link, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.ownHelp {
+				t.Setenv("SHAPES_OWN_HELP", "1")
+			}
+			r, err := external.Load(context.Background(), tt.bin, &external.Options{NoCache: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range r.Notes {
+				t.Logf("note: %s", n)
+			}
+			out, err := corpustest.Expanded(r.Root, &toolset.Config{Executable: r.Path})
+			if err != nil {
+				t.Fatal(err)
+			}
+			in, err := corpustest.Expanded(shapes.New(tt.ownHelp), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			corpustest.Differences(t, known, in, out)
+			if len(out.Tools()) != len(in.Tools()) {
+				var names []string
+				for _, tl := range out.Tools() {
+					names = append(names, tl.Name)
+				}
+				t.Errorf("outside: %d tools %q, in-process %d", len(out.Tools()), names, len(in.Tools()))
+			}
+		})
+	}
+}
+
+// TestHiddenFlagOverlay: an overlay declares a flag that the CLI hides (a
+// global option, as etcdctl's --endpoints), with its type: the CLI's
+// parser takes it, so it is served on every command, and a call passes
+// it. A flag the parser does not know, or a value of the type declared
+// that it refuses, fails the overlay.
+func TestHiddenFlagOverlay(t *testing.T) {
+	bin := fixture(t, "testdata/shapes")
+	load := func(overlay string) (*external.Result, error) {
+		o, err := external.ParseOverlay([]byte(overlay))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return external.Load(context.Background(), bin, &external.Options{NoCache: true, Overlay: o})
+	}
+	r, err := load(`{"commands": {"": {"flags": {"endpoints": {"type": "stringSlice", "hidden": true}}}}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := toolset.New(r.Root, &toolset.Config{Executable: r.Path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := ts.View(toolset.Listing{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := v.Call(context.Background(), "shapes_server", json.RawMessage(`{"flags":{"endpoints":["a:1","b:2"]},"args":["x"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, ok := res.StructuredContent.(toolset.Output); !ok || out.Stdout != "serving [x] endpoints [a:1 b:2]\n" {
+		t.Errorf("a call with the hidden flag: %+v", res.StructuredContent)
+	}
+	for overlay, want := range map[string]string{
+		`{"commands": {"": {"flags": {"no-such": {"type": "string", "hidden": true}}}}}`:    "unknown flag: --no-such",
+		`{"commands": {"deploy": {"flags": {"retries": {"type": "int", "hidden": true}}}}}`: "",
+		`{"commands": {"deploy": {"flags": {"retries": {"type": "ip", "hidden": true}}}}}`:  "the CLI's parser refuses --retries=127.0.0.1 (ip)",
+		`{"commands": {"deploy": {"flags": {"port": {"type": "int", "hidden": true}}}}}`:    "unknown flag: --port",
+		`{"commands": {"": {"flags": {"endpoints": {"hidden": true}}}}}`:                    "declared hidden: give its type",
+	} {
+		_, err := load(overlay)
+		if want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", overlay, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v; want %q", overlay, err, want)
+		}
+	}
+}
