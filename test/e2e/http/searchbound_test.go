@@ -40,8 +40,8 @@ func TestSearchHugeQueryOverHTTP(t *testing.T) {
 	answered := func(t *testing.T) {
 		t.Helper()
 		// The go-sdk client closes its session on a 413; the server goes on
-	// serving a new one.
-	res, err := searchQuery(ctx, mustConnect(t, s, testToken), "delete a pod")
+		// serving a new one.
+		res, err := searchQuery(ctx, mustConnect(t, s, testToken), "delete a pod")
 		if err != nil || res.IsError || !strings.Contains(text(res), "mycli_delete_pod") {
 			t.Errorf("an ordinary search: %v %q", err, text(res))
 		}
