@@ -59,8 +59,9 @@ func main() {
 	}
 }
 
-// roleAnnotation marks the commands of the client role, whose words after
-// "--" are a server's command line, not a binary to serve.
+// roleAnnotation marks the commands of the client role (list, call, demo),
+// which read the words after "--" themselves (clientRule): split leaves
+// them as they are.
 const roleAnnotation = "cobramcp.client"
 
 // execute runs cobramcp with args (without the program name).
