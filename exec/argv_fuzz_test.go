@@ -69,6 +69,7 @@ func FuzzArgvRoundTrip(f *testing.F) {
 			args      []string
 			afterDash []string
 			stop      bool // the flags stop at the first arg
+			sub       bool // the command has the sub-command childName
 			// unrep, invalid and dash say whether Argv may refuse the case
 			// with ErrUnrepresentable, ErrInvalidValue or ErrDashConflict.
 			unrep, invalid, dash bool
@@ -77,6 +78,9 @@ func FuzzArgvRoundTrip(f *testing.F) {
 		// before "--".
 		needsDash := func(args ...string) bool {
 			return wantArgsLenAtDash(positional{Args: args}) == 0
+		}
+		needsDashSub := func(args ...string) bool {
+			return wantArgsLenAtDash(positional{Args: args, SubCommand: isChild}) == 0
 		}
 		cases := []fuzzCase{
 			{flags: map[string]any{"string": s}, unrep: nul(s)},
@@ -112,6 +116,9 @@ func FuzzArgvRoundTrip(f *testing.F) {
 			{flags: map[string]any{"string": arg}, args: []string{e2, arg}, afterDash: []string{arg}, unrep: nul(arg, e2), dash: needsDash(e2, arg)},
 			{flags: map[string]any{"string": s}, args: []string{arg, s, "--" + e1, "-" + e2}, stop: true, unrep: nul(arg, s, e1, e2)},
 			{args: []string{e2, arg}, afterDash: []string{s, "--", e1}, stop: true, unrep: nul(arg, s, e1, e2)},
+			{args: []string{arg, s}, sub: true, unrep: nul(arg, s)},
+			{args: []string{e1, arg}, afterDash: []string{s}, sub: true, unrep: nul(arg, s, e1), dash: needsDashSub(e1, arg)},
+			{args: []string{arg, e2}, afterDash: []string{s}, stop: true, sub: true, unrep: nul(arg, s, e2)},
 		}
 		if finite {
 			// The JSON forms of x.
@@ -124,13 +131,17 @@ func FuzzArgvRoundTrip(f *testing.F) {
 		allOK := map[string]any{}
 		var allArgs positional
 		for i, c := range cases {
-			_, err := roundTripP(t, c.flags, positional{Args: c.args, AfterDash: c.afterDash, StopsAtFirstArg: c.stop})
+			p := positional{Args: c.args, AfterDash: c.afterDash, StopsAtFirstArg: c.stop}
+			if c.sub {
+				p.SubCommand = isChild
+			}
+			_, err := roundTripP(t, c.flags, p)
 			switch {
 			case err == nil:
 				for name, val := range c.flags {
 					allOK[name] = val
 				}
-				if (c.args != nil || c.afterDash != nil) && !c.stop {
+				if (c.args != nil || c.afterDash != nil) && !c.stop && !c.sub {
 					allArgs = positional{Args: c.args, AfterDash: c.afterDash}
 				}
 			case errors.Is(err, exec.ErrUnrepresentable) && c.unrep:

@@ -132,17 +132,22 @@ func roundTrip(t testing.TB, flags map[string]any, args []string) ([]string, err
 	return roundTripP(t, flags, positional{Args: args})
 }
 
-// childName is the sub-command of "run" that roundTripP adds, so that a
-// first arg naming it must go after "--".
+// childName is the sub-command of "run" that roundTripP adds when asked,
+// so that the args must go after "--".
 const childName = "child"
 
-// roundTripP is roundTrip with args and args after "--", on a leaf that
-// has the sub-command childName.
+// isChild is the Positional.SubCommand of "run" with the sub-command
+// childName.
+func isChild(w string) bool { return w == childName }
+
+// roundTripP is roundTrip with args and args after "--"; when
+// p.SubCommand is set, on a leaf that has the sub-command childName.
 func roundTripP(t testing.TB, flags map[string]any, p positional) ([]string, error) {
 	t.Helper()
 	tr := newTree()
-	tr.leaf.AddCommand(&cobra.Command{Use: childName, Run: func(*cobra.Command, []string) {}})
-	p.SubCommand = func(w string) bool { return w == childName }
+	if p.SubCommand != nil {
+		tr.leaf.AddCommand(&cobra.Command{Use: childName, Run: func(*cobra.Command, []string) {}})
+	}
 	fs := tr.leaf.Flags()
 	fs.SetInterspersed(!p.StopsAtFirstArg)
 	argv, err := argvOf(fs, flags, p)
@@ -182,9 +187,9 @@ func roundTripP(t testing.TB, flags map[string]any, p positional) ([]string, err
 
 // wantArgsLenAtDash is where "--" stands as a person would type the
 // args: after the args when there are words for after it; before all of
-// them when one begins with "-" (other than "-" alone) or the first word
-// cobra looks up (skipping "" and "-") names the sub-command; nowhere
-// otherwise. When the flags stop at the first arg, only the first arg can
+// them when one begins with "-" (other than "-" alone) or the command has
+// a sub-command and some arg is a word cobra looks up (not "" or "-");
+// nowhere otherwise. When the flags stop at the first arg, only the first arg can
 // begin a flag, and a "--" after an arg is an arg that pflag does not
 // record: with args, ArgsLenAtDash is 0 when the first needs "--", else
 // -1.
@@ -201,11 +206,8 @@ func wantArgsLenAtDash(p positional) int {
 		}
 	}
 	for _, a := range p.Args {
-		if a != "" && a != "-" {
-			if a == childName {
-				return 0
-			}
-			break
+		if a != "" && a != "-" && p.SubCommand != nil {
+			return 0
 		}
 	}
 	return -1
@@ -580,12 +582,13 @@ func TestArgvExcludedFlagUnreachable(t *testing.T) {
 // sub-command goes after "--", so it does not select the sub-command; the
 // first word cobra looks at is the first that is neither "" nor "-".
 func TestArgvPositionalArgNamingSubcommand(t *testing.T) {
-	for _, args := range [][]string{{childName}, {"", childName}, {"-", childName}, {childName, "x"}, {"x", childName}} {
-		argv, err := roundTripP(t, nil, positional{Args: args})
+	for _, args := range [][]string{{childName}, {"", childName}, {"-", childName}, {childName, "x"}, {"x", childName}, {"x"}, {"chi"}, {"CHILD"}, {"", "-"}} {
+		p := positional{Args: args, SubCommand: isChild}
+		argv, err := roundTripP(t, nil, p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if wantDash := wantArgsLenAtDash(positional{Args: args}) == 0; wantDash != slices.Contains(argv, "--") {
+		if wantDash := wantArgsLenAtDash(p) == 0; wantDash != slices.Contains(argv, "--") {
 			t.Errorf("args %q: argv %q", args, argv)
 		}
 	}
@@ -621,14 +624,22 @@ func TestArgvPositional(t *testing.T) {
 		{positional{AfterDash: []string{"--", "-x"}}, []string{"--", "--", "-x"}, nil},
 		{positional{Args: []string{"a"}, AfterDash: []string{}}, []string{"a"}, nil},
 		{positional{Args: []string{"-n"}, AfterDash: []string{"ls"}}, nil, exec.ErrDashConflict},
-		{positional{Args: []string{childName}, AfterDash: []string{"ls"}}, nil, exec.ErrDashConflict},
+		{positional{Args: []string{childName}, AfterDash: []string{"ls"}, SubCommand: isChild}, nil, exec.ErrDashConflict},
+		// A command with sub-commands: its args always follow "--", since
+		// the CLI may read any word as one's name (by prefix, in any case).
+		{positional{Args: []string{"a"}, SubCommand: isChild}, []string{"--", "a"}, nil},
+		{positional{Args: []string{"chi"}, SubCommand: isChild}, []string{"--", "chi"}, nil},
+		{positional{Args: []string{"", "-"}, SubCommand: isChild}, []string{"", "-"}, nil},
+		{positional{Args: []string{"a"}, AfterDash: []string{"ls"}, SubCommand: isChild}, nil, exec.ErrDashConflict},
+		{positional{AfterDash: []string{"ls"}, SubCommand: isChild}, []string{"--", "ls"}, nil},
 		{positional{Args: []string{"a"}, AfterDash: []string{"l\x00s"}}, nil, exec.ErrUnrepresentable},
 		// Flags that stop at the first arg (SetInterspersed(false)): only
 		// the first arg can need "--", and a "--" after an arg is an arg.
 		{positional{Args: []string{"a", "-1", "--x"}, StopsAtFirstArg: true}, []string{"a", "-1", "--x"}, nil},
 		{positional{Args: []string{"-a", "b"}, StopsAtFirstArg: true}, []string{"--", "-a", "b"}, nil},
 		{positional{Args: []string{"", "-a"}, StopsAtFirstArg: true}, []string{"", "-a"}, nil},
-		{positional{Args: []string{childName, "-a"}, StopsAtFirstArg: true}, []string{"--", childName, "-a"}, nil},
+		{positional{Args: []string{childName, "-a"}, StopsAtFirstArg: true, SubCommand: isChild}, []string{"--", childName, "-a"}, nil},
+		{positional{Args: []string{"", "a"}, StopsAtFirstArg: true, SubCommand: isChild}, []string{"--", "", "a"}, nil},
 		{positional{Args: []string{"web-0", "-it"}, AfterDash: []string{"ls", "-l"}, StopsAtFirstArg: true}, []string{"web-0", "-it", "--", "ls", "-l"}, nil},
 		{positional{AfterDash: []string{"ls", "-l"}, StopsAtFirstArg: true}, []string{"--", "ls", "-l"}, nil},
 		{positional{Args: []string{"-n"}, AfterDash: []string{"ls"}, StopsAtFirstArg: true}, []string{"--", "-n", "--", "ls"}, nil},

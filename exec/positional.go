@@ -19,16 +19,25 @@ var ErrDashConflict = errors.New(`args and argsAfterDash both need "--"`)
 type positional struct {
 	// Args are the positional args, placed as a person types them: before
 	// any "--" when they are plain, all after "--" when one of them
-	// begins with "-" (other than "-" alone) or the first of them names a
-	// sub-command (see SubCommand).
+	// begins with "-" (other than "-" alone) or the command has
+	// sub-commands (see SubCommand).
 	Args []string
 	// AfterDash are the words that go after "--", verbatim, for commands
 	// that give "--" a meaning of their own (kubectl exec POD -- COMMAND).
 	// An empty list writes no "--".
 	AfterDash []string
-	// SubCommand reports whether word, as the first positional arg, would
-	// be read by cobra as a sub-command (a name or alias) of the command,
-	// which cobra would then run instead. nil: the command has none.
+	// SubCommand is set for a command that has sub-commands: it reports
+	// whether word, as the first positional arg, would be read by cobra
+	// as a sub-command (a name or alias) of the command, which cobra
+	// would then run instead. nil: the command has none.
+	//
+	// When it is set, the args always follow "--" (unless all of them
+	// are "" or "-", which cobra never looks up), whatever it reports: a
+	// CLI can match sub-command names in ways its caller cannot see, by
+	// prefix (cobra's EnablePrefixMatching), in any case
+	// (EnableCaseInsensitive) or through aliases its help does not show,
+	// and cobra looks no sub-command up after "--". The report only
+	// names the sub-command in messages.
 	SubCommand func(word string) bool
 	// StopsAtFirstArg is set for a command whose flags stop at its first
 	// positional arg (pflag's SetInterspersed(false), as docker run has):
@@ -40,9 +49,10 @@ type positional struct {
 
 // needsDash reports whether args cannot stand before "--": an arg that
 // begins with "-" (other than "-" alone) would be read as a flag, and a
-// first word naming a sub-command would run it. cobra's Find skips ""
-// and "-" when it looks for the sub-command's name, so the first other
-// word counts.
+// first word read as a sub-command's name would run it. cobra's Find
+// skips "" and "-" when it looks for the sub-command's name, so the first
+// other word counts; when the command has sub-commands, any such word
+// could be read as one (see SubCommand).
 func (p positional) needsDash() (bool, string) {
 	for i, a := range p.Args {
 		if i > 0 && p.StopsAtFirstArg {
@@ -60,7 +70,7 @@ func (p positional) needsDash() (bool, string) {
 			if p.SubCommand(a) {
 				return true, fmt.Sprintf("args element %d (%q) names a sub-command", i, a)
 			}
-			break
+			return true, fmt.Sprintf("the command has sub-commands, and the CLI could read args element %d (%q) as the name of one (by prefix, in another case or as an alias)", i, a)
 		}
 	}
 	return false, ""

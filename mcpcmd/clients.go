@@ -137,10 +137,13 @@ func newEnableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 				notes = append(notes, w)
 			}
 			args := entryArgs(o, c, extra)
+			secrets := entrySecrets(envs, extra)
+			file.Private = len(secrets) > 0
 			ch, err := file.Set(name, cl.Server(exe, args, env), dryRun)
 			if err != nil {
 				return err
 			}
+			tightened := tightenedNote(ch, secrets, dryRun)
 			w := c.OutOrStdout()
 			where := describe(cl, scope, loc.configPath != "", ch.Path)
 			if dryRun {
@@ -151,7 +154,11 @@ func newEnableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 				if ch.Enabled != "" {
 					switched = fmt.Sprintf("The entry is switched off (%s); it would be switched on (%s).", switchText(file.Format, ch.Enabled, false), switchText(file.Format, ch.Enabled, true))
 				}
-				return printDryRun(w, ch, "enable", name, where, switched)
+				if err := printDryRun(w, ch, "enable", name, where, switched); err != nil || tightened == "" {
+					return err
+				}
+				_, err := fmt.Fprintln(w, tightened)
+				return err
 			}
 			switch {
 			case !ch.Changed():
@@ -173,6 +180,9 @@ func newEnableCmd(o *Options, cl clientcfg.Client) *cobra.Command {
 			}
 			if ch.Backup != "" {
 				fmt.Fprintf(w, "The previous version is in %s.\n", ch.Backup)
+			}
+			if tightened != "" {
+				fmt.Fprintln(w, tightened)
 			}
 			if ch.Changed() {
 				fmt.Fprintf(w, "Command: %s\n", shellJoin(append([]string{exe}, args...)))

@@ -16,6 +16,7 @@ import (
 func newStartCmd(o *Options) *cobra.Command {
 	var pf *policyFlags
 	var cf *callFlags
+	var kf *confirmFlags
 	c := &cobra.Command{
 		Use:   "start",
 		Short: "Serve the tools over stdio (what MCP clients launch)",
@@ -40,11 +41,15 @@ func newStartCmd(o *Options) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			confirm, err := kf.read(o, c, ts)
+			if err != nil {
+				return err
+			}
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			calls, endCalls := context.WithCancel(ctx) // a signal ends the running calls too
 			defer endCalls()
-			opts := toolset.ServerOptions{Logger: log, Context: calls}
+			opts := toolset.ServerOptions{Logger: log, Context: calls, HideEnv: hiddenVars(o, c), Confirm: confirm}
 			closeAudit, err := cf.apply(c, serverName(o, c), log, &opts)
 			if err != nil {
 				return err
@@ -65,5 +70,6 @@ func newStartCmd(o *Options) *cobra.Command {
 	pf = addPolicyFlags(c, toolset.ToolModeAuto)
 	cf = addCallFlags(c, false)
 	addLimitFlags(c)
+	kf = addConfirmFlags(c)
 	return c
 }

@@ -36,6 +36,7 @@ type streamFlags struct {
 	policy         *policyFlags
 	calls          *callFlags
 	access         *string
+	confirm        *confirmFlags
 	tokenFile      string
 	tokenEnv       string
 	insecurePublic bool
@@ -113,6 +114,7 @@ func newStreamCmd(o *Options) *cobra.Command {
 	fl.DurationVar(&f.sessionTimeout, "session-timeout", serve.DefaultSessionTimeout, "close a stateful session idle this long (0: never, only with --max-sessions 0)")
 	fl.IntVar(&f.maxSessions, "max-sessions", serve.DefaultMaxSessions, "most stateful sessions held at once; a new one over it is refused (0: no limit)")
 	addOAuthFlags(c, &f.oauth)
+	f.confirm = addConfirmFlags(c)
 	return c
 }
 
@@ -178,8 +180,12 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 	if err != nil {
 		return err
 	}
+	confirm, err := f.confirm.read(o, c, ts)
+	if err != nil {
+		return err
+	}
 
-	srv, hopts, closeAudit, err := f.sessions(o, c, ts, authn, log) // fair shares, audit log, --access
+	srv, hopts, closeAudit, err := f.sessions(o, c, ts, authn, log, confirm) // fair shares, audit log, --access
 	if err != nil {
 		return err
 	}

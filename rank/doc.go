@@ -50,4 +50,10 @@
 // state between calls, and builds its tables on first use, so that linking
 // it costs a program nothing at start-up. An [Index] is safe for
 // concurrent use; a query on a tree of 200 commands takes microseconds.
+//
+// A query is a request in words, and [Index.SearchContext] bounds it: one
+// of more than [MaxQueryBytes] bytes or [MaxQueryWords] words is refused
+// with a [*QueryError] naming the bound, and ranking stops when its
+// context is done. Whatever a query's shape, ranking it costs time linear
+// in its length.
 package rank

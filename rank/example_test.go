@@ -1,7 +1,10 @@
 package rank_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/cobramcp/cobramcp/rank"
 )
@@ -25,4 +28,17 @@ func ExampleIndex_Search() {
 	// remove a pod: [delete]
 	// list my pods: [get]
 	// who changed this deployment: [rollout history]
+}
+
+func ExampleIndex_SearchContext() {
+	ix := rank.New([]rank.Doc{{Path: []string{"logs"}, Short: "Print the logs for a container in a pod"}})
+	ctx := context.Background()
+	hits, err := ix.SearchContext(ctx, "show me the logs", 1)
+	fmt.Println(len(hits), err)
+	_, err = ix.SearchContext(ctx, strings.Repeat("log", 1000), 1)
+	var qe *rank.QueryError
+	fmt.Println(errors.As(err, &qe), qe.Limit, qe.Max)
+	// Output:
+	// 1 <nil>
+	// true bytes 1024
 }

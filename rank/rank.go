@@ -1,6 +1,8 @@
 package rank
 
 import (
+	"context"
+	"fmt"
 	"math"
 	"math/bits"
 	"slices"
@@ -157,6 +159,7 @@ type Index struct {
 	postings [][]posting
 	idf      []float32
 	vocab    []string  // sorted terms, for prefix matches
+	maxTerm  int       // the length of the longest term
 	pathLen  []uint8   // path words of each document
 	depth    []uint8   // levels of each document's path
 	pathKey  []string  // each document's path words joined by spaces, lower case
@@ -328,6 +331,7 @@ func NewWeighted(docs []Doc, w Weights) *Index {
 		df := float64(len(ix.postings[id]))
 		ix.idf[id] = float32(math.Log(1 + (n-df+0.5)/(df+0.5)))
 		ix.vocab = append(ix.vocab, t)
+		ix.maxTerm = max(ix.maxTerm, len(t))
 	}
 	sort.Strings(ix.vocab)
 	return ix
@@ -437,12 +441,88 @@ type concept struct {
 // matches more of the query's words ranks higher; a group command lower
 // than one of its subcommands would. The result is the caller's; an empty
 // or stop-word-only query finds nothing.
+//
+// Search is SearchContext without cancellation; a query over the bounds
+// finds nothing (SearchContext says why).
 func (ix *Index) Search(query string, limit int) []Hit {
+	hits, _ := ix.SearchContext(context.Background(), query, limit)
+	return hits
+}
+
+// The bounds of a query: a request in words is a sentence, not a
+// document. Within them a query costs time linear in its length.
+const (
+	MaxQueryBytes = 1024
+	MaxQueryWords = 64
+)
+
+// QueryError is the error of a query over one of the bounds.
+type QueryError struct {
+	Limit string // "bytes" or "words"
+	Max   int    // the bound: MaxQueryBytes or MaxQueryWords
+	Got   int    // the query's size; for words, at least Max+1
+}
+
+func (e *QueryError) Error() string {
+	if e.Limit == "words" {
+		return fmt.Sprintf("the query has more than %d words, the most a query may have: ask in a few words", e.Max)
+	}
+	return fmt.Sprintf("the query is %d bytes, over the %d a query may have: ask in a few words", e.Got, e.Max)
+}
+
+// checkQuery returns a *QueryError when query is over the bounds.
+func checkQuery(query string) error {
+	if len(query) > MaxQueryBytes {
+		return &QueryError{Limit: "bytes", Max: MaxQueryBytes, Got: len(query)}
+	}
+	n := 0
+	forEachWord(query, nil, func([]byte) { n++ })
+	if n > MaxQueryWords {
+		return &QueryError{Limit: "words", Max: MaxQueryWords, Got: n}
+	}
+	return nil
+}
+
+// cancelEvery is how many documents or query words ranking handles
+// between two looks at its context.
+const cancelEvery = 256
+
+// SearchContext is Search, bounded and cancellable: a query of more than
+// MaxQueryBytes bytes or MaxQueryWords words is refused with a
+// *QueryError, and ranking stops with ctx's error once ctx is done.
+func (ix *Index) SearchContext(ctx context.Context, query string, limit int) ([]Hit, error) {
+	if err := checkQuery(query); err != nil {
+		return nil, err
+	}
+	return ix.search(ctx, query, limit)
+}
+
+// search ranks the documents for query, unbounded: its cost is linear in
+// the query's length (a word's prefixes are looked up only as long as the
+// longest indexed term) and it stops once ctx is done.
+func (ix *Index) search(ctx context.Context, query string, limit int) ([]Hit, error) {
 	if ix.docs == 0 {
-		return nil
+		return nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	s := ix.getScratch()
-	defer ix.scratch.Put(s)
+	// A search stopped half way leaves its scratch dirty: it is dropped.
+	stopped := false
+	defer func() {
+		if !stopped {
+			ix.scratch.Put(s)
+		}
+	}()
+	work := 0 // documents and words handled, for the looks at ctx
+	cancelled := func() bool {
+		if work++; work%cancelEvery != 0 {
+			return false
+		}
+		stopped = ctx.Err() != nil
+		return stopped
+	}
 	lx := lex()
 	s.words = s.words[:0]
 	s.buf = forEachWord(query, s.buf, func(w []byte) { s.words = append(s.words, string(w)) })
@@ -462,6 +542,9 @@ func (ix *Index) Search(query string, limit int) []Hit {
 	consumed := 0 // the words before this one are part of a phrase found joined
 	negated := 0  // content words left that the query rules out ("without merging")
 	for i, w := range s.words {
+		if cancelled() {
+			return nil, ctx.Err()
+		}
 		switch {
 		case lx.negation[w]:
 			negated = negationScope
@@ -503,7 +586,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		}
 	}
 	if nc == 0 {
-		return nil
+		return nil, nil
 	}
 	// A concept counts toward a document's share of the query matched
 	// wherever the document has it, even in a field that weighs nothing
@@ -516,6 +599,9 @@ func (ix *Index) Search(query string, limit int) []Hit {
 			id := ix.terms[a.term]
 			idf := float64(ix.idf[id]) * a.w
 			for _, p := range ix.postings[id] {
+				if cancelled() {
+					return nil, ctx.Err()
+				}
 				if s.mark[p.doc] != mark {
 					s.mark[p.doc] = mark
 					s.ctouch = append(s.ctouch, p.doc)
@@ -552,6 +638,9 @@ func (ix *Index) Search(query string, limit int) []Hit {
 	asks := asksState(s.words)
 	acts := !asks && len(s.words) > 0 && !lx.stop[s.words[0]] && !lx.intent[s.words[0]] && !lx.negation[s.words[0]] && !readWord(stem(s.words[0]))
 	for _, d := range s.touched {
+		if cancelled() {
+			return nil, ctx.Err()
+		}
 		score := s.total[d]
 		if pl := ix.pathLen[d]; pl > 0 {
 			n := bits.OnesCount16(s.covered[d])
@@ -600,7 +689,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 	}
 	out := slices.Clone(hits)
 	s.hits = hits[:0]
-	return out
+	return out, nil
 }
 
 // concept returns the terms standing for the query stem t: t itself
@@ -636,7 +725,9 @@ func (ix *Index) concept(t string, intentOnly, counts bool) concept {
 				k++
 			}
 		}
-		for l := max(4, (len(t)+1)/2); l < len(t); l++ {
+		// No term is longer than maxTerm: longer prefixes are not
+		// looked up, so that a long word costs time linear in its length.
+		for l := max(4, (len(t)+1)/2); l < min(len(t), ix.maxTerm+1); l++ {
 			add(t[:l], ix.w.Prefix)
 		}
 	}

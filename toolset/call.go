@@ -53,9 +53,11 @@ type callOptions struct {
 	// The call's share of the slots: its scheduler (nil: the zero
 	// Limits'), its caller's key, and where it notes what happened for
 	// the audit log (nil: nowhere).
-	sched *fairshare.Scheduler
-	key   string
-	trace *trace
+	sched   *fairshare.Scheduler
+	key     string
+	trace   *trace
+	confirm *confirmer // asks a person before the calls it names; nil: none
+	request *mcp.CallToolRequest
 }
 
 // checkName returns nil when name is a tool that Tools lists, or else the
@@ -364,6 +366,9 @@ func (s *Served) call(ctx context.Context, t *Tool, arguments json.RawMessage, o
 	argv, err := t.argv(in, pins)
 	if err != nil {
 		return errorResult(fmt.Sprintf("%s: %v. Nothing was run.", t.Name, err))
+	}
+	if r := o.confirm.confirm(o.request, t, argv, s.Redact(argv)); r != nil {
+		return r // the person's answer first: asked, declined, or no one to ask
 	}
 	exe, err := ts.executable()
 	if err != nil {

@@ -57,6 +57,9 @@ func TestHideEnv(t *testing.T) {
 	}{
 		{"full mode", fullView(ts), []string{"SECRET"}, version, hidden},
 		{"search mode run tool", search, []string{"SECRET"}, run, hidden},
+		{"full mode, by prefix", fullView(ts), []string{"SEC*"}, version, hidden},
+		{"search mode run tool, by prefix", search, []string{"NONE", "SECRET*"}, run, hidden},
+		{"full mode, a prefix of none", fullView(ts), []string{"SECRETS*", "ECRET*"}, version, env},
 		{"full mode, nothing hidden", fullView(ts), nil, version, env},
 		{"search mode, nothing hidden", search, nil, run, env},
 	}

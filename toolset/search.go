@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/cobramcp/cobramcp/rank"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
@@ -62,7 +64,7 @@ func newSearchMode(s *Served) *searchMode {
 	// Built at the first search: a server that is never asked pays nothing.
 	m.index = sync.OnceValue(func() *rank.Index { return rank.New(m.docs) })
 	m.defs = m.definitions("")
-	if room := maxSearchListing - listingBytes(m.defs); room > 0 {
+	if room := searchListingRoom(ts.root.Name(), serverVersion(ts.root)) - listingBytes(m.defs); room > 0 {
 		if v := m.vocabulary(room); v != "" {
 			m.defs = m.definitions(v)
 		}
@@ -70,9 +72,29 @@ func newSearchMode(s *Served) *searchMode {
 	return m
 }
 
-// maxSearchListing is the most bytes of search mode's tools/list result:
-// 4 KB, less what the result's envelope takes.
-const maxSearchListing = 4096 - 64
+// maxSearchResponse is the most bytes of search mode's whole tools/list
+// response, as the go-sdk writes it on the wire.
+const maxSearchResponse = 4096
+
+// searchListingRoom is the most bytes of search mode's tools/list result
+// ({"tools": [...]}) for the server named name at version: 4 KB less the
+// response's envelope, which the go-sdk fills with the JSON-RPC id and,
+// from protocol 2026-07-28 on, the server's name and version, the result's
+// type and its caching hints; 32 bytes are kept for what a newer go-sdk
+// adds.
+func searchListingRoom(name, version string) int {
+	env, _ := json.Marshal(map[string]any{
+		"jsonrpc": "2.0",
+		"id":      int64(1) << 53,
+		"result": map[string]any{
+			"resultType": "complete",
+			"_meta":      map[string]any{"io.modelcontextprotocol/serverInfo": map[string]string{"name": name, "version": version}},
+			"ttlMs":      0,
+			"cacheScope": "public",
+		},
+	})
+	return maxSearchResponse - len(env) - 32
+}
 
 // listingBytes is the size of a tools/list result holding defs.
 func listingBytes(defs []*mcp.Tool) int {
@@ -143,13 +165,21 @@ func (m *searchMode) registered() []*mcp.Tool {
 }
 
 // call runs the search, describe or run tool; the last two read the
-// pins of s and run through it.
+// pins of s and run through it. Search, list and describe wait for the
+// Toolset's lookup limit; run waits for a call slot.
 func (m *searchMode) call(ctx context.Context, s *Served, name string, a json.RawMessage, o callOptions) (*mcp.CallToolResult, bool) {
+	if name == m.searchName || name == m.describe || name == m.list {
+		release, refused := s.ts.lookups.acquire(ctx, name)
+		if refused != nil {
+			return refused, true
+		}
+		defer release()
+	}
 	switch name {
 	case m.searchName:
-		return m.callSearch(a), true
+		return m.callSearch(ctx, a), true
 	case m.describe:
-		return m.callDescribe(s, a), true
+		return m.callDescribe(ctx, s, a), true
 	case m.run:
 		return m.callRun(ctx, s, a, o), true
 	case m.list:
@@ -315,7 +345,7 @@ type searchOutput struct {
 	Next    string         `json:"next"`
 }
 
-func (m *searchMode) callSearch(arguments json.RawMessage) *mcp.CallToolResult {
+func (m *searchMode) callSearch(ctx context.Context, arguments json.RawMessage) *mcp.CallToolResult {
 	var in struct {
 		Query *string `json:"query"`
 		Limit *int    `json:"limit"`
@@ -333,7 +363,14 @@ func (m *searchMode) callSearch(arguments json.RawMessage) *mcp.CallToolResult {
 		}
 		limit = *in.Limit
 	}
-	found := m.Search(*in.Query)
+	found, err := m.search(ctx, *in.Query)
+	var qe *rank.QueryError
+	switch {
+	case errors.As(err, &qe):
+		return errorResult(fmt.Sprintf("%s: %v (say what you want to do, e.g. \"list pods in a namespace\")", m.searchName, err))
+	case err != nil:
+		return errorResult(fmt.Sprintf("%s: the search was stopped: %v", m.searchName, err))
+	}
 	out := searchOutput{Results: []searchResult{}}
 	for i, t := range found {
 		if i == limit {
@@ -365,15 +402,19 @@ func jsonResult(v any) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}
 }
 
-// Search returns the served commands matching query, best first (see
-// package rank).
-func (m *searchMode) Search(query string) []*Tool {
-	hits := m.index().Search(query, 0)
+// search returns the served commands matching query, best first (see
+// package rank); the error is a *rank.QueryError for a query over rank's
+// bounds, or ctx's once it is done.
+func (m *searchMode) search(ctx context.Context, query string) ([]*Tool, error) {
+	hits, err := m.index().SearchContext(ctx, query, 0)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]*Tool, len(hits))
 	for i, h := range hits {
 		out[i] = m.served[h.Doc]
 	}
-	return out
+	return out, nil
 }
 
 // oneLine is s on one line.
@@ -381,7 +422,7 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // lookupCommand finds a served command by tool name or by command path,
 // with or without the CLI's name in front.
-func (m *searchMode) lookupCommand(name string) (*Tool, error) {
+func (m *searchMode) lookupCommand(ctx context.Context, name string) (*Tool, error) {
 	if t, ok := m.byName[name]; ok {
 		return t, nil
 	}
@@ -395,7 +436,7 @@ func (m *searchMode) lookupCommand(name string) (*Tool, error) {
 		}
 	}
 	msg := fmt.Sprintf("no served command %q", name)
-	if found := m.Search(name); len(found) > 0 {
+	if found, _ := m.search(ctx, name); len(found) > 0 {
 		var names []string
 		for i, t := range found {
 			if i == 3 {
@@ -425,7 +466,7 @@ type describeOutput struct {
 	Call        string               `json:"call"`
 }
 
-func (m *searchMode) callDescribe(s *Served, arguments json.RawMessage) *mcp.CallToolResult {
+func (m *searchMode) callDescribe(ctx context.Context, s *Served, arguments json.RawMessage) *mcp.CallToolResult {
 	var in struct {
 		Command *string `json:"command"`
 	}
@@ -435,7 +476,7 @@ func (m *searchMode) callDescribe(s *Served, arguments json.RawMessage) *mcp.Cal
 	if in.Command == nil || *in.Command == "" {
 		return errorResult(fmt.Sprintf("%s: \"command\" is required (a name from %s)", m.describe, m.searchName))
 	}
-	t, err := m.lookupCommand(*in.Command)
+	t, err := m.lookupCommand(ctx, *in.Command)
 	if err != nil {
 		return errorResult(fmt.Sprintf("%s: %v", m.describe, err))
 	}
@@ -466,7 +507,7 @@ func (m *searchMode) callRun(ctx context.Context, s *Served, arguments json.RawM
 	if raw, ok := top["command"]; !ok || json.Unmarshal(raw, &name) != nil || name == "" {
 		return errorResult(fmt.Sprintf("%s: \"command\" must name the command to run (a name from %s). Nothing was run.", m.run, m.searchName))
 	}
-	t, err := m.lookupCommand(name)
+	t, err := m.lookupCommand(ctx, name)
 	if err != nil {
 		return errorResult(fmt.Sprintf("%s: %v. Nothing was run.", m.run, err))
 	}
@@ -476,4 +517,13 @@ func (m *searchMode) callRun(ctx context.Context, s *Served, arguments json.RawM
 		return errorResult(fmt.Sprintf("%s: %v. Nothing was run.", m.run, err))
 	}
 	return s.call(ctx, t, rest, o)
+}
+
+// serverVersion is the version the server of root states: root's, or
+// "devel".
+func serverVersion(root *cobra.Command) string {
+	if root.Version == "" {
+		return "devel"
+	}
+	return root.Version
 }

@@ -22,7 +22,9 @@ type ServerOptions struct {
 	// beyond each request's own context.
 	Context context.Context
 	// HideEnv names environment variables that the calls' processes must
-	// not see, such as the one holding the server's own token.
+	// not see, such as the one holding the server's own token. A name
+	// ending in "*" hides every variable beginning with what precedes it
+	// ("KUBECTL_MCP_*").
 	HideEnv []string
 	// Limits share the call slots fairly between the server's callers
 	// and cap the calls waiting; the zero value means the defaults.
@@ -30,6 +32,10 @@ type ServerOptions struct {
 	// Audit, when set, receives one record per tools/call, served or
 	// refused, with the pinned values of its argv replaced by "***".
 	Audit *audit.Log
+	// Confirm names the calls a person confirms before they run, asked
+	// through the client (MCP elicitation); check it with
+	// Served.CheckConfirm. The zero value asks for none.
+	Confirm Confirm
 }
 
 // NewServer returns an MCP server serving the tools of s, as listed (see
@@ -42,10 +48,7 @@ func (s *Served) NewServer(opts ServerOptions) *mcp.Server {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	version := ts.root.Version
-	if version == "" {
-		version = "devel"
-	}
+	version := serverVersion(ts.root)
 	// The SDK reports each connection at info level; keep its chatter for
 	// debug and let its warnings and errors through.
 	sdkLogger := slog.New(minLevel{logger.Handler(), slog.LevelWarn})
@@ -65,6 +68,7 @@ func (s *Served) NewServer(opts ServerOptions) *mcp.Server {
 	// itself is not changed, so another server made from it, or its Call,
 	// still sees Config.Env.
 	env := withoutVars(ts.cfg.Env, opts.HideEnv)
+	confirm := newConfirmer(opts.Confirm, ts.root.Name())
 	srv.AddReceivingMiddleware(s.answerUnknownTool)
 	auditRefusals(srv, opts.Audit)
 	sc := s.serverCall(opts)
@@ -79,7 +83,7 @@ func (s *Served) NewServer(opts ServerOptions) *mcp.Server {
 			}
 			progress, stop := startProgress(ctx, req)
 			defer stop()
-			return s.callAs(ctx, req, name, callOptions{env: env, progress: progress}, sc), nil
+			return s.callAs(ctx, req, name, callOptions{env: env, progress: progress, confirm: confirm, request: req}, sc), nil
 		}
 		// The go-sdk checks a schema when the tool is added, and reads a
 		// *jsonschema.Schema more cheaply there than its encoding (which it

@@ -30,6 +30,7 @@ type Toolset struct {
 	problems []Problem
 	scheds   *schedulers // the fair schedulers of the call slots, by Limits
 	running  *inFlight
+	lookups  lookupLimit // search mode's search, list and describe calls
 	// executable is the binary calls run: Config.Executable, or
 	// os.Executable() asked once (it reads a link on every call).
 	executable func() (string, error)
@@ -54,6 +55,7 @@ func New(root *cobra.Command, cfg *Config) (*Toolset, error) {
 		byName:  make(map[string]*Tool, len(w.tools)),
 		scheds:  newSchedulers(c.MaxParallel),
 		running: newInFlight(),
+		lookups: newLookupLimit(),
 		executable: sync.OnceValues(func() (string, error) {
 			if c.Executable != "" {
 				return c.Executable, nil

@@ -60,6 +60,13 @@ type File struct {
 	Key []string
 	// LockTimeout bounds the wait for another writer; zero means 10s.
 	LockTimeout time.Duration
+	// Private says that what Set writes holds a secret (an API key in the
+	// entry's environment, a pinned value in its arguments): a file that
+	// its group or others may read or write loses those permissions, and
+	// so does its backup, which keeps the previous version (mode 0644
+	// becomes 0600); Change.Tightened reports it. Without Private the
+	// file keeps its mode.
+	Private bool
 }
 
 // Change reports what Set or Remove did (or, in a dry run, would do).
@@ -94,6 +101,12 @@ type Change struct {
 	// Backup is the path of the copy of the previous version, "" when
 	// none was written.
 	Backup string
+	// Tightened is, for a Private Set, the mode the file had when its
+	// group or others could read or write it, and that the file and its
+	// backup no longer have (in a dry run: would no longer have); 0
+	// otherwise. It is set even when the contents did not change: the
+	// secret was there already.
+	Tightened fs.FileMode
 }
 
 // Changed reports whether the contents differ.
@@ -242,7 +255,21 @@ func (f File) update(dryRun bool, edit func([]byte) ([]byte, bool, error), own f
 				ch.After, ch.Deleted = nil, true
 			}
 		}
-		if dryRun || !ch.Changed() {
+		perm := fs.FileMode(0o600)
+		if existed {
+			perm = mode.Perm()
+		}
+		if f.Private && existed && perm&0o077 != 0 {
+			ch.Tightened = perm
+			perm &^= 0o077
+		}
+		if dryRun {
+			return nil
+		}
+		if !ch.Changed() {
+			if ch.Tightened != 0 {
+				return tighten(path, perm)
+			}
 			return nil
 		}
 		if existed && mode.Perm()&0o200 == 0 {
@@ -250,7 +277,7 @@ func (f File) update(dryRun bool, edit func([]byte) ([]byte, bool, error), own f
 		}
 		if existed {
 			ch.Backup = path + ".bak"
-			if err := writeAtomic(ch.Backup, src, mode.Perm(), fi); err != nil {
+			if err := writeAtomic(ch.Backup, src, perm, fi); err != nil {
 				return fmt.Errorf("back up %s: %w", path, err)
 			}
 		}
@@ -260,10 +287,6 @@ func (f File) update(dryRun bool, edit func([]byte) ([]byte, bool, error), own f
 			}
 			syncDir(filepath.Dir(path))
 			return nil
-		}
-		perm := fs.FileMode(0o600)
-		if existed {
-			perm = mode.Perm()
 		}
 		if err := writeAtomic(path, ch.After, perm, fi); err != nil {
 			return fmt.Errorf("write %s: %w", path, err)
@@ -305,6 +328,20 @@ func (f File) update(dryRun bool, edit func([]byte) ([]byte, bool, error), own f
 		return nil, err
 	}
 	return ch, nil
+}
+
+// tighten gives the file path, which already holds a secret, and its
+// backup, when there is one, the mode perm.
+func tighten(path string, perm fs.FileMode) error {
+	if err := os.Chmod(path, perm); err != nil {
+		return fmt.Errorf("restrict %s to mode %v: %w", path, perm, err)
+	}
+	if fi, err := os.Lstat(path + ".bak"); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&^perm != 0 {
+		if err := os.Chmod(path+".bak", fi.Mode().Perm()&perm); err != nil {
+			return fmt.Errorf("restrict %s.bak to mode %v: %w", path, perm, err)
+		}
+	}
+	return nil
 }
 
 // resolve follows a symbolic link at path, so that the link is kept and

@@ -64,3 +64,74 @@ func TestAtomicWritesKeepMode(t *testing.T) {
 		})
 	}
 }
+
+// TestPrivateSetTightens: a Set that writes a secret (File.Private) into a
+// file its group or others may read leaves the file and its backup to
+// the owner alone and reports the mode it had; a dry run only reports it;
+// a file already private, or a Set without a secret, keeps its mode; a
+// secret already there (nothing to change) still tightens the file and
+// the backup left by an earlier write.
+func TestPrivateSetTightens(t *testing.T) {
+	for _, mode := range []os.FileMode{0o644, 0o640, 0o604, 0o666, 0o600, 0o700} {
+		t.Run(mode.String(), func(t *testing.T) {
+			for _, cl := range []string{"cursor", "codex"} {
+				c, _ := Lookup(cl)
+				path := filepath.Join(t.TempDir(), "config")
+				src := map[Format]string{JSON: "{\"theme\": 1}\n", TOML: "model = \"m\"\n"}[c.Format]
+				write := func() {
+					if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.Chmod(path, mode); err != nil {
+						t.Fatal(err)
+					}
+				}
+				perm := func(p string) os.FileMode {
+					fi, err := os.Stat(p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return fi.Mode().Perm()
+				}
+				want, tightened := mode&^0o077, mode
+				if mode&0o077 == 0 {
+					tightened = 0
+				}
+				write()
+				f := c.File(path)
+				f.Private = true
+				ch, err := f.Set("mycli", roundTripServer(c), true)
+				if err != nil || ch.Tightened != tightened || perm(path) != mode {
+					t.Fatalf("%s dry run: %+v %v, mode %v", cl, ch, err, perm(path))
+				}
+				ch, err = f.Set("mycli", roundTripServer(c), false)
+				if err != nil || !ch.Written || ch.Tightened != tightened {
+					t.Fatalf("%s: %+v %v", cl, ch, err)
+				}
+				if perm(path) != want || perm(ch.Backup) != want {
+					t.Errorf("%s: file %v, backup %v; want %v", cl, perm(path), perm(ch.Backup), want)
+				}
+				// Opened up again by hand, the secret already there.
+				if err := os.Chmod(path, mode); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chmod(ch.Backup, mode); err != nil {
+					t.Fatal(err)
+				}
+				ch, err = f.Set("mycli", roundTripServer(c), false)
+				if err != nil || ch.Changed() || ch.Tightened != tightened {
+					t.Fatalf("%s again: %+v %v", cl, ch, err)
+				}
+				if perm(path) != want || perm(path+".bak") != want {
+					t.Errorf("%s again: file %v, backup %v; want %v", cl, perm(path), perm(path+".bak"), want)
+				}
+				// Without a secret the mode stays.
+				write()
+				f.Private = false
+				if ch, err = f.Set("mycli", roundTripServer(c), false); err != nil || ch.Tightened != 0 || perm(path) != mode {
+					t.Errorf("%s without a secret: %+v %v, mode %v", cl, ch, err, perm(path))
+				}
+			}
+		})
+	}
+}

@@ -33,8 +33,8 @@ func envGet(t *testing.T, cs *mcp.ClientSession, name string) (string, int) {
 }
 
 // TestTokenNotInCallEnv checks that the calls' processes do not see the
-// variables holding the server's token, while they see the rest of its
-// environment.
+// variables holding the server's token, nor its other <ROOT>_MCP_*
+// settings, while they see the rest of its environment.
 func TestTokenNotInCallEnv(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -45,6 +45,8 @@ func TestTokenNotInCallEnv(t *testing.T) {
 	}{
 		{"default variable", []string{"MYCLI_MCP_TOKEN=" + testToken}, nil, []string{"MYCLI_MCP_TOKEN"}},
 		{"--token-env", []string{"TEAM_TOKEN=" + testToken, "MYCLI_MCP_TOKEN=unused-but-secret-too"}, []string{"--token-env", "TEAM_TOKEN"}, []string{"TEAM_TOKEN", "MYCLI_MCP_TOKEN"}},
+		{"the server's own settings", []string{"MYCLI_MCP_TOKEN=" + testToken, "MYCLI_MCP_SET=kubeconfig=/secret/path", "MYCLI_MCP_EXCLUDE_TOOLS=mycli_delete_*"}, nil,
+			[]string{"MYCLI_MCP_TOKEN", "MYCLI_MCP_SET", "MYCLI_MCP_EXCLUDE_TOOLS"}},
 	}
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
