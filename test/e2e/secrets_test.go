@@ -3,6 +3,8 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -49,5 +51,31 @@ func TestMCPVarsNotInCallEnv(t *testing.T) {
 	// The variables still configure the server: the pin and the policy.
 	if res, err := s.callErr(ctx, "mycli_delete_pod", `{"args":["p"]}`); err == nil && !res.IsError {
 		t.Errorf("mycli_delete_pod served despite MYCLI_MCP_EXCLUDE_TOOLS: %s", resultText(t, res))
+	}
+}
+
+// TestMCPVarsNotInOneShotCallEnv: `mcp call`, which runs one call without a
+// server, hides the <ROOT>_MCP_* variables from the call's process too,
+// while they still configure the call (the pin applies).
+func TestMCPVarsNotInOneShotCallEnv(t *testing.T) {
+	t.Parallel()
+	run := func(args ...string) (string, error) {
+		cmd := exec.Command(mycliBin, args...)
+		cmd.Env = append(os.Environ(), "MYCLI_STATE="+t.TempDir()+"/state",
+			"MYCLI_MCP_SET=namespace=pinned-ns", "MYCLI_MCP_ANYTHING=x", "VISIBLE=yes")
+		out, err := cmd.Output()
+		return string(out), err
+	}
+	for _, name := range []string{"MYCLI_MCP_SET", "MYCLI_MCP_ANYTHING"} {
+		out, err := run("mcp", "call", "mycli_env-get", `{"args":["`+name+`"]}`)
+		if err == nil || !strings.Contains(out, `"exitCode": 2`) {
+			t.Errorf("mcp call mycli_env-get %s: err %v; want it unset (exit 2):\n%s", name, err, out)
+		}
+	}
+	if out, err := run("mcp", "call", "mycli_env-get", `{"args":["VISIBLE"]}`); err != nil || !strings.Contains(out, `"stdout": "yes\n"`) {
+		t.Errorf("mcp call mycli_env-get VISIBLE: err %v; want yes:\n%s", err, out)
+	}
+	if out, err := run("mcp", "call", "mycli_echo", `{}`); err != nil || !strings.Contains(out, "pinned-ns") {
+		t.Errorf("mcp call mycli_echo: err %v; want the pinned namespace:\n%s", err, out)
 	}
 }
