@@ -45,7 +45,16 @@ type Options struct {
 	// Logger receives why a caller was refused; nil: Server.Logger, or
 	// discarded.
 	Logger *slog.Logger
+	// MaxServers bounds the servers kept, one per rule and claim values,
+	// so that callers with many distinct claim values (one per user, for
+	// a rule pinning a flag to the email claim) cannot grow them without
+	// end; past it, one kept server is forgotten for each new one (its
+	// sessions keep it). 0 means DefaultMaxServers.
+	MaxServers int
 }
+
+// DefaultMaxServers is the default of Options.MaxServers.
+const DefaultMaxServers = 4096
 
 // Servers makes each caller's MCP server, serving that caller's view: the
 // tools its rule and Options.Policies leave, with its pins. Servers are
@@ -206,6 +215,21 @@ func (s *Servers) ServerFor(_ context.Context, who *auth.TokenInfo) (*mcp.Server
 		return srv, nil
 	}
 	srv = v.NewServer(s.opts.Server)
+	if len(s.servers) >= s.maxServers() {
+		// Bounded whatever the callers' claims: forget one (a session
+		// keeps the server it was given; a later one makes it again).
+		for k := range s.servers {
+			delete(s.servers, k)
+			break
+		}
+	}
 	s.servers[key] = srv
 	return srv, nil
+}
+
+func (s *Servers) maxServers() int {
+	if s.opts.MaxServers > 0 {
+		return s.opts.MaxServers
+	}
+	return DefaultMaxServers
 }

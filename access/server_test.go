@@ -156,3 +156,32 @@ func TestServerFor(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The servers kept are bounded: with MaxServers 2, of ten callers with
+// distinct claim values, at most two find their server again.
+func TestServersBounded(t *testing.T) {
+	s, err := servers(t, `{"rules":[{"set-claim":{"namespace":"team"}}]}`, access.Options{MaxServers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	first := map[string]any{}
+	teams := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"}
+	for round := range 2 {
+		same := 0
+		for _, team := range teams {
+			srv, err := s.ServerFor(ctx, &auth.TokenInfo{UserID: team, Extra: map[string]any{"team": team}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if round == 0 {
+				first[team] = srv
+			} else if first[team] == srv {
+				same++
+			}
+		}
+		if round == 1 && same > 2 {
+			t.Errorf("%d of %d callers found their server kept; want at most MaxServers (2)", same, len(teams))
+		}
+	}
+}
