@@ -3,6 +3,7 @@ package toolset
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -32,46 +33,127 @@ func isMapSchema(s *jsonschema.Schema) bool {
 
 // restatePairs returns v, the value of flag name under schema s, with every
 // map given as {key, value} pairs turned back into the map, at any depth
-// that s describes (properties, additionalProperties, items, prefixItems).
-// A pairs list where s wants a map cannot be valid as it is, so reading
-// it back changes no valid input. A key given twice, an element that is not
-// such an object, or a missing member is an error.
+// that s describes (properties, additionalProperties, items, prefixItems,
+// and the branches of anyOf, oneOf and allOf, where the strict form keeps
+// a map that stands in one). A pairs list where s wants a map, and no
+// branch an array, cannot be valid as it is, so reading it back changes no
+// valid input. A key given twice, an element that is not such an object,
+// or a missing member is an error.
 func restatePairs(name string, s *jsonschema.Schema, v any) (any, error) {
 	if s == nil {
 		return v, nil
 	}
 	switch x := v.(type) {
 	case []any:
-		if isMapSchema(s) {
+		if ms := mapOf(s); ms != nil {
 			m, err := mapFromPairs(name, x)
 			if err != nil {
 				return nil, err
 			}
-			return restatePairs(name, s, m)
+			return restatePairs(name, ms, m)
 		}
 		for i, e := range x {
-			sub := s.Items
-			if i < len(s.PrefixItems) {
-				sub = s.PrefixItems[i]
-			}
 			var err error
-			if x[i], err = restatePairs(name+"["+strconv.Itoa(i)+"]", sub, e); err != nil {
+			if x[i], err = restatePairs(name+"["+strconv.Itoa(i)+"]", itemSchema(s, i), e); err != nil {
 				return nil, err
 			}
 		}
 	case map[string]any:
 		for k, e := range x {
-			sub, ok := s.Properties[k]
-			if !ok {
-				sub = s.AdditionalProperties
-			}
 			var err error
-			if x[k], err = restatePairs(name+"."+k, sub, e); err != nil {
+			if x[k], err = restatePairs(name+"."+k, propertySchema(s, k), e); err != nil {
 				return nil, err
 			}
 		}
 	}
 	return v, nil
+}
+
+// branches are the subschemas of s's anyOf, oneOf and allOf.
+func branches(s *jsonschema.Schema) []*jsonschema.Schema {
+	return slices.Concat(s.AnyOf, s.OneOf, s.AllOf)
+}
+
+// takesArray reports whether s's type is array or a list holding it.
+func takesArray(s *jsonschema.Schema) bool {
+	return s.Type == "array" || containsString(s.Types, "array")
+}
+
+// mapOf returns the map schema that a list given for s stands for: s
+// itself when it is a map, or else a map among the branches of its anyOf,
+// oneOf or allOf (at any depth) when neither s nor any branch takes an
+// array; nil otherwise.
+func mapOf(s *jsonschema.Schema) *jsonschema.Schema {
+	if s == nil || takesArray(s) {
+		return nil
+	}
+	if isMapSchema(s) {
+		return s
+	}
+	var found *jsonschema.Schema
+	for _, b := range branches(s) {
+		if b == nil {
+			continue
+		}
+		if takesArray(b) {
+			return nil
+		}
+		if m := mapOf(b); m != nil && found == nil {
+			found = m
+		} else if m == nil && anyArray(b) {
+			return nil
+		}
+	}
+	return found
+}
+
+// anyArray reports whether s or a branch of it, at any depth, takes an
+// array.
+func anyArray(s *jsonschema.Schema) bool {
+	if s == nil {
+		return false
+	}
+	if takesArray(s) {
+		return true
+	}
+	return slices.ContainsFunc(branches(s), anyArray)
+}
+
+// propertySchema is the schema of member k of an object under s: its
+// property, else the one a branch gives it, else additionalProperties.
+func propertySchema(s *jsonschema.Schema, k string) *jsonschema.Schema {
+	if s == nil {
+		return nil
+	}
+	if p, ok := s.Properties[k]; ok {
+		return p
+	}
+	for _, b := range branches(s) {
+		if p := propertySchema(b, k); p != nil {
+			return p
+		}
+	}
+	return s.AdditionalProperties
+}
+
+// itemSchema is the schema of element i of an array under s: its
+// prefixItems or items, else the one a branch gives it.
+func itemSchema(s *jsonschema.Schema, i int) *jsonschema.Schema {
+	if s == nil {
+		return nil
+	}
+	if i < len(s.PrefixItems) {
+		return s.PrefixItems[i]
+	}
+	if s.Items != nil {
+		return s.Items
+	}
+	for _, b := range branches(s) {
+		if it := itemSchema(b, i); it != nil {
+			return it
+		}
+	}
+	return nil
 }
 
 // flagSchemaOf is the schema of the flag name in t's input schema, or nil.

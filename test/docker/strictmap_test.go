@@ -18,7 +18,7 @@ import (
 // strictKeys are map keys that need care on a command line: the
 // separators of pflag's map syntax (",", "=", "[", "]"), quotes, blanks
 // and control characters.
-var strictKeys = []string{"a,b", "a,b,c", ",", "[a", "a]", "[a]", "a[b]", "[", "]", "\x01", "a\tb", "\n", "a\rb", "\x7f", "\"a\"", "a b", "é,日", "a=b", ""}
+var strictKeys = []string{"a,b", "a,b,c", ",", "[a", "a]", "[a]", "a[b]", "[", "]", "\x01", "a\tb", "\n", "a\rb", "a\r\nb", "a\x00b", "\x7f", "\"a\"", "a b", " a ", "é,日", "a\u2028b", "\U0001F600", "a=b", ""}
 
 // TestDockerStrictMapKeys: for every map flag of every docker command
 // (context create and update's --docker, ...), a call setting it to one
