@@ -4,30 +4,11 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cobramcp/cobramcp/dialect"
+	"github.com/cobramcp/cobramcp/test/strictcheck"
 )
-
-// resolved compiles a schema (any JSON value) with jsonschema-go, the
-// validator the bridge uses.
-func resolved(t *testing.T, v any) *jsonschema.Resolved {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s jsonschema.Schema
-	if err := json.Unmarshal(b, &s); err != nil {
-		t.Fatalf("schema does not parse: %v\n%s", err, b)
-	}
-	rs, err := s.Resolve(nil)
-	if err != nil {
-		t.Fatalf("schema does not resolve: %v\n%s", err, b)
-	}
-	return rs
-}
 
 // fillNulls adds every property the strict schema lists and inst leaves
 // out as null: what a model in strict mode sends for "not set".
@@ -128,12 +109,12 @@ func TestStrictArgumentsRoundTrip(t *testing.T) {
 			if err := json.Unmarshal([]byte(tt.args), &inst); err != nil {
 				t.Fatal(err)
 			}
-			mcpSchema := resolved(t, orig.InputSchema)
+			mcpSchema := strictcheck.Resolve(t, orig.InputSchema)
 			if err := mcpSchema.Validate(inst); err != nil {
 				t.Fatalf("the test's arguments are not valid for the MCP schema: %v", err)
 			}
 			sent := fillNulls(strict, inst)
-			if err := resolved(t, strict).Validate(sent); err != nil {
+			if err := strictcheck.Resolve(t, strict).Validate(sent); err != nil {
 				b, _ := json.Marshal(sent)
 				t.Errorf("strict schema refuses %s: %v", b, err)
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/cobramcp/cobramcp/exec"
 	"github.com/cobramcp/cobramcp/flagschema"
 	"github.com/cobramcp/cobramcp/test/roundtrip"
+	"github.com/cobramcp/cobramcp/test/strictcheck"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -111,8 +112,8 @@ func TestStrictMapKeyShapes(t *testing.T) {
 				strict = f.Function.Parameters
 			}
 		}
-		strictSchema := resolve(t, strict)
-		mcpSchema := resolve(t, tool.Definition().InputSchema)
+		strictSchema := strictcheck.Resolve(t, strict)
+		mcpSchema := strictcheck.Resolve(t, tool.Definition().InputSchema)
 		call := func(args any) (string, []string) {
 			raw, err := json.Marshal(args)
 			if err != nil {
@@ -132,12 +133,12 @@ func TestStrictMapKeyShapes(t *testing.T) {
 			t.Run(fmt.Sprintf("%s --%s %q", tt.tool, tt.flag, key), func(t *testing.T) {
 				want := map[string]any{key: tt.value}
 				orig := tt.input(want)
-				if roundTripJSON(t, orig, mcpSchema) != nil {
+				if strictcheck.Validate(t, mcpSchema, orig) != nil {
 					return // the MCP schema refuses it: no strict form is owed
 				}
 				inputs++
 				sent := strictForm(strict, orig)
-				if err := roundTripJSON(t, sent, strictSchema); err != nil {
+				if err := strictcheck.Validate(t, strictSchema, sent); err != nil {
 					refused++
 					b, _ := json.Marshal(sent)
 					t.Fatalf("the strict schema refuses %s: %v", b, err)

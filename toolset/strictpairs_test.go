@@ -8,12 +8,12 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/cobra"
 
 	"github.com/cobramcp/cobramcp/dialect"
 	"github.com/cobramcp/cobramcp/exec"
 	"github.com/cobramcp/cobramcp/flagschema"
+	"github.com/cobramcp/cobramcp/test/strictcheck"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -84,8 +84,8 @@ func TestStrictPairsRoundTrip(t *testing.T) {
 			strict = f.Function.Parameters
 		}
 	}
-	strictSchema := resolve(t, strict)
-	mcpSchema := resolve(t, toolset.Compact(tool).InputSchema)
+	strictSchema := strictcheck.Resolve(t, strict)
+	mcpSchema := strictcheck.Resolve(t, toolset.Compact(tool).InputSchema)
 
 	call := func(args any) (string, []string) {
 		raw, err := json.Marshal(args)
@@ -143,12 +143,12 @@ func TestStrictPairsRoundTrip(t *testing.T) {
 			return c
 		})
 		orig := map[string]any{"flags": flags}
-		if roundTripJSON(t, orig, mcpSchema) != nil {
+		if strictcheck.Validate(t, mcpSchema, orig) != nil {
 			continue // not valid for the MCP schema: no strict counterpart is owed
 		}
 		valid++
 		sent := strictForm(strict, orig)
-		if err := roundTripJSON(t, sent, strictSchema); err != nil {
+		if err := strictcheck.Validate(t, strictSchema, sent); err != nil {
 			b, _ := json.Marshal(sent)
 			t.Errorf("the strict schema refuses %s: %v", b, err)
 			continue
@@ -167,37 +167,6 @@ func TestStrictPairsRoundTrip(t *testing.T) {
 		t.Errorf("%d valid inputs, %d ran: the generator is too narrow", valid, ran)
 	}
 	t.Logf("%d inputs valid for the MCP schema, %d of them ran", valid, ran)
-}
-
-// resolve compiles a schema (any JSON value) with jsonschema-go.
-func resolve(t *testing.T, v any) *jsonschema.Resolved {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s jsonschema.Schema
-	if err := json.Unmarshal(b, &s); err != nil {
-		t.Fatal(err)
-	}
-	rs, err := s.Resolve(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rs
-}
-
-// roundTripJSON validates v as a client would send it: as JSON text.
-func roundTripJSON(t *testing.T, v any, rs *jsonschema.Resolved) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back any
-	if err := json.Unmarshal(b, &back); err != nil {
-		t.Fatal(err)
-	}
-	return rs.Validate(back)
 }
 
 // nonNullBranch returns the branch of an optional property's anyOf that

@@ -189,7 +189,7 @@ func Resolve(t testing.TB, v any) *jsonschema.Resolved {
 	}
 	rs, err := s.Resolve(nil)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("schema does not resolve: %v\n%s", err, b)
 	}
 	return rs
 }
