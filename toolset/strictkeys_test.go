@@ -137,7 +137,7 @@ func TestStrictMapKeyShapes(t *testing.T) {
 					return // the MCP schema refuses it: no strict form is owed
 				}
 				inputs++
-				sent := strictForm(strict, orig)
+				sent := strictcheck.StrictForm(strict, orig)
 				if err := strictcheck.Validate(t, strictSchema, sent); err != nil {
 					refused++
 					b, _ := json.Marshal(sent)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -147,7 +146,7 @@ func TestStrictPairsRoundTrip(t *testing.T) {
 			continue // not valid for the MCP schema: no strict counterpart is owed
 		}
 		valid++
-		sent := strictForm(strict, orig)
+		sent := strictcheck.StrictForm(strict, orig)
 		if err := strictcheck.Validate(t, strictSchema, sent); err != nil {
 			b, _ := json.Marshal(sent)
 			t.Errorf("the strict schema refuses %s: %v", b, err)
@@ -167,58 +166,4 @@ func TestStrictPairsRoundTrip(t *testing.T) {
 		t.Errorf("%d valid inputs, %d ran: the generator is too narrow", valid, ran)
 	}
 	t.Logf("%d inputs valid for the MCP schema, %d of them ran", valid, ran)
-}
-
-// nonNullBranch returns the branch of an optional property's anyOf that
-// is not {"type": "null"}, or s itself.
-func nonNullBranch(s map[string]any) map[string]any {
-	alts, _ := s["anyOf"].([]any)
-	for _, a := range alts {
-		if b, _ := a.(map[string]any); b != nil && b["type"] != "null" {
-			return b
-		}
-	}
-	return s
-}
-
-// strictForm writes v in the form strict schema s asks for: a map as a
-// list of {key, value} pairs (keys sorted), every property s lists and v
-// leaves out as null.
-func strictForm(s map[string]any, v any) any {
-	s = nonNullBranch(s)
-	switch x := v.(type) {
-	case map[string]any:
-		if items, _ := s["items"].(map[string]any); s["type"] == "array" && items != nil {
-			props, _ := items["properties"].(map[string]any)
-			valueSchema, _ := props["value"].(map[string]any)
-			keys := make([]string, 0, len(x))
-			for k := range x {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			pairs := make([]any, len(keys))
-			for i, k := range keys {
-				pairs[i] = map[string]any{"key": k, "value": strictForm(valueSchema, x[k])}
-			}
-			return pairs
-		}
-		props, _ := s["properties"].(map[string]any)
-		out := map[string]any{}
-		for k, ps := range props {
-			if e, ok := x[k]; ok {
-				out[k] = strictForm(ps.(map[string]any), e)
-			} else {
-				out[k] = nil
-			}
-		}
-		return out
-	case []any:
-		items, _ := s["items"].(map[string]any)
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = strictForm(items, e)
-		}
-		return out
-	}
-	return v
 }

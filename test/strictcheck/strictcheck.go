@@ -209,8 +209,8 @@ func Validate(t testing.TB, rs *jsonschema.Resolved, v any) error {
 }
 
 // StrictForm writes v in the form strict schema s asks for: a map as a
-// list of {key, value} pairs, every property s lists and v leaves out as
-// null.
+// list of {key, value} pairs (keys sorted), every property s lists and v
+// leaves out as null; a list's elements are written the same way.
 func StrictForm(s map[string]any, v any) any {
 	if alts, ok := s["anyOf"].([]any); ok {
 		for _, a := range alts {
@@ -241,8 +241,13 @@ func StrictForm(s map[string]any, v any) any {
 			}
 		}
 		return out
-	case []string:
-		return x
+	case []any:
+		items, _ := s["items"].(map[string]any)
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = StrictForm(items, e)
+		}
+		return out
 	}
 	return v
 }
