@@ -89,28 +89,9 @@ func TestStrictMapKeyShapes(t *testing.T) {
 			t.Fatalf("%s left out: %v", tt.tool, ts.Problems())
 		}
 		v := fullView(ts)
-		out, _, err := dialect.Export(dialect.OpenAI, v.Tools(), dialect.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var fns []struct {
-			Function struct {
-				Name       string         `json:"name"`
-				Strict     bool           `json:"strict"`
-				Parameters map[string]any `json:"parameters"`
-			} `json:"function"`
-		}
-		if err := json.Unmarshal(out, &fns); err != nil {
-			t.Fatal(err)
-		}
-		var strict map[string]any
-		for _, f := range fns {
-			if f.Function.Name == dialect.NameFor(dialect.OpenAI, tt.tool) {
-				if !f.Function.Strict {
-					t.Fatalf("%s is not strict", tt.tool)
-				}
-				strict = f.Function.Parameters
-			}
+		strict, ok := strictcheck.StrictParameters(t, v)[dialect.NameFor(dialect.OpenAI, tt.tool)]
+		if !ok {
+			t.Fatalf("%s is not exported as a strict function", tt.tool)
 		}
 		strictSchema := strictcheck.Resolve(t, strict)
 		mcpSchema := strictcheck.Resolve(t, tool.Definition().InputSchema)

@@ -61,7 +61,7 @@ func MapKeys(t testing.TB, c Case) Counts {
 	if err != nil {
 		t.Fatal(err)
 	}
-	strict := strictParameters(t, v)
+	strict := StrictParameters(t, v)
 	call := func(name string, in any) (string, []string) {
 		raw, err := json.Marshal(in)
 		if err != nil {
@@ -149,9 +149,9 @@ func MapKeys(t testing.TB, c Case) Counts {
 	return n
 }
 
-// strictParameters exports v's tools in the OpenAI dialect and maps the
+// StrictParameters exports v's tools in the OpenAI dialect and maps the
 // name of each strict function to its parameters schema.
-func strictParameters(t testing.TB, v *toolset.Served) map[string]map[string]any {
+func StrictParameters(t testing.TB, v *toolset.Served) map[string]map[string]any {
 	t.Helper()
 	doc, _, err := dialect.Export(dialect.OpenAI, v.Tools(), dialect.Options{})
 	if err != nil {
