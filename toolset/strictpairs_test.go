@@ -60,28 +60,9 @@ func TestStrictPairsRoundTrip(t *testing.T) {
 	if !ok {
 		t.Fatalf("app_set left out: %v", ts.Problems())
 	}
-	out, _, err := dialect.Export(dialect.OpenAI, fullView(ts).Tools(), dialect.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var fns []struct {
-		Function struct {
-			Name       string         `json:"name"`
-			Strict     bool           `json:"strict"`
-			Parameters map[string]any `json:"parameters"`
-		} `json:"function"`
-	}
-	if err := json.Unmarshal(out, &fns); err != nil {
-		t.Fatal(err)
-	}
-	var strict map[string]any
-	for _, f := range fns {
-		if f.Function.Name == dialect.NameFor(dialect.OpenAI, "app_set") {
-			if !f.Function.Strict {
-				t.Fatalf("app_set is not strict: %s", out)
-			}
-			strict = f.Function.Parameters
-		}
+	strict, ok := strictcheck.StrictParameters(t, fullView(ts))[dialect.NameFor(dialect.OpenAI, "app_set")]
+	if !ok {
+		t.Fatal("app_set is not exported as a strict function")
 	}
 	strictSchema := strictcheck.Resolve(t, strict)
 	mcpSchema := strictcheck.Resolve(t, toolset.Compact(tool).InputSchema)
