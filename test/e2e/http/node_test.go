@@ -1,11 +1,17 @@
 package httpe2e
 
 import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // nodeDir is test/node, relative to this package.
@@ -84,4 +90,73 @@ func (missingModules) Error() string {
 // package "node"), which the conformance suite needs.
 func node22(t *testing.T) string {
 	return filepath.Join(nodeModules(t), "node_modules", "node", "bin", "node")
+}
+
+// tsStep is one line that test/node/http-client.mjs prints.
+type tsStep struct {
+	Step   string          `json:"step"`
+	Error  string          `json:"error"`
+	Code   int             `json:"code"`
+	Fatal  string          `json:"fatal"`
+	Tools  []string        `json:"tools"`
+	Result json.RawMessage `json:"result"`
+	MS     int             `json:"ms"`
+}
+
+type tsResult struct {
+	IsError           bool `json:"isError"`
+	Content           []struct{ Text string }
+	StructuredContent struct {
+		Stdout   string `json:"stdout"`
+		ExitCode int    `json:"exitCode"`
+	} `json:"structuredContent"`
+}
+
+// runHTTPClient runs test/node/http-client.mjs against the MCP endpoint
+// url with the bearer token, hands each step it prints to onStep (with the
+// script's stdin, to tell it to go on), and returns the steps by name once
+// the script has ended. serverStderr is shown when a step fails.
+func runHTTPClient(t *testing.T, dir, url, token string, serverStderr fmt.Stringer, onStep func(st tsStep, stdin io.Writer)) map[string]tsStep {
+	t.Helper()
+	cmd := exec.Command(node22(t), filepath.Join(dir, "http-client.mjs"), url)
+	cmd.Env = []string{"MCP_TOKEN=" + token, "PATH=/usr/bin:/bin"}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	steps := map[string]tsStep{}
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var st tsStep
+		if err := json.Unmarshal(sc.Bytes(), &st); err != nil {
+			t.Fatalf("not a step: %s", sc.Text())
+		}
+		if st.Fatal != "" {
+			t.Fatalf("step %s failed: %s\nserver stderr:\n%s", st.Step, st.Fatal, serverStderr)
+		}
+		steps[st.Step] = st
+		onStep(st, stdin)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("http-client.mjs: %v\n%s", err, stderr.String())
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatalf("http-client.mjs did not end\n%s", stderr.String())
+	}
+	return steps
 }

@@ -1,15 +1,12 @@
 package httpe2e
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -214,44 +211,14 @@ func TestOAuthTypeScriptClient(t *testing.T) {
 	idp := oidctest.StartFor(t, "http://"+addr+"/mcp")
 	s := oauthServerAt(t, addr, idp, false)
 	tok := idp.Login(t, &mockoidc.MockUser{Subject: "alice", Email: "alice@example.com", Groups: []string{"admins"}})
-	cmd := exec.Command(node22(t), filepath.Join(dir, "http-client.mjs"), s.url)
-	cmd.Env = []string{"MCP_TOKEN=" + tok, "PATH=/usr/bin:/bin"}
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	steps := map[string]tsStep{}
-	sc := bufio.NewScanner(stdout)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var st tsStep
-		if err := json.Unmarshal(sc.Bytes(), &st); err != nil {
-			t.Fatalf("not a step: %s", sc.Text())
-		}
-		if st.Fatal != "" {
-			t.Fatalf("step %s failed: %s\nserver stderr:\n%s", st.Step, st.Fatal, s.stderr)
-		}
-		steps[st.Step] = st
+	steps := runHTTPClient(t, dir, s.url, tok, s.stderr, func(st tsStep, stdin io.Writer) {
 		switch st.Step {
 		case "cancel-started":
 			io.WriteString(stdin, "cancel\n")
 		case "cancel":
 			io.WriteString(stdin, "close\n")
 		}
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("http-client.mjs: %v\n%s", err, stderr.String())
-	}
+	})
 	if u := steps["unauthorized"]; u.Code != 401 {
 		t.Errorf("a wrong token: %+v, want an error with code 401", u)
 	}

@@ -1,36 +1,12 @@
 package httpe2e
 
 import (
-	"bufio"
 	"encoding/json"
 	"io"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
-
-// tsStep is one line that test/node/http-client.mjs prints.
-type tsStep struct {
-	Step   string          `json:"step"`
-	Error  string          `json:"error"`
-	Code   int             `json:"code"`
-	Fatal  string          `json:"fatal"`
-	Tools  []string        `json:"tools"`
-	Result json.RawMessage `json:"result"`
-	MS     int             `json:"ms"`
-}
-
-type tsResult struct {
-	IsError           bool `json:"isError"`
-	Content           []struct{ Text string }
-	StructuredContent struct {
-		Stdout   string `json:"stdout"`
-		ExitCode int    `json:"exitCode"`
-	} `json:"structuredContent"`
-}
 
 func TestTypeScriptClient(t *testing.T) {
 	dir := nodeModules(t)
@@ -38,35 +14,8 @@ func TestTypeScriptClient(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			t.Parallel()
 			s := startServer(t, []string{"MYCLI_MCP_TOKEN=" + testToken}, m.args...)
-			cmd := exec.Command(node22(t), filepath.Join(dir, "http-client.mjs"), s.url)
-			cmd.Env = []string{"MCP_TOKEN=" + testToken, "PATH=/usr/bin:/bin"}
-			stdin, err := cmd.StdinPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			defer cmd.Process.Kill()
-			steps := map[string]tsStep{}
 			var groups map[int]bool
-			sc := bufio.NewScanner(stdout)
-			sc.Buffer(nil, 1<<20)
-			for sc.Scan() {
-				var st tsStep
-				if err := json.Unmarshal(sc.Bytes(), &st); err != nil {
-					t.Fatalf("not a step: %s", sc.Text())
-				}
-				if st.Fatal != "" {
-					t.Fatalf("step %s failed: %s\nserver stderr:\n%s", st.Step, st.Fatal, s.stderr)
-				}
-				steps[st.Step] = st
+			steps := runHTTPClient(t, dir, s.url, testToken, s.stderr, func(st tsStep, stdin io.Writer) {
 				if st.Step == "cancel-started" {
 					groups = waitForChildren(t, s, 1)
 					waitFor(t, "the grandchild", func() bool { return len(inGroups(groups)) >= 2 })
@@ -82,17 +31,7 @@ func TestTypeScriptClient(t *testing.T) {
 					// the client closes.
 					io.WriteString(stdin, "close\n")
 				}
-			}
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Fatalf("http-client.mjs: %v\n%s", err, stderr.String())
-				}
-			case <-time.After(60 * time.Second):
-				t.Fatalf("http-client.mjs did not end\n%s", stderr.String())
-			}
+			})
 
 			if u := steps["unauthorized"]; u.Code != 401 {
 				t.Errorf("a wrong token: %+v, want an error with code 401", u)
