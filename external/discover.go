@@ -62,6 +62,11 @@ type discoverer struct {
 	rootHelp *string
 	// ownHelp: the root's help command is the CLI's own, not cobra's.
 	ownHelp bool
+	// ownHelpFlag: the root's --help flag is the CLI's own (gh's), which
+	// cobra does not watch once set (helpUnset); helpItems are its lines
+	// in the root's flag listing.
+	ownHelpFlag atomic.Bool
+	helpItems   []helpItem
 	// cancel ends the reflection with its cause (a *LimitError).
 	cancel context.CancelCauseFunc
 
@@ -519,15 +524,29 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 		helpErr, flagsErr error
 		flagsC            *completion
 	)
-	wg.Add(2)
-	go func() { defer wg.Done(); helpText, helpErr = d.help(ctx, path) }()
-	go func() { defer wg.Done(); flagsC, flagsErr = d.complete(ctx, append(slices.Clone(path), "-")...) }()
-	wg.Wait()
-	if helpErr != nil {
-		return nil, nil, fmt.Errorf("reading the help of %s: %w", full, helpErr)
+	parsesKnown := false
+	if len(path) > 0 && d.newComp && d.ownHelpFlag.Load() {
+		// The CLI's own persistent --help (gh's): the help first, which
+		// tells whether one listing with --help set can also tell that the
+		// command parses its flags (helpUnset).
+		if helpText, helpErr = d.help(ctx, path); helpErr != nil {
+			return nil, nil, fmt.Errorf("reading the help of %s: %w", full, helpErr)
+		}
+		flagsC, parsesKnown, flagsErr = d.listHelpSet(ctx, path, helpText, full, parent)
+	} else {
+		wg.Add(2)
+		go func() { defer wg.Done(); helpText, helpErr = d.help(ctx, path) }()
+		go func() { defer wg.Done(); flagsC, flagsErr = d.complete(ctx, append(slices.Clone(path), "-")...) }()
+		wg.Wait()
+		if helpErr != nil {
+			return nil, nil, fmt.Errorf("reading the help of %s: %w", full, helpErr)
+		}
 	}
 	if flagsErr != nil {
 		return nil, nil, fmt.Errorf("listing the flags of %s: %w", full, flagsErr)
+	}
+	if len(path) == 0 {
+		d.notesHelpFlag(flagsC)
 	}
 	hc := helpContext{path: full, flags: map[string]bool{"help": true}}
 	for _, f := range flagsOf(flagsC) {
@@ -539,7 +558,6 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 	// again knowing them all (a help may list them in sections of their
 	// own, which are recognized by the flags they name).
 	var required map[string]bool
-	parsesKnown := false
 	listed := flagsOf(flagsC)
 	listedNames := map[string]bool{}
 	for _, f := range listed {
@@ -694,6 +712,110 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 	c.Commands = children
 	c.HasCommands = len(children) > 0
 	return children, rest, nil
+}
+
+// notesHelpFlag reads from the root's flag listing whether its --help is
+// the CLI's own (gh's "Show help for command"), not cobra's ("help for
+// NAME"), and keeps its lines (ownHelpFlag, helpItems).
+func (d *discoverer) notesHelpFlag(c *completion) {
+	for i, it := range c.items {
+		if it.name != "--help" {
+			continue
+		}
+		if it.short == "" || it.short == "help for "+d.name {
+			return
+		}
+		d.helpItems = []helpItem{it}
+		if i+1 < len(c.items) && len(c.items[i+1].name) == 2 && strings.HasPrefix(c.items[i+1].name, "-") && c.items[i+1].short == it.short {
+			d.helpItems = append(d.helpItems, c.items[i+1])
+		}
+		d.ownHelpFlag.Store(true)
+		return
+	}
+}
+
+// listHelpSet lists the flags of the command at path, whose help is
+// helpText, for a CLI whose --help is its own (ownHelpFlag). Where the help
+// shows that the answer with --help set will tell (no flag but --help, or
+// a flag inherited from an ancestor that lists it as not required), it
+// asks that one (helpUnset), and reports whether it showed that the
+// command parses its flags; otherwise, or when it did not tell, it lists
+// them as for any CLI.
+func (d *discoverer) listHelpSet(ctx context.Context, path []string, helpText, full string, parent map[string]*Flag) (*completion, bool, error) {
+	plain := append(slices.Clone(path), "-")
+	// Any flag line makes a flag section here (a guess, checked by
+	// helpUnset).
+	page := parseHelp(helpText, helpContext{path: full})
+	tells := len(page.flags) == 0 || len(page.flags) == 1 && page.flags["help"] != nil
+	for n := range page.global {
+		if p := parent[n]; n != "help" && p != nil && !p.Required {
+			tells = true
+		}
+	}
+	if !tells {
+		c, err := d.complete(ctx, plain...)
+		return c, false, err
+	}
+	c, err := d.complete(ctx, append(slices.Clone(path), "--help=false", "-")...)
+	if err == nil && d.helpUnset(c, helpText, full, parent) {
+		return c, true, nil
+	}
+	unset := err == nil && !c.refused() && !slices.ContainsFunc(flagsOf(c), func(f *completedFlag) bool { return f.name == "help" })
+	if c, err = d.complete(ctx, plain...); err != nil {
+		return nil, false, err
+	}
+	// --help, set, was not listed and is listed unset: it was parsed.
+	return c, unset && slices.ContainsFunc(flagsOf(c), func(f *completedFlag) bool { return f.name == "help" }), nil
+}
+
+// helpUnset reads the flag listing of a command asked with the CLI's own
+// --help set to false (ownHelpFlag). Cobra does not watch a help flag that
+// it did not add, so a command that parses its flags lists the others
+// without --help; one that does not parse them lists --help too. When the
+// answer shows both that the command parsed --help and that the listing
+// is of every flag (not cobra's list of the unset required flags alone),
+// helpUnset turns c into the listing without --help set, its lines added,
+// and reports true: the command parses its flags. Otherwise it reports
+// false, and the flags are listed as before:
+//   - no flag at all, and the help shows none but --help: it parsed;
+//   - the flags the help shows, one of them inherited (a "Global Flags"
+//     line) from an ancestor that lists it as not required: a list of the
+//     required flags alone would not hold it.
+//
+// A CLI whose --help is its own on the root only (cobra's on the others,
+// which cobra watches, answers nothing once set) is asked as before from
+// then on.
+func (d *discoverer) helpUnset(c *completion, helpText, full string, parent map[string]*Flag) bool {
+	if c.refused() {
+		return false
+	}
+	names := map[string]bool{"help": true}
+	var inheritedOptional []string
+	for _, f := range flagsOf(c) {
+		if f.name == "help" {
+			return false // not parsed: asked as before
+		}
+		names[f.name] = true
+		if p := parent[f.name]; p != nil && !p.Required {
+			inheritedOptional = append(inheritedOptional, f.name)
+		}
+	}
+	if unlistedFlag(helpText, names) {
+		if len(names) == 1 {
+			// Nothing listed while the help shows flags: cobra's own
+			// --help, which ends the listing once set.
+			d.ownHelpFlag.Store(false)
+		}
+		return false
+	}
+	if len(names) > 1 {
+		page := parseHelp(helpText, helpContext{path: full, flags: names})
+		if !slices.ContainsFunc(inheritedOptional, func(n string) bool { return page.global[n] }) {
+			return false
+		}
+	}
+	c.items = append(slices.Clone(c.items), d.helpItems...)
+	return true
 }
 
 // runs reports whether the help page shows a command that runs (the

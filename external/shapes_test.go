@@ -41,17 +41,23 @@ func TestShapesFromOutside(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
-		name, bin string
-		ownHelp   bool
+		name, bin            string
+		ownHelp, ownHelpFlag bool
 	}{
-		{"shapes", bin, false},
-		{"own help", bin, true},
-		{"renamed copy", renamed, false},
-		{"symlink", link, false},
+		{"shapes", bin, false, false},
+		{"own help", bin, true, false},
+		// gh's own persistent --help: one listing with it set tells
+		// which commands parse their flags.
+		{"own help flag", bin, false, true},
+		{"renamed copy", renamed, false, false},
+		{"symlink", link, false, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.ownHelp {
 				t.Setenv("SHAPES_OWN_HELP", "1")
+			}
+			if tt.ownHelpFlag {
+				t.Setenv("SHAPES_OWN_HELP_FLAG", "1")
 			}
 			r, err := external.Load(context.Background(), tt.bin, &external.Options{NoCache: true})
 			if err != nil {
@@ -64,7 +70,7 @@ func TestShapesFromOutside(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			in, err := corpustest.Expanded(shapes.New(tt.ownHelp), nil)
+			in, err := corpustest.Expanded(shapes.NewWith(shapes.Options{OwnHelp: tt.ownHelp, OwnHelpFlag: tt.ownHelpFlag}), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -56,6 +56,23 @@ func flagUsages(c *cobra.Command, required bool) string {
 // New returns the tree; with ownHelp, its help command is the CLI's own,
 // with sub-commands of its own.
 func New(ownHelp bool) *cobra.Command {
+	return NewWith(Options{OwnHelp: ownHelp})
+}
+
+// Options choose the shapes of the tree beside the default ones.
+type Options struct {
+	// OwnHelp: the help command is the CLI's own, with sub-commands of
+	// its own.
+	OwnHelp bool
+	// OwnHelpFlag: --help is the CLI's own persistent flag (gh's), which
+	// cobra does not watch during completion, and a command that runs
+	// parses its own flags (DisableFlagParsing), as gh's extension exec.
+	OwnHelpFlag bool
+}
+
+// NewWith returns the tree with the shapes o chooses.
+func NewWith(o Options) *cobra.Command {
+	ownHelp := o.OwnHelp
 	root := &cobra.Command{
 		Use:   "shapes",
 		Short: "A CLI of the shapes reading from outside must get right",
@@ -95,6 +112,16 @@ func New(ownHelp bool) *cobra.Command {
 	group := &cobra.Command{Use: "config", Short: "Manage the configuration"}
 	group.AddCommand(&cobra.Command{Use: "view", Short: "View it", Run: func(*cobra.Command, []string) {}})
 	root.AddCommand(server, deploy, group)
+	if o.OwnHelpFlag {
+		root.PersistentFlags().Bool("help", false, "Show help for command")
+		root.AddCommand(&cobra.Command{
+			Use:                "exec NAME [ARGS]",
+			Short:              "Run a plugin, which parses its own flags",
+			DisableFlagParsing: true,
+			Run:                func(c *cobra.Command, args []string) { fmt.Println("exec", args) },
+		})
+		group.AddCommand(&cobra.Command{Use: "reset", Short: "Reset it", Run: func(*cobra.Command, []string) {}})
+	}
 	if ownHelp {
 		help := &cobra.Command{
 			Use:   "help [TOPIC]",
