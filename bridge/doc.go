@@ -11,7 +11,7 @@
 //		Selectors: []bridge.Selector{{Cmd: bridge.ExcludeCmds("delete")}},
 //		Middleware: []bridge.Middleware{func(next bridge.RunFunc) bridge.RunFunc {
 //			return func(ctx context.Context, c *bridge.Call) (*bridge.Result, error) {
-//				slog.Info("tool call", "tool", c.Tool, "argv", c.Argv) // log, refuse or alter
+//				slog.Info("tool call", "tool", c.Tool, "flags", c.Flags, "args", c.Args) // log, refuse or alter (c.Argv also holds pinned values)
 //				return next(ctx, c)
 //			}
 //		}},
