@@ -27,6 +27,7 @@
 // packages, and package serve, directly:
 //
 //	ts, err := toolset.New(root, &bridge.Config{})
-//	srv := ts.NewServer(toolset.ServerOptions{})
+//	v, err := ts.View(toolset.Listing{})
+//	srv := v.NewServer(toolset.ServerOptions{})
 //	err = serve.Stdio(ctx, srv, os.Stdin, os.Stdout)
 package bridge

@@ -3,9 +3,11 @@
 // wrongly or end the session on. Every server cobramcp makes is served
 // through it: `mcp start` and `mcp stream` are thin callers.
 //
-//	ts, err := toolset.New(root, nil)
+//	ts, err := toolset.New(root, nil) // the reflection
 //	if err != nil { ... }
-//	srv := ts.NewServer(toolset.ServerOptions{})
+//	v, err := ts.View(toolset.Listing{}) // the served view: every tool
+//	if err != nil { ... }
+//	srv := v.NewServer(toolset.ServerOptions{})
 //	err = serve.Stdio(ctx, srv, os.Stdin, os.Stdout)
 //
 // # What serve promises
