@@ -431,7 +431,7 @@ func clientCommands(out io.Writer, t *target, rf *reflectFlags) []*cobra.Command
 	}
 	demo := &cobra.Command{
 		Use:   "demo [--server] -- BINARY | SERVER...",
-		Short: "One session: list the tools and call a few (made for mycli, the example CLI)",
+		Short: "One session: list the tools and call a few (the calls of `make demo`, made for this project's example CLI)",
 		Long:  "List the tools, then call a few of them, showing what comes back.\n\n" + clientRule,
 		RunE: func(c *cobra.Command, args []string) error {
 			return session(c, args, func(ctx context.Context, s *mcp.ClientSession, _ []string) error {
