@@ -148,7 +148,7 @@ func (o *Options) load(c *cobra.Command) (*toolset.Toolset, error) {
 	// No call's process sees the server's own settings (<ROOT>_MCP_*: its
 	// pins, policy, token), one-shot calls (mcp call, mcp tool) included;
 	// the servers hide them again through ServerOptions.HideEnv.
-	lc.Env = withoutMCPVars(lc.Env, hiddenVars(o, c))
+	lc.Env = toolset.WithoutEnv(lc.Env, hiddenVars(o, c))
 	return toolset.New(root, &lc)
 }
 

@@ -2,7 +2,6 @@ package mcpcmd
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -76,27 +75,4 @@ func tightenedNote(ch *clientcfg.Change, secrets []string, dryRun bool) string {
 	}
 	return fmt.Sprintf("%s was mode %04o, open to others, and the entry holds a secret (%s): it and its backup %s mode %04o.",
 		ch.Path, uint32(ch.Tightened), strings.Join(secrets, ", "), verb, uint32(now))
-}
-
-// withoutMCPVars returns env (os.Environ() when nil) without the variables
-// that hide names: a name, or a prefix ending in "*".
-func withoutMCPVars(env, hide []string) []string {
-	if env == nil {
-		env = os.Environ()
-	}
-	out := make([]string, 0, len(env))
-	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		hidden := false
-		for _, h := range hide {
-			if stem, ok := strings.CutSuffix(h, "*"); ok && strings.HasPrefix(name, stem) || h == name {
-				hidden = true
-				break
-			}
-		}
-		if !hidden {
-			out = append(out, kv)
-		}
-	}
-	return out
 }

@@ -6,11 +6,11 @@ import (
 	"strings"
 )
 
-// withoutVars returns env (nil: the current environment) without the
+// WithoutEnv returns env (nil: the current environment) without the
 // variables named in hide; a name ending in "*" hides every variable whose
 // name begins with what precedes the "*". With nothing to hide it returns
 // env as it is, so that nil still means "inherit".
-func withoutVars(env, hide []string) []string {
+func WithoutEnv(env, hide []string) []string {
 	if len(hide) == 0 {
 		return env
 	}

@@ -67,7 +67,7 @@ func (s *Served) NewServer(opts ServerOptions) *mcp.Server {
 	// The calls' environment, less what the server hides from them; s
 	// itself is not changed, so another server made from it, or its Call,
 	// still sees Config.Env.
-	env := withoutVars(ts.cfg.Env, opts.HideEnv)
+	env := WithoutEnv(ts.cfg.Env, opts.HideEnv)
 	confirm := newConfirmer(opts.Confirm, ts.root.Name())
 	srv.AddReceivingMiddleware(s.answerUnknownTool)
 	auditRefusals(srv, opts.Audit)
