@@ -126,3 +126,7 @@ func flagsOf(c *completion) []*completedFlag {
 	}
 	return out
 }
+
+// shellCompDirectiveNoFileComp is cobra's ShellCompDirectiveNoFileComp,
+// the directive of a flag-name listing.
+const shellCompDirectiveNoFileComp = 4

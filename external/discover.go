@@ -67,6 +67,10 @@ type discoverer struct {
 	// in the root's flag listing.
 	ownHelpFlag atomic.Bool
 	helpItems   []helpItem
+	// rootProbe is the root's answer to probeFlag (`BIN __complete
+	// --cobramcp-no-such-flag=1 -`), which tells both that completion
+	// parses flags and whether the root does.
+	rootProbe *completion
 	// cancel ends the reflection with its cause (a *LimitError).
 	cancel context.CancelCauseFunc
 
@@ -293,6 +297,7 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 	// an error.) Only then can the parser be probed for types.
 	if c, err := d.complete(ctx, probeFlag, "-"); err == nil {
 		d.newComp = c.refused()
+		d.rootProbe = c // the root's answer too: asked once
 	}
 	root := &Command{Name: d.name}
 	d.countCommand()
@@ -557,17 +562,21 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 	// others are listed with the required ones set, and the help is read
 	// again knowing them all (a help may list them in sections of their
 	// own, which are recognized by the flags they name).
-	var required map[string]bool
+	var (
+		required map[string]bool
+		taken    map[string]string
+	)
 	listed := flagsOf(flagsC)
 	listedNames := map[string]bool{}
 	for _, f := range listed {
 		listedNames[f.name] = true
 	}
 	if d.newComp && len(listed) > 0 && !listedNames["help"] && (!d.fullListing(listedNames, page) || unlistedFlag(helpText, listedNames)) {
-		all, err := d.withRequired(ctx, path, listed, page)
+		all, t, err := d.withRequired(ctx, path, listed, page)
 		if err != nil {
 			return nil, nil, fmt.Errorf("listing the flags of %s: %w", full, err)
 		}
+		taken = t
 		more := false // the listing with them set names flags the first did not
 		if all != nil {
 			for _, f := range flagsOf(all) {
@@ -609,6 +618,7 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 	// (DisableFlagParsing) accepts it. The sub-commands need only the
 	// flags' names and usages: they are walked while the types are asked.
 	pass, probes := d.flags(c, path, page, flagsC, parent, required)
+	pass.taken = taken
 	rest := func() error {
 		if err := d.types(ctx, c, path, pass, probes); err != nil {
 			return err
@@ -616,7 +626,10 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 		// Whether a group that does not run parses its flags matters
 		// to no tool: it is not asked.
 		if d.newComp && !pass.parses && !parsesKnown && runs(page, full, len(c.Commands) > 0) {
-			parseC, err := d.complete(ctx, append(slices.Clone(path), probeFlag, "-")...)
+			parseC, err := d.rootProbe, error(nil)
+			if len(path) > 0 || parseC == nil {
+				parseC, err = d.complete(ctx, append(slices.Clone(path), probeFlag, "-")...)
+			}
 			if err != nil {
 				return fmt.Errorf("listing the flags of %s: %w", full, err)
 			}
@@ -746,6 +759,10 @@ func (d *discoverer) listHelpSet(ctx context.Context, path []string, helpText, f
 	// Any flag line makes a flag section here (a guess, checked by
 	// helpUnset).
 	page := parseHelp(helpText, helpContext{path: full})
+	if quietGroup(page, helpText, full) {
+		// What the listing would say (helpUnset): --help alone.
+		return &completion{items: slices.Clone(d.helpItems), directive: shellCompDirectiveNoFileComp}, false, nil
+	}
 	tells := len(page.flags) == 0 || len(page.flags) == 1 && page.flags["help"] != nil
 	for n := range page.global {
 		if p := parent[n]; n != "help" && p != nil && !p.Required {
@@ -766,6 +783,22 @@ func (d *discoverer) listHelpSet(ctx context.Context, path []string, helpText, f
 	}
 	// --help, set, was not listed and is listed unset: it was parsed.
 	return c, unset && slices.ContainsFunc(flagsOf(c), func(f *completedFlag) bool { return f.name == "help" }), nil
+}
+
+// quietGroup reports whether the help page of the command at path shows a
+// group that does not run and has no flag of its own or inherited but
+// --help, which it shows among the inherited flags (so the help prints
+// those): its flag listing, with its --help (the CLI's own) set, would
+// list nothing, and no tool needs it to tell whether the group parses its
+// flags. (Hidden and deprecated flags are in neither.)
+func quietGroup(page *helpPage, helpText, full string) bool {
+	if len(page.flags) != 1 || page.flags["help"] == nil || !page.global["help"] {
+		return false
+	}
+	if unlistedFlag(helpText, map[string]bool{"help": true}) {
+		return false
+	}
+	return !page.leaf(full) && len(page.commands) > 0 && !runs(page, full, true)
 }
 
 // helpUnset reads the flag listing of a command asked with the CLI's own

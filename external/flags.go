@@ -3,9 +3,11 @@ package external
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -19,6 +21,19 @@ type flagPass struct {
 	parses     bool    // the flag parser refused a value or took a flag: the command parses flags
 	timedOut   bool    // a flag's type is unknown because the parser did not answer in time
 	flags      []*Flag // the command's flags, while their types are asked
+	// taken holds, by name, a value the parser took for each required
+	// flag, found while listing the other flags (withRequired): the
+	// questions asked with the required flags set use it.
+	taken map[string]string
+}
+
+// sample is a value that flag f's parser takes: the one it took before,
+// else one of its type's.
+func (p *flagPass) sample(f *Flag, typ string) (string, bool) {
+	if v, ok := p.taken[f.Name]; ok {
+		return v, true
+	}
+	return sampleValue(typ)
 }
 
 func (p *flagPass) note(format string, a ...any) {
@@ -164,11 +179,18 @@ func (d *discoverer) requiredGroups(ctx context.Context, c *Command, path []stri
 		return
 	}
 	grouped := map[string]bool{}
+	// Two flags share a group when setting either one takes the other
+	// off the list: once every pair of f's is known from the other
+	// flag's answers, f is not set.
+	known := map[[2]string]bool{}
 	for _, f := range c.Flags {
 		if !f.Required {
 			continue
 		}
-		v, ok := sampleValue(f.Type)
+		if !slices.ContainsFunc(c.Flags, func(g *Flag) bool { return g.Required && g != f && !known[[2]string{g.Name, f.Name}] }) {
+			continue
+		}
+		v, ok := pass.sample(f, f.Type)
 		if !ok {
 			continue
 		}
@@ -182,7 +204,11 @@ func (d *discoverer) requiredGroups(ctx context.Context, c *Command, path []stri
 		}
 		helpListed := d.listedFully(still, c.Flags)
 		for name := range required {
-			if name != f.Name && (helpListed || !still[name]) {
+			if name == f.Name {
+				continue
+			}
+			known[[2]string{f.Name, name}] = true
+			if helpListed || !still[name] {
 				grouped[name], grouped[f.Name] = true, true
 			}
 		}
@@ -556,9 +582,11 @@ var requiredValues = []string{probeValue, "true", "1", "1.5", "1s", "127.0.0.1",
 // withRequired lists the flags of the command at path with the required
 // flags (listed, cobra's listing while they are unset) set, each to a
 // value its parser takes: cobra then lists every other flag. The value of
-// a flag the parser refuses is replaced by the next of requiredValues (the
-// help's type's first). It returns nil when no values were found.
-func (d *discoverer) withRequired(ctx context.Context, path []string, listed []*completedFlag, page *helpPage) (*completion, error) {
+// a flag the parser refuses is replaced by a value its refusal offers
+// (offeredValues: "valid values are {TEXT|DATE}"), else by the next of
+// requiredValues (the help's type's first). It returns nil when no values
+// were found, and otherwise the values taken, by flag name.
+func (d *discoverer) withRequired(ctx context.Context, path []string, listed []*completedFlag, page *helpPage) (*completion, map[string]string, error) {
 	values := make([][]string, len(listed))
 	at := make([]int, len(listed))
 	for i, f := range listed {
@@ -567,7 +595,11 @@ func (d *discoverer) withRequired(ctx context.Context, path []string, listed []*
 				values[i] = append(values[i], v)
 			}
 		}
-		values[i] = append(values[i], requiredValues...)
+		for _, v := range requiredValues {
+			if !slices.Contains(values[i], v) {
+				values[i] = append(values[i], v)
+			}
+		}
 	}
 	for range 3 * len(requiredValues) {
 		args := slices.Clone(path)
@@ -577,25 +609,67 @@ func (d *discoverer) withRequired(ctx context.Context, path []string, listed []*
 		c, err := d.complete(ctx, append(args, "-")...)
 		if err != nil {
 			if ctx.Err() != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			// The CLI acted on a value before cobra answered (kubectl's
 			// --kuberc), or the command parses its own flags: the
 			// listing stays as it was.
-			return nil, nil
+			return nil, nil, nil
 		}
 		if !c.refused() {
-			return c, nil
+			taken := make(map[string]string, len(listed))
+			for i, f := range listed {
+				taken[f.name] = values[i][at[i]]
+			}
+			return c, taken, nil
 		}
 		m := refusedFlag().FindStringSubmatch(c.errText)
 		if m == nil {
-			return nil, nil
+			return nil, nil, nil
 		}
 		i := slices.IndexFunc(listed, func(f *completedFlag) bool { return f.name == m[1] })
-		if i < 0 || at[i]+1 >= len(values[i]) {
-			return nil, nil
+		if i < 0 {
+			return nil, nil, nil
+		}
+		// The values the refusal offers come next, once each.
+		var offered []string
+		for _, v := range offeredValues(c.errText) {
+			if !slices.Contains(values[i][:at[i]+1], v) && !slices.Contains(offered, v) {
+				offered = append(offered, v)
+			}
+		}
+		if len(offered) > 0 {
+			rest := slices.DeleteFunc(slices.Clone(values[i][at[i]+1:]), func(v string) bool { return slices.Contains(offered, v) })
+			values[i] = append(append(values[i][:at[i]+1:at[i]+1], offered...), rest...)
+		}
+		if at[i]+1 >= len(values[i]) {
+			return nil, nil, nil
 		}
 		at[i]++
 	}
-	return nil, nil
+	return nil, nil, nil
+}
+
+// offeredRe matches a list of values in braces, brackets or parentheses.
+var offeredRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[{\[(]([^{}\[\]()]+)[}\])]`) })
+
+// offeredValues returns the values that a parser's refusal offers, at
+// most two: the first list of two or more words in braces, brackets or
+// parentheses after pflag's `for "--name" flag: ` ("valid values are
+// {TEXT|SINGLE_SELECT|DATE}", "must be one of [json, yaml]"). They are
+// only tried: the parser decides.
+func offeredValues(why string) []string {
+	_, reason, ok := strings.Cut(why, " flag: ")
+	if !ok {
+		return nil
+	}
+	for _, m := range offeredRe().FindAllStringSubmatch(reason, -1) {
+		words := strings.FieldsFunc(m[1], func(r rune) bool {
+			return r == '|' || r == ',' || r == '"' || r == '\'' || unicode.IsSpace(r)
+		})
+		if len(words) >= 2 {
+			return words[:2]
+		}
+	}
+	return nil
 }

@@ -213,11 +213,14 @@ func (d *discoverer) batch(ctx context.Context, path []string, items []*probeIte
 		// could not be told.
 		var requiredArgs []string
 		for _, f := range required {
+			if slices.ContainsFunc(pending, func(it *probeItem) bool { return it.f == f }) {
+				continue // set to the value it is asked about
+			}
 			typ := f.Type
 			if i := slices.IndexFunc(items, func(it *probeItem) bool { return it.f == f }); i >= 0 {
-				typ = items[i].typ // "" while it is asked
+				typ = items[i].typ
 			}
-			if v, ok := sampleValue(typ); ok {
+			if v, ok := pass.sample(f, typ); ok {
 				requiredArgs = append(requiredArgs, "--"+f.Name+"="+v)
 			}
 		}

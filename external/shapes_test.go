@@ -41,16 +41,18 @@ func TestShapesFromOutside(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
-		name, bin            string
-		ownHelp, ownHelpFlag bool
+		name, bin                       string
+		ownHelp, ownHelpFlag, noGlobals bool
 	}{
-		{"shapes", bin, false, false},
-		{"own help", bin, true, false},
+		{"shapes", bin, false, false, false},
+		{"own help", bin, true, false, false},
 		// gh's own persistent --help: one listing with it set tells
 		// which commands parse their flags.
-		{"own help flag", bin, false, true},
-		{"renamed copy", renamed, false, false},
-		{"symlink", link, false, false},
+		{"own help flag", bin, false, true, false},
+		// gh's groups: no flag but --help, not listed.
+		{"own help flag, no globals", bin, false, true, true},
+		{"renamed copy", renamed, false, false, false},
+		{"symlink", link, false, false, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.ownHelp {
@@ -58,6 +60,9 @@ func TestShapesFromOutside(t *testing.T) {
 			}
 			if tt.ownHelpFlag {
 				t.Setenv("SHAPES_OWN_HELP_FLAG", "1")
+			}
+			if tt.noGlobals {
+				t.Setenv("SHAPES_NO_GLOBALS", "1")
 			}
 			r, err := external.Load(context.Background(), tt.bin, &external.Options{NoCache: true})
 			if err != nil {
@@ -70,7 +75,7 @@ func TestShapesFromOutside(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			in, err := corpustest.Expanded(shapes.NewWith(shapes.Options{OwnHelp: tt.ownHelp, OwnHelpFlag: tt.ownHelpFlag}), nil)
+			in, err := corpustest.Expanded(shapes.NewWith(shapes.Options{OwnHelp: tt.ownHelp, OwnHelpFlag: tt.ownHelpFlag, NoGlobals: tt.noGlobals}), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,6 +88,109 @@ func TestShapesFromOutside(t *testing.T) {
 				t.Errorf("outside: %d tools %q, in-process %d", len(out.Tools()), names, len(in.Tools()))
 			}
 		})
+	}
+}
+
+// TestShapesProcesses reads the processes that reflecting the shapes CLI
+// starts (the CLI logs its args) and checks the ones that are spared, on
+// a result that TestShapesFromOutside finds exact:
+//   - a required flag whose parser takes only the values it names is set
+//     to a value its refusal names, not to a list of guesses, and the
+//     flags asked about with it set are asked with that value;
+//   - of two required flags, setting one tells whether they are a group:
+//     the other is not set alone;
+//   - a group that does not run and shows no flag but a --help of the
+//     CLI's own is not listed;
+//   - the root is asked once whether it parses flags.
+func TestShapesProcesses(t *testing.T) {
+	bin := fixture(t, "testdata/shapes")
+	log := filepath.Join(t.TempDir(), "argv")
+	t.Setenv("SHAPES_ARGV_LOG", log)
+	t.Setenv("SHAPES_OWN_HELP_FLAG", "1")
+	t.Setenv("SHAPES_NO_GLOBALS", "1")
+	r, err := external.Load(context.Background(), bin, &external.Options{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	// count counts the processes with args args, or, ending in "*",
+	// that begin so.
+	count := func(args string) (n int) {
+		prefix, isPrefix := strings.CutSuffix(args, "*")
+		for _, l := range lines {
+			if l == args || isPrefix && strings.HasPrefix(l, prefix) {
+				n++
+			}
+		}
+		return n
+	}
+	for _, tt := range []struct {
+		args string
+		want int
+	}{
+		// The listing with --channel set: the probe value, refused,
+		// then "stable", which the refusal names.
+		{"__complete release --channel=*", 2},
+		{"__complete release --channel=stable -", 1},
+		{"__complete release --channel=true*", 0},
+		// The placeholders' types, asked with --channel=stable set.
+		{"__complete release --label=cobramcp-probe --notes=cobramcp-probe --channel=stable -", 1},
+		// --name and --region are each required: one of them set tells.
+		{"__complete deploy --name=cobramcp-probe -", 1},
+		{"__complete deploy --region=cobramcp-probe -", 0},
+		// --email and --phone: one of them set tells they are a group.
+		{"__complete notify --email=cobramcp-probe -", 1},
+		{"__complete notify --phone=cobramcp-probe -", 0},
+		// Whether completion parses flags, and the root does: one answer.
+		{"__complete --cobramcp-no-such-flag=1 -", 1},
+		// The config group: its help and its sub-commands, no listing.
+		{"help config", 1},
+		{"__complete help config ", 1},
+		{"__complete config -", 0},
+		{"__complete config --help=false -", 0},
+	} {
+		if got := count(tt.args); got != tt.want {
+			t.Errorf("%d processes %q, want %d", got, tt.args, tt.want)
+		}
+	}
+	if t.Failed() {
+		t.Logf("processes:\n%s", b)
+	}
+	flags := map[string]*external.Flag{}
+	var walk func(c *external.Command, path string)
+	walk = func(c *external.Command, path string) {
+		for _, f := range c.Flags {
+			flags[path+" --"+f.Name] = f
+		}
+		for _, s := range c.Commands {
+			walk(s, strings.TrimSpace(path+" "+s.Name))
+		}
+	}
+	walk(r.Spec.Root, "")
+	for _, tt := range []struct {
+		flag, typ string
+		required  bool
+	}{
+		{"release --channel", "string", true},
+		{"release --notes", "string", false},
+		{"release --label", "stringSlice", false},
+		{"deploy --name", "string", true},
+		{"deploy --region", "string", true},
+		{"notify --email", "string", false},
+		{"notify --phone", "string", false},
+	} {
+		f := flags[tt.flag]
+		if f == nil {
+			t.Errorf("%s: not found", tt.flag)
+			continue
+		}
+		if f.Type != tt.typ || f.Required != tt.required {
+			t.Errorf("%s: type %s, required %v; want %s, %v", tt.flag, f.Type, f.Required, tt.typ, tt.required)
+		}
 	}
 }
 

@@ -2,7 +2,9 @@
 // from outside must get right, each beside its in-process reflection: a
 // command that runs and has sub-commands, a command with required flags
 // whose help lists them in a section of their own, and (OwnHelp) a help
-// command of the CLI's own, with sub-commands of its own.
+// command of the CLI's own, with sub-commands of its own; a required flag
+// whose parser takes only the values it names, and required flags of
+// which one must be set.
 package shapes
 
 import (
@@ -68,6 +70,29 @@ type Options struct {
 	// cobra does not watch during completion, and a command that runs
 	// parses its own flags (DisableFlagParsing), as gh's extension exec.
 	OwnHelpFlag bool
+	// NoGlobals: --verbose is the root's own flag, not inherited, so
+	// that (with OwnHelpFlag) the groups show no flag but --help, as
+	// gh's do.
+	NoGlobals bool
+}
+
+// choice is a flag value that takes only the values it names, and names
+// them when it refuses one (gh's enum flags, whose type is "string").
+type choice struct {
+	value string
+	valid []string
+}
+
+func (c *choice) String() string { return c.value }
+func (c *choice) Type() string   { return "string" }
+func (c *choice) Set(v string) error {
+	for _, ok := range c.valid {
+		if v == ok {
+			c.value = v
+			return nil
+		}
+	}
+	return fmt.Errorf("valid values are {%s}", strings.Join(c.valid, "|"))
 }
 
 // NewWith returns the tree with the shapes o chooses.
@@ -78,7 +103,11 @@ func NewWith(o Options) *cobra.Command {
 		Short: "A CLI of the shapes reading from outside must get right",
 		Run:   func(c *cobra.Command, args []string) { fmt.Println("the main command") },
 	}
-	root.PersistentFlags().Bool("verbose", false, "say more")
+	if o.NoGlobals {
+		root.Flags().Bool("verbose", false, "say more")
+	} else {
+		root.PersistentFlags().Bool("verbose", false, "say more")
+	}
 	// A hidden global option, as etcdctl's --endpoints.
 	endpoints := root.PersistentFlags().StringSlice("endpoints", []string{"127.0.0.1:2379"}, "the endpoints")
 	root.PersistentFlags().MarkHidden("endpoints")
@@ -109,9 +138,27 @@ func NewWith(o Options) *cobra.Command {
 	deploy.MarkFlagRequired("name")
 	deploy.MarkFlagRequired("region")
 	deploy.SetUsageTemplate(requiredTemplate)
+	release := &cobra.Command{
+		Use:   "release",
+		Short: "Release a version",
+		Run:   func(c *cobra.Command, args []string) { fmt.Println("releasing") },
+	}
+	release.Flags().Var(&choice{valid: []string{"stable", "beta"}}, "channel", "the channel: {stable|beta}")
+	release.Flags().String("notes", "", "read the notes from `file`")
+	release.Flags().StringSlice("label", nil, "add a label by `name`")
+	release.MarkFlagRequired("channel")
+	notify := &cobra.Command{
+		Use:   "notify",
+		Short: "Notify someone",
+		Run:   func(c *cobra.Command, args []string) { fmt.Println("notifying") },
+	}
+	notify.Flags().String("email", "", "the address")
+	notify.Flags().String("phone", "", "the number")
+	notify.Flags().Bool("urgent", false, "now")
+	notify.MarkFlagsOneRequired("email", "phone")
 	group := &cobra.Command{Use: "config", Short: "Manage the configuration"}
 	group.AddCommand(&cobra.Command{Use: "view", Short: "View it", Run: func(*cobra.Command, []string) {}})
-	root.AddCommand(server, deploy, group)
+	root.AddCommand(server, deploy, release, notify, group)
 	if o.OwnHelpFlag {
 		root.PersistentFlags().Bool("help", false, "Show help for command")
 		root.AddCommand(&cobra.Command{
