@@ -10,14 +10,14 @@ import (
 // Defaults of the reflection's budget (Options).
 const (
 	// DefaultTimeout bounds a whole reflection: gh, the largest CLI of the
-	// corpus (191 commands, 716 processes), takes 12 to 17 s cold on an
+	// corpus (191 commands, 685 processes), takes 12 to 15 s cold on an
 	// idle 2-core machine and up to 84 s on one loaded four times over.
 	DefaultTimeout = 5 * time.Minute
 	// DefaultMaxCommands bounds the commands a reflection reads (gh has
 	// 191, docker 179, kubectl 110).
 	DefaultMaxCommands = 1000
 	// DefaultMaxProcesses bounds the processes a reflection starts (gh
-	// takes 716, docker 568).
+	// takes 685, docker 551).
 	DefaultMaxProcesses = 4000
 	// DefaultMaxTimeouts is how many processes may fail to finish in
 	// time, each tried again with twice the time, before the reflection
