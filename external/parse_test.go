@@ -524,3 +524,25 @@ func TestUsageName(t *testing.T) {
 		}
 	}
 }
+
+// TestOfferedValues: the values a parser's refusal names, tried for a
+// required flag before the guesses; a refusal that names none gives none.
+func TestOfferedValues(t *testing.T) {
+	for _, tt := range []struct {
+		why  string
+		want []string
+	}{
+		{`invalid argument "x" for "--data-type" flag: valid values are {TEXT|SINGLE_SELECT|DATE|NUMBER}`, []string{"TEXT", "SINGLE_SELECT"}},
+		{`invalid argument "x" for "-o, --output" flag: must be one of [json, yaml, table]`, []string{"json", "yaml"}},
+		{`invalid argument "x" for "--mode" flag: want one of ("fast", "safe")`, []string{"fast", "safe"}},
+		{`invalid argument "x" for "--level" flag: unknown level (see {docs}); one of {debug|info}`, []string{"debug", "info"}},
+		{`invalid argument "\"x" for "--json" flag: parse error on line 1, column 1: bare " in non-quoted-field`, nil},
+		{`invalid argument "x" for "--count" flag: strconv.ParseInt: parsing "x": invalid syntax`, nil},
+		{`invalid argument "x" for "--since" flag: parsing time "x" as "2006-01-02T15:04:05Z07:00": cannot parse "x" as "2006"`, nil},
+		{`valid values are {a|b}`, nil}, // not pflag's refusal of a flag
+	} {
+		if got := offeredValues(tt.why); !slices.Equal(got, tt.want) {
+			t.Errorf("offeredValues(%q) = %q, want %q", tt.why, got, tt.want)
+		}
+	}
+}
