@@ -126,7 +126,3 @@ func flagsOf(c *completion) []*completedFlag {
 	}
 	return out
 }
-
-// shellCompDirectiveNoFileComp is cobra's ShellCompDirectiveNoFileComp,
-// the directive of a flag-name listing.
-const shellCompDirectiveNoFileComp = 4

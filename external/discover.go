@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cobramcp/cobramcp/exec"
+	"github.com/spf13/cobra"
 )
 
 // Defaults of Options.
@@ -626,12 +627,12 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 		// Whether a group that does not run parses its flags matters
 		// to no tool: it is not asked.
 		if d.newComp && !pass.parses && !parsesKnown && runs(page, full, len(c.Commands) > 0) {
-			parseC, err := d.rootProbe, error(nil)
+			parseC := d.rootProbe
 			if len(path) > 0 || parseC == nil {
-				parseC, err = d.complete(ctx, append(slices.Clone(path), probeFlag, "-")...)
-			}
-			if err != nil {
-				return fmt.Errorf("listing the flags of %s: %w", full, err)
+				var err error
+				if parseC, err = d.complete(ctx, append(slices.Clone(path), probeFlag, "-")...); err != nil {
+					return fmt.Errorf("listing the flags of %s: %w", full, err)
+				}
 			}
 			if !parseC.refused() {
 				c.NoParse = true
@@ -761,7 +762,7 @@ func (d *discoverer) listHelpSet(ctx context.Context, path []string, helpText, f
 	page := parseHelp(helpText, helpContext{path: full})
 	if quietGroup(page, helpText, full) {
 		// What the listing would say (helpUnset): --help alone.
-		return &completion{items: slices.Clone(d.helpItems), directive: shellCompDirectiveNoFileComp}, false, nil
+		return &completion{items: slices.Clone(d.helpItems), directive: int(cobra.ShellCompDirectiveNoFileComp)}, false, nil
 	}
 	tells := len(page.flags) == 0 || len(page.flags) == 1 && page.flags["help"] != nil
 	for n := range page.global {
