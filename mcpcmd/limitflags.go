@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/cobramcp/cobramcp/toolset"
 
@@ -33,50 +32,67 @@ func addLimitFlags(c *cobra.Command) {
 
 // applyLimits sets the limits of cfg that c's limit flags, or for a flag
 // not given its variable (policyEnv(root, flag), read through lookup),
-// ask for. A command without the flags leaves cfg as it is.
+// ask for. A variable is read by its flag's own parser, as the command
+// line is. A command without the flags leaves cfg as it is.
 func applyLimits(fs *pflag.FlagSet, root string, lookup func(string) (string, bool), cfg *toolset.Config) error {
 	if fs.Lookup(flagTimeout) == nil {
 		return nil
 	}
-	// value returns the text of flag, from the command line or its
-	// variable, and where it came from; ok is false when neither is set.
-	value := func(flag string) (text, from string, ok bool) {
+	// given reports whether flag is set, on the command line or by its
+	// variable (then parsed into the flag), and names where from; want
+	// says what a value must be.
+	given := func(flag, want string) (from string, ok bool, err error) {
 		if fs.Changed(flag) {
-			return fs.Lookup(flag).Value.String(), "--" + flag, true
+			return "--" + flag, true, nil
 		}
 		if lookup == nil {
-			return "", "", false
+			return "", false, nil
 		}
 		name := policyEnv(root, flag)
-		if v, set := lookup(name); set && strings.TrimSpace(v) != "" {
-			return strings.TrimSpace(v), "$" + name, true
+		v, set := lookup(name)
+		if v = strings.TrimSpace(v); !set || v == "" {
+			return "", false, nil
 		}
-		return "", "", false
+		if err := fs.Lookup(flag).Value.Set(v); err != nil {
+			return "", false, fmt.Errorf("$%s %q: %s", name, v, want)
+		}
+		return "$" + name, true, nil
 	}
-	if text, from, ok := value(flagTimeout); ok {
-		d, err := time.ParseDuration(text)
-		if err != nil || d < 0 {
-			return fmt.Errorf("%s %q: want a duration such as 30s, 10m or 1h (0: no limit)", from, text)
+	const (
+		wantDuration = "want a duration such as 30s, 10m or 1h (0: no limit)"
+		wantBytes    = "want a number of bytes (0: no cap)"
+		wantCalls    = "want a number of calls, at least 1"
+	)
+	if from, ok, err := given(flagTimeout, wantDuration); err != nil {
+		return err
+	} else if ok {
+		d, _ := fs.GetDuration(flagTimeout)
+		if d < 0 {
+			return fmt.Errorf("%s %q: %s", from, d, wantDuration)
 		}
 		cfg.Timeout = d
 		if d == 0 {
 			cfg.Timeout = -1 // Config's "no bound"
 		}
 	}
-	if text, from, ok := value(flagMaxOutput); ok {
-		n, err := strconv.Atoi(text)
-		if err != nil || n < 0 {
-			return fmt.Errorf("%s %q: want a number of bytes (0: no cap)", from, text)
+	if from, ok, err := given(flagMaxOutput, wantBytes); err != nil {
+		return err
+	} else if ok {
+		n, _ := fs.GetInt(flagMaxOutput)
+		if n < 0 {
+			return fmt.Errorf("%s %q: %s", from, strconv.Itoa(n), wantBytes)
 		}
 		cfg.MaxOutput = n
 		if n == 0 {
 			cfg.MaxOutput = -1 // Config's "no cap"
 		}
 	}
-	if text, from, ok := value(flagMaxParallel); ok {
-		n, err := strconv.Atoi(text)
-		if err != nil || n < 1 {
-			return fmt.Errorf("%s %q: want a number of calls, at least 1", from, text)
+	if from, ok, err := given(flagMaxParallel, wantCalls); err != nil {
+		return err
+	} else if ok {
+		n, _ := fs.GetInt(flagMaxParallel)
+		if n < 1 {
+			return fmt.Errorf("%s %q: %s", from, strconv.Itoa(n), wantCalls)
 		}
 		cfg.MaxParallel = n
 	}

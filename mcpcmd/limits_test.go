@@ -54,6 +54,8 @@ func TestLimitFlags(t *testing.T) {
 		{"bad variable", map[string]string{"LIM_MCP_TIMEOUT": "soon"}, nil, 0, 0, `$LIM_MCP_TIMEOUT "soon"`},
 		{"bad max-parallel", nil, []string{"--max-parallel", "0"}, 0, 0, `--max-parallel "0": want a number of calls, at least 1`},
 		{"negative output", map[string]string{"LIM_MCP_MAX_OUTPUT": "-5"}, nil, 0, 0, `$LIM_MCP_MAX_OUTPUT "-5"`},
+		{"bad parallel variable", map[string]string{"LIM_MCP_MAX_PARALLEL": "many"}, nil, 0, 0, `$LIM_MCP_MAX_PARALLEL "many": want a number of calls, at least 1`},
+		{"negative timeout", nil, []string{"--timeout", "-1s"}, 0, 0, `--timeout "-1s": want a duration`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
