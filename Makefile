@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 NODEDIR := test/node
 
-.PHONY: all build demo test vet unit realcli docker corpus corpus-fast node-deps bench bench-cost bench-sdk searchbench searchbench-check searchbench-encoder kubectl external-timing fuzz clean api-update
+.PHONY: all build demo test vet unit realcli docker corpus corpus-fast node-deps bench bench-cost bench-sdk searchbench searchbench-check searchbench-encoder kubectl external-timing gh-cold fuzz clean api-update
 
 all: build
 
@@ -113,6 +113,18 @@ $(BIN)/kubeshape: FORCE
 # real MCP client: `cobramcp list -- cobramcp start [--refresh] -- BINARY` (figures in README).
 # kubeshape is kubectl's tree (the spec the kubectl run found) in a binary that starts as fast as
 # a small CLI: the same questions asked, without kubectl's start-up cost.
+# gh's cold reflection from outside (docs/external.md): gh v2.90.0 built from test/corpus's pins,
+# reflected RUNS times with no cache and an empty gh config, the time and the process count of each;
+# AGAINST=/path/to/another/cobramcp alternates with that build in the same rounds.
+RUNS ?= 5
+gh-cold: $(BIN)/cobramcp
+	cd test/corpus && $(GO) build -o $(CURDIR)/$(BIN)/gh github.com/cli/cli/v2/cmd/gh
+	@for i in $$(seq $(RUNS)); do for c in $(CURDIR)/$(BIN)/cobramcp $(AGAINST); do \
+	  cfg=$$(mktemp -d); s=$$(date +%s%N); \
+	  p=$$(GH_CONFIG_DIR=$$cfg $$c tools --no-cache --mcp-log-level info -o /dev/null -- $(BIN)/gh 2>&1 | sed -n 's/.*msg=reflected .*processes=\([0-9]*\).*/\1/p'); \
+	  e=$$(date +%s%N); rm -rf $$cfg; echo "$$c: $$p processes, $$(( (e - s) / 1000000 )) ms"; \
+	done; done
+
 external-timing: build $(BIN)/kubectl $(BIN)/kubeshape
 	@cache=$$(mktemp -d); for b in $(BIN)/mycli $(BIN)/kubectl $(BIN)/kubeshape; do \
 	  export KUBESHAPE_SPEC=$$(ls $$cache/kubectl-*.json 2>/dev/null | head -1); \
