@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cobramcp/cobramcp/internal/jsonvalue"
 )
 
 // Format names a tool dialect.
@@ -229,14 +231,11 @@ func sortTools(tools []*mcp.Tool) ([]*mcp.Tool, error) {
 
 // encode writes v as indented JSON without HTML escaping.
 func encode(v any) (json.RawMessage, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	b, err := jsonvalue.Marshal(v)
+	if err != nil {
 		return nil, err
 	}
-	return json.RawMessage(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
+	return json.RawMessage(bytes.TrimSuffix(b, []byte("\n"))), nil
 }
 
 // tool is one MCP tool with its schemas decoded.

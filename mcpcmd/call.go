@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/cobramcp/cobramcp/internal/jsonvalue"
 	"github.com/cobramcp/cobramcp/toolset"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -91,7 +92,7 @@ func newCallCmd(o *Options) *cobra.Command {
 // printResult prints v, the rendering of res, on c's stdout, and returns
 // an error naming the failure when the call failed.
 func printResult(c *cobra.Command, name string, v any, res *mcp.CallToolResult) error {
-	b, err := marshalJSON(v)
+	b, err := jsonvalue.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("encoding the result: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cobramcp/cobramcp/exec"
+	"github.com/cobramcp/cobramcp/internal/jsonvalue"
 	"github.com/cobramcp/cobramcp/mcpcmd"
 	"github.com/cobramcp/cobramcp/toolset"
 )
@@ -205,15 +206,5 @@ func runMCP(f *fakeCLI, stdin string, args ...string) runResult {
 	return runResult{out.String(), errb.String(), err}
 }
 
-// exportJSON renders v as the mcp commands print JSON: indented, without
-// HTML escaping, ending in a newline.
-func exportJSON(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
+// exportJSON renders v as the mcp commands print JSON.
+var exportJSON = jsonvalue.Marshal

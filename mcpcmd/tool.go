@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cobramcp/cobramcp/dialect"
+	"github.com/cobramcp/cobramcp/internal/jsonvalue"
 )
 
 func newToolCmd(o *Options) *cobra.Command {
@@ -85,7 +86,7 @@ type toolResult struct {
 // refuse prints {"error": msg} on c's stdout and returns msg as an error,
 // for a call that did not run.
 func refuse(c *cobra.Command, msg string) error {
-	b, err := marshalJSON(struct {
+	b, err := jsonvalue.Marshal(struct {
 		Error string `json:"error"`
 	}{msg})
 	if err != nil {
@@ -112,7 +113,7 @@ func printSchema(c *cobra.Command, ts *toolset.Served, name string) error {
 	if err := json.Unmarshal(doc, &entries); err != nil || len(entries) != 1 {
 		return fmt.Errorf("%s: reading its canonical schema: want one entry, got %s", name, doc)
 	}
-	b, err := marshalJSON(entries[0])
+	b, err := jsonvalue.Marshal(entries[0])
 	if err != nil {
 		return fmt.Errorf("encoding the schema: %w", err)
 	}

@@ -1,7 +1,6 @@
 package mcpcmd
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cobramcp/cobramcp/dialect"
+	"github.com/cobramcp/cobramcp/internal/jsonvalue"
 )
 
 // defaultToolsFile is where `mcp tools` writes by default (Ophis-compatible).
@@ -139,7 +139,7 @@ func newToolsCmd(o *Options) *cobra.Command {
 // mode any warning is an error that lists them all.
 func exportTools(w io.Writer, ts *toolset.Served, f dialect.Format, strict bool) ([]byte, error) {
 	if f == dialect.MCP {
-		b, err := marshalJSON(sortedTools(ts.Tools()))
+		b, err := jsonvalue.Marshal(sortedTools(ts.Tools()))
 		if err != nil {
 			return nil, fmt.Errorf("encoding tools: %w", err)
 		}
@@ -178,19 +178,6 @@ func envelope(info toolset.Info) dialect.Envelope {
 		desc = strings.TrimSpace(info.Short)
 	}
 	return dialect.Envelope{Name: info.Name, Version: info.Version, Description: desc}
-}
-
-// marshalJSON renders v as the exports do: indented, without HTML
-// escaping, ending in a newline.
-func marshalJSON(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }
 
 // writeOutput writes b to the file named out, or to c's stdout for "-".

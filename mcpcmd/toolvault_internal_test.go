@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cobramcp/cobramcp/internal/jsonvalue"
 )
 
 // TestToolVaultContentOnly: a result without the toolset's structured
@@ -25,7 +27,7 @@ func TestToolVaultContentOnly(t *testing.T) {
 		`{"command":"showImage","payload":{"mediaType":"image/png","data":"` + b64 + `"}},` +
 		`{"command":"showText","payload":"a chart"},` +
 		`{"command":"showData","payload":{"n":1}}]},"isError":false}`
-	b, err := marshalJSON(toolVaultResponse(res))
+	b, err := jsonvalue.Marshal(toolVaultResponse(res))
 	if err != nil {
 		t.Fatal(err)
 	}

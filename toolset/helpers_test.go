@@ -1,7 +1,6 @@
 package toolset_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cobramcp/cobramcp/exec"
+	"github.com/cobramcp/cobramcp/internal/jsonvalue"
 )
 
 type execResult = exec.Result
@@ -47,15 +47,6 @@ func connect(t *testing.T, srv *mcp.Server) *mcp.ClientSession {
 	return cs
 }
 
-// exportJSON renders v as `mcp tools` writes it: indented, without HTML
-// escaping, ending in a newline (the golden files are in that form).
-func exportJSON(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
+// exportJSON renders v as `mcp tools` writes it (the golden files are in
+// that form).
+var exportJSON = jsonvalue.Marshal

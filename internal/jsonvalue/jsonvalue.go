@@ -1,6 +1,9 @@
 package jsonvalue
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // Type is the JSON type of v as encoding/json decodes it: "null",
 // "boolean", "number" (float64, json.Number, or any Go integer or float),
@@ -38,4 +41,18 @@ func Described(v any) string {
 	default:
 		return "a " + t
 	}
+}
+
+// Marshal writes v as the exports write JSON: indented by two spaces,
+// without HTML escaping (a description keeps its "<" and "&"), ending in
+// a newline.
+func Marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }

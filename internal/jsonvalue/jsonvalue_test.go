@@ -36,3 +36,19 @@ func TestType(t *testing.T) {
 		t.Errorf("Type(struct{}{}) = %q, want \"\"", got)
 	}
 }
+
+// TestMarshal: indented by two spaces, "<" and "&" kept, a newline at the
+// end.
+func TestMarshal(t *testing.T) {
+	got, err := Marshal(map[string]any{"d": "a <b> & c", "n": []int{1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"d\": \"a <b> & c\",\n  \"n\": [\n    1\n  ]\n}\n"
+	if string(got) != want {
+		t.Errorf("Marshal = %q, want %q", got, want)
+	}
+	if _, err := Marshal(func() {}); err == nil {
+		t.Error("Marshal of a func: no error")
+	}
+}
