@@ -650,14 +650,18 @@ func (d *discoverer) withRequired(ctx context.Context, path []string, listed []*
 	return nil, nil, nil
 }
 
+// maxOffered bounds the length of a value taken from a refusal: a CLI's
+// message is no place for longer ones.
+const maxOffered = 256
+
 // offeredRe matches a list of values in braces, brackets or parentheses.
 var offeredRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[{\[(]([^{}\[\]()]+)[}\])]`) })
 
 // offeredValues returns the values that a parser's refusal offers, at
 // most two: the first list of two or more words in braces, brackets or
 // parentheses after pflag's `for "--name" flag: ` ("valid values are
-// {TEXT|SINGLE_SELECT|DATE}", "must be one of [json, yaml]"). They are
-// only tried: the parser decides.
+// {TEXT|SINGLE_SELECT|DATE}", "must be one of [json, yaml]"), each at most
+// maxOffered bytes. They are only tried: the parser decides.
 func offeredValues(why string) []string {
 	_, reason, ok := strings.Cut(why, " flag: ")
 	if !ok {
@@ -667,7 +671,7 @@ func offeredValues(why string) []string {
 		words := strings.FieldsFunc(m[1], func(r rune) bool {
 			return r == '|' || r == ',' || r == '"' || r == '\'' || unicode.IsSpace(r)
 		})
-		if len(words) >= 2 {
+		if len(words) >= 2 && len(words[0]) <= maxOffered && len(words[1]) <= maxOffered {
 			return words[:2]
 		}
 	}

@@ -540,6 +540,7 @@ func TestOfferedValues(t *testing.T) {
 		{`invalid argument "x" for "--count" flag: strconv.ParseInt: parsing "x": invalid syntax`, nil},
 		{`invalid argument "x" for "--since" flag: parsing time "x" as "2006-01-02T15:04:05Z07:00": cannot parse "x" as "2006"`, nil},
 		{`valid values are {a|b}`, nil}, // not pflag's refusal of a flag
+		{`invalid argument "x" for "--mode" flag: one of {` + strings.Repeat("a", 257) + `|b}`, nil}, // no value that long
 	} {
 		if got := offeredValues(tt.why); !slices.Equal(got, tt.want) {
 			t.Errorf("offeredValues(%q) = %q, want %q", tt.why, got, tt.want)
