@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -19,6 +18,7 @@ import (
 	"github.com/cobramcp/cobramcp/internal/oidctest"
 	"github.com/cobramcp/cobramcp/oauth"
 	"github.com/cobramcp/cobramcp/serve"
+	"github.com/cobramcp/cobramcp/test/mcphttp"
 )
 
 const initBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
@@ -40,26 +40,11 @@ func do(t *testing.T, method, url, token, sid, body string) answer {
 
 // send is do for a goroutine of the test's: it returns the error.
 func send(method, url, token, sid, body string) (answer, error) {
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	a, err := mcphttp.Send(method, url, token, sid, body)
 	if err != nil {
 		return answer{}, err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	if sid != "" {
-		req.Header.Set("Mcp-Session-Id", sid)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return answer{}, err
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return answer{resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), string(b)}, nil
+	return answer{a.Code, a.SessionID(), a.Body}, nil
 }
 
 // open initializes a session and returns its id.

@@ -18,6 +18,7 @@ import (
 
 	"github.com/cobramcp/cobramcp/example/mycli"
 	"github.com/cobramcp/cobramcp/internal/oidctest"
+	"github.com/cobramcp/cobramcp/test/mcphttp"
 )
 
 // protocolScript is the adversarial protocol checks, as lines sent one at
@@ -250,31 +251,16 @@ func TestLibraryOAuthAnswersLikeMcpStream(t *testing.T) {
 		bob := idp.Token(t, map[string]any{"sub": "bob", "aud": url})
 		var out []string
 		do := func(method, path, token, sid, body string) string {
-			req, err := http.NewRequest(method, base+path, strings.NewReader(body))
+			a, err := mcphttp.Send(method, base+path, token, sid, body)
 			if err != nil {
 				t.Fatal(err)
 			}
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Accept", "application/json, text/event-stream")
-			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-			if token != "" {
-				req.Header.Set("Authorization", "Bearer "+token)
-			}
-			if sid != "" {
-				req.Header.Set("Mcp-Session-Id", sid)
-			}
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			got := fmt.Sprintf("%s %s: %d [%s] %s", method, strings.SplitN(path, "?", 2)[0], resp.StatusCode, resp.Header.Get("WWW-Authenticate"), bytes.TrimSpace(b))
-			if s := resp.Header.Get("Mcp-Session-Id"); s != "" {
+			got := fmt.Sprintf("%s %s: %d [%s] %s", method, strings.SplitN(path, "?", 2)[0], a.Code, a.Header.Get("WWW-Authenticate"), strings.TrimSpace(a.Body))
+			if s := a.SessionID(); s != "" {
 				got = strings.ReplaceAll(got, s, "SID")
 			}
 			out = append(out, strings.ReplaceAll(got, base, "BASE"))
-			return resp.Header.Get("Mcp-Session-Id")
+			return a.SessionID()
 		}
 		do("POST", "/mcp", "", "", init)
 		do("POST", "/mcp", alice+"x", "", init)

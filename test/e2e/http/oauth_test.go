@@ -15,6 +15,7 @@ import (
 	"github.com/oauth2-proxy/mockoidc"
 
 	"github.com/cobramcp/cobramcp/internal/oidctest"
+	"github.com/cobramcp/cobramcp/test/mcphttp"
 )
 
 // oauthServer starts `mycli mcp stream` as the resource server of idp, on
@@ -58,25 +59,11 @@ func oauthServerAt(t *testing.T, addr string, idp *oidctest.Provider, viaEnv boo
 
 func request(t *testing.T, method, url, token, sid, body string) (int, http.Header, string) {
 	t.Helper()
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	a, err := mcphttp.Send(method, url, token, sid, body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	if sid != "" {
-		req.Header.Set("Mcp-Session-Id", sid)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, resp.Header, string(b)
+	return a.Code, a.Header, a.Body
 }
 
 // `mycli mcp stream --oauth-issuer --oauth-resource` against a provider in
