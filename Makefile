@@ -139,7 +139,7 @@ external-timing: build $(BIN)/kubectl $(BIN)/kubeshape
 	s=$$(date +%s%N); n=$$($(BIN)/cobramcp list -- $(BIN)/mycli mcp start --mcp-log-level=error | wc -l); e=$$(date +%s%N); \
 	echo "mycli mcp start (adopted, for comparison): $$n tools, $$(( (e - s) / 1000000 )) ms"
 
-# The exported API of bridge, toolset, serve, oauth, access, audit, flagschema, dialect, exec and exec/process is checked
+# The exported API of the public packages (bridge, toolset, serve, oauth, access, audit) is checked
 # by test/api (in make test): a name that disappears or changes its signature must be named in
 # CHANGELOG.md's [Unreleased] section. api-update records the API as it is now.
 api-update:
@@ -148,7 +148,7 @@ api-update:
 # Fuzzers (their seed corpora run in `make test`); FUZZTIME per target.
 FUZZTIME ?= 60s
 fuzz:
-	$(GO) test -run='^$$' -fuzz=FuzzArgvRoundTrip -fuzztime=$(FUZZTIME) ./exec/
+	$(GO) test -run='^$$' -fuzz=FuzzArgvRoundTrip -fuzztime=$(FUZZTIME) ./internal/exec/
 	$(GO) test -run='^$$' -fuzz=FuzzJSONRoundTrip -fuzztime=$(FUZZTIME) ./internal/clientcfg/
 	$(GO) test -run='^$$' -fuzz=FuzzTOMLRoundTrip -fuzztime=$(FUZZTIME) ./internal/clientcfg/
 	$(GO) test -run='^$$' -fuzz=FuzzEnableDisableRoundTrip -fuzztime=$(FUZZTIME) ./internal/clientcfg/

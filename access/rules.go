@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+
+	"github.com/cobramcp/cobramcp/internal/caller"
 )
 
 // Rule is one rule of an access file: match keys, which all must match a
@@ -243,15 +245,16 @@ func (f *File) Match(who *auth.TokenInfo) (*Rule, error) {
 }
 
 func (r *Rule) matches(who *auth.TokenInfo) bool {
+	c := caller.FromToken(who)
 	if r.Subject != "" {
-		if sub, _ := Claim(who, "sub"); sub != r.Subject {
+		if sub, _ := c.Claim("sub"); sub != r.Subject {
 			return false
 		}
 	}
-	if r.Group != "" && !slices.Contains(groups(who), r.Group) {
+	if r.Group != "" && !slices.Contains(c.Groups, r.Group) {
 		return false
 	}
-	if r.Scope != "" && !slices.Contains(scopes(who), r.Scope) {
+	if r.Scope != "" && !slices.Contains(c.Scopes, r.Scope) {
 		return false
 	}
 	return true
@@ -262,58 +265,5 @@ func (r *Rule) matches(who *auth.TokenInfo) bool {
 // TokenInfo.UserID when the claims do not carry it. Lists and objects are
 // not claims a flag can take: ok is false for them, as for a missing claim.
 func Claim(who *auth.TokenInfo, name string) (value string, ok bool) {
-	if who == nil {
-		return "", false
-	}
-	v, has := who.Extra[name]
-	if !has || v == nil {
-		if name == "sub" && who.UserID != "" {
-			return who.UserID, true
-		}
-		return "", false
-	}
-	switch v := v.(type) {
-	case string:
-		return v, v != ""
-	case bool, float64, float32, int, int64, json.Number:
-		return fmt.Sprint(v), true
-	}
-	return "", false
-}
-
-// groups returns the values of who's groups claim: a list of strings, or
-// one string.
-func groups(who *auth.TokenInfo) []string { return stringsOf(who.Extra["groups"]) }
-
-// scopes returns who's scopes: TokenInfo.Scopes, the space-separated scope
-// claim and the scp claim (a list, as Entra ID and Okta write it).
-func scopes(who *auth.TokenInfo) []string {
-	out := slices.Clone(who.Scopes)
-	if s, ok := who.Extra["scope"].(string); ok {
-		out = append(out, strings.Fields(s)...)
-	}
-	if s, ok := who.Extra["scp"].(string); ok {
-		out = append(out, strings.Fields(s)...)
-	} else {
-		out = append(out, stringsOf(who.Extra["scp"])...)
-	}
-	return out
-}
-
-func stringsOf(v any) []string {
-	switch v := v.(type) {
-	case string:
-		return []string{v}
-	case []string:
-		return v
-	case []any:
-		var out []string
-		for _, e := range v {
-			if s, ok := e.(string); ok {
-				out = append(out, s)
-			}
-		}
-		return out
-	}
-	return nil
+	return caller.FromToken(who).Claim(name)
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cobramcp/cobramcp/mcpcmd"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -25,8 +24,9 @@ type Selector = toolset.Selector
 //	root.AddCommand(bridge.Command(nil))
 //
 // The tree is reflected when a sub-command runs, so commands added after
-// this call are served too. A nil cfg means the defaults.
-func Command(cfg *Config) *cobra.Command {
+// this call are served too. A nil cfg means the defaults; opts add parts
+// the CLI links only when it asks for them.
+func Command(cfg *Config, opts ...Option) *cobra.Command {
 	var c Config
 	if cfg != nil {
 		c = *cfg
@@ -35,15 +35,23 @@ func Command(cfg *Config) *cobra.Command {
 	if name == "" {
 		name = toolset.DefaultCommandName
 	}
-	return mcpcmd.New(mcpcmd.Options{
+	o := Options{
 		Name: name,
 		Tree: func(sub *cobra.Command, _ *slog.Logger) (*cobra.Command, *toolset.Config, error) {
 			lc := c
 			return sub.Root(), &lc, nil
 		},
 		DefaultEnv: func() map[string]string { return captureEnv(c.DefaultEnv) },
-	})
+	}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return New(o)
 }
+
+// An Option adds to the command group a part that a CLI links only when
+// it asks for it, such as the team server's OAuth verification.
+type Option func(*Options)
 
 // captureEnv returns the current values of the named variables that are set.
 func captureEnv(names []string) map[string]string {

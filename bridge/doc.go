@@ -21,13 +21,24 @@
 // (bridge.AnnotationReadOnly, AnnotationTitle, ...). bridge names all an
 // adopter needs for this; the names are package toolset's.
 //
-// bridge is the top of the import graph: it joins the command group
-// (package mcpcmd) to the library that reflects the tree (package toolset).
-// A program that serves a tree without the command group uses those two
-// packages, and package serve, directly:
+// bridge is the top of the import graph: it is the command group, built
+// on the library that reflects the tree (package toolset) and serves it
+// (package serve). Its commands are a client of the library: they map
+// flags and environment variables onto toolset's types (Policy, Listing,
+// ServerOptions) and serve through package serve, as any program embedding
+// the library would. A program that serves a tree without the command
+// group uses those packages directly:
 //
 //	ts, err := toolset.New(root, &bridge.Config{})
 //	v, err := ts.View(toolset.Listing{})
 //	srv := v.NewServer(toolset.ServerOptions{})
 //	err = serve.Stdio(ctx, srv, os.Stdin, os.Stdout)
+//
+// A program that serves a CLI other than itself sets Options.Outside, and
+// one whose purpose is serving puts the commands at its top with
+// Options.Parent (cmd/cobramcp does both).
+//
+// In stdio mode nothing but protocol bytes reaches stdout: start keeps a
+// private copy of the stdout descriptor for the protocol and points
+// descriptor 1 at stderr before anything else runs.
 package bridge

@@ -12,6 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cobramcp/cobramcp/internal/caller"
 )
 
 // CodeTooManySessions is the JSON-RPC error code of an initialize refused
@@ -110,8 +112,7 @@ func (s *sessions) owns(sid string, r *http.Request) bool {
 	if owner == "" {
 		return true
 	}
-	who := auth.TokenInfoFromContext(r.Context())
-	return who != nil && who.UserID == owner
+	return caller.FromToken(auth.TokenInfoFromContext(r.Context())).Subject == owner
 }
 
 // end ends the running calls of session sid.
@@ -208,8 +209,8 @@ func (s *sessions) admit(req mcp.Request) error {
 	}
 	s.admitted[ss] = struct{}{}
 	sid := ss.ID()
-	if extra := req.GetExtra(); extra != nil && extra.TokenInfo != nil && extra.TokenInfo.UserID != "" {
-		s.owners[sid] = extra.TokenInfo.UserID
+	if c := caller.FromRequest(req); c.Subject != "" {
+		s.owners[sid] = c.Subject
 	}
 	s.log.Debug("session started", "session", sid, "sessions", len(s.admitted))
 	go func() {

@@ -7,6 +7,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cobramcp/cobramcp/audit"
+	"github.com/cobramcp/cobramcp/internal/caller"
 	"github.com/cobramcp/cobramcp/internal/fairshare"
 )
 
@@ -57,15 +58,8 @@ func requestRecord(req *mcp.CallToolRequest, name string, start time.Time) audit
 	if req == nil {
 		return r
 	}
-	if req.Extra != nil && req.Extra.TokenInfo != nil {
-		r.Subject = req.Extra.TokenInfo.UserID
-	}
-	if req.Session != nil {
-		r.Session = req.Session.ID()
-		if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
-			r.Client = p.ClientInfo.Name
-		}
-	}
+	c := caller.FromRequest(req)
+	r.Subject, r.Session, r.Client = c.Subject, c.Session, c.Client
 	return r
 }
 

@@ -16,7 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/pflag"
 
-	"github.com/cobramcp/cobramcp/exec"
+	"github.com/cobramcp/cobramcp/internal/exec"
 	"github.com/cobramcp/cobramcp/internal/fairshare"
 	"github.com/cobramcp/cobramcp/internal/schemacheck"
 )

@@ -14,7 +14,7 @@ import (
 
 	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/example/mycli"
-	"github.com/cobramcp/cobramcp/exec"
+	"github.com/cobramcp/cobramcp/internal/exec"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 

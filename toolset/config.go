@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/cobramcp/cobramcp/exec"
+	"github.com/cobramcp/cobramcp/internal/exec"
 )
 
 // Annotation keys read from cmd.Annotations. They carry MCP metadata on a

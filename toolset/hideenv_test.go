@@ -9,7 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cobramcp/cobramcp/exec"
+	"github.com/cobramcp/cobramcp/internal/exec"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 

@@ -8,11 +8,11 @@ import (
 
 // TestLayering: the import graph runs one way, from the commands down to
 // the library. No library package depends, even indirectly, on the
-// command group (mcpcmd), the adoption face (bridge) or a binary (cmd/).
+// command group (bridge) or a binary (cmd/).
 func TestLayering(t *testing.T) {
 	const mod = "github.com/cobramcp/cobramcp/"
-	library := []string{"toolset", "serve", "exec", "flagschema", "dialect", "rank", "external"}
-	above := []string{mod + "mcpcmd", mod + "bridge", mod + "cmd/"}
+	library := []string{"toolset", "serve", "oauth", "access", "audit", "internal/exec", "internal/flagschema", "internal/dialect", "internal/rank", "internal/external"}
+	above := []string{mod + "bridge", mod + "cmd/"}
 	for _, pkg := range library {
 		out, err := exec.Command("go", "list", "-deps", mod+pkg).Output()
 		if err != nil {
@@ -36,7 +36,7 @@ func TestToolsetBelowDialect(t *testing.T) {
 		t.Fatalf("go list -deps toolset: %v", err)
 	}
 	for _, dep := range strings.Fields(string(out)) {
-		if dep == "github.com/cobramcp/cobramcp/dialect" {
+		if dep == "github.com/cobramcp/cobramcp/internal/dialect" {
 			t.Error("toolset depends on dialect")
 		}
 	}

@@ -9,7 +9,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cobramcp/cobramcp/exec"
+	"github.com/cobramcp/cobramcp/internal/caller"
+	"github.com/cobramcp/cobramcp/internal/exec"
 	"github.com/cobramcp/cobramcp/internal/fairshare"
 )
 
@@ -84,15 +85,7 @@ func callerKey(req *mcp.CallToolRequest) string {
 	if req == nil {
 		return ""
 	}
-	if req.Extra != nil && req.Extra.TokenInfo != nil && req.Extra.TokenInfo.UserID != "" {
-		return "user:" + req.Extra.TokenInfo.UserID
-	}
-	if req.Session != nil {
-		if id := req.Session.ID(); id != "" {
-			return "session:" + id
-		}
-	}
-	return ""
+	return caller.FromRequest(req).Key()
 }
 
 // runner returns the innermost RunFunc of a call: it waits for a slot of

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/cobramcp/cobramcp/exec"
-	"github.com/cobramcp/cobramcp/flagschema"
+	"github.com/cobramcp/cobramcp/internal/exec"
+	"github.com/cobramcp/cobramcp/internal/flagschema"
 	"github.com/cobramcp/cobramcp/internal/schemacheck"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/pflag"

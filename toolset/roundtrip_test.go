@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/cobramcp/cobramcp/example/mycli"
-	"github.com/cobramcp/cobramcp/flagschema"
+	"github.com/cobramcp/cobramcp/internal/flagschema"
 	"github.com/cobramcp/cobramcp/test/roundtrip"
 	"github.com/cobramcp/cobramcp/toolset"
 )

@@ -7,7 +7,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/pflag"
 
-	"github.com/cobramcp/cobramcp/flagschema"
+	"github.com/cobramcp/cobramcp/internal/flagschema"
 )
 
 // durationSchema is the schema of a duration flag as flagschema gives it.

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/cobramcp/cobramcp/rank"
+	"github.com/cobramcp/cobramcp/internal/rank"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/cobramcp/cobramcp/dialect"
+	"github.com/cobramcp/cobramcp/internal/dialect"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 

@@ -9,10 +9,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cobramcp/cobramcp/dialect"
 	"github.com/cobramcp/cobramcp/example/mycli"
-	"github.com/cobramcp/cobramcp/exec"
-	"github.com/cobramcp/cobramcp/flagschema"
+	"github.com/cobramcp/cobramcp/internal/dialect"
+	"github.com/cobramcp/cobramcp/internal/exec"
+	"github.com/cobramcp/cobramcp/internal/flagschema"
 	"github.com/cobramcp/cobramcp/test/roundtrip"
 	"github.com/cobramcp/cobramcp/test/strictcheck"
 	"github.com/cobramcp/cobramcp/toolset"

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/cobramcp/cobramcp/flagschema"
+	"github.com/cobramcp/cobramcp/internal/flagschema"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cobramcp/cobramcp/flagschema"
+	"github.com/cobramcp/cobramcp/internal/flagschema"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 

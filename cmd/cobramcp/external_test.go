@@ -113,7 +113,7 @@ func callEcho(t *testing.T, cache, bin, tool, args string) string {
 // after "--" kept as args.
 func TestCallsFromOutside(t *testing.T) {
 	cache := sharedCache
-	templated := build(t, "../../external/testdata/templated", "templated")
+	templated := build(t, "../../internal/external/testdata/templated", "templated")
 	oldcli := build(t, "../../test/oldcli", "oldcli")
 	tests := []struct {
 		name, bin, tool, args, want string

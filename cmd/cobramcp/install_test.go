@@ -84,6 +84,15 @@ func main() {
 		}
 		return string(out)
 	}
+	// The clone's own modules, as a newcomer's machine has them after the
+	// clone's first build: a fresh module cache lacks the go.mod of modules
+	// that only another system builds (cobra's mousetrap, for Windows),
+	// which resolving the new module's graph reads.
+	dl := osexec.Command("go", "mod", "download")
+	dl.Dir = repo
+	if out, err := dl.CombinedOutput(); err != nil {
+		t.Fatalf("go mod download (in the clone): %v\n%s", err, out)
+	}
 	sh(mod, edit...)
 	sh(mod, "go", "build", "-mod=mod", "-o", "yourcli", ".")
 	if out := sh(mod, "./yourcli", "mcp", "call", "yourcli_hello"); !strings.Contains(out, `"stdout": "hello\n"`) {

@@ -48,8 +48,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/cobramcp/cobramcp/external"
-	"github.com/cobramcp/cobramcp/mcpcmd"
+	"github.com/cobramcp/cobramcp/bridge"
+	"github.com/cobramcp/cobramcp/internal/external"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -274,13 +274,13 @@ func newRoot(out io.Writer, t *target) *cobra.Command {
 	for _, c := range clientCommands(out, t, rf) {
 		root.AddCommand(c)
 	}
-	group := mcpcmd.New(mcpcmd.Options{
+	group := bridge.New(bridge.Options{
 		Parent: root,
 		Tree: func(c *cobra.Command, log *slog.Logger) (*cobra.Command, *toolset.Config, error) {
 			return t.tree(c, rf, log)
 		},
 		DefaultEnv: func() map[string]string { return map[string]string{"PATH": os.Getenv("PATH")} },
-		Outside: &mcpcmd.Outside{
+		Outside: &bridge.Outside{
 			Name: t.serverName,
 			EntryArgs: func(start, extra []string) []string {
 				args := append(slices.Clone(start), "--", t.entryPath())

@@ -27,7 +27,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/cobramcp/cobramcp/external"
+	"github.com/cobramcp/cobramcp/internal/external"
 	"github.com/cobramcp/cobramcp/test/toolcompare"
 	"github.com/cobramcp/cobramcp/toolset"
 )

@@ -13,7 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cobramcp/cobramcp/example/mycli"
-	"github.com/cobramcp/cobramcp/exec"
+	"github.com/cobramcp/cobramcp/internal/exec"
 )
 
 // groupEnd is how long a process group may take to go away after its call

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cobramcp/cobramcp/external"
+	"github.com/cobramcp/cobramcp/internal/external"
 	"github.com/cobramcp/cobramcp/test/corpustest"
 	"github.com/cobramcp/cobramcp/test/toolcompare"
 	"github.com/cobramcp/cobramcp/toolset"

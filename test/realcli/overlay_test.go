@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cobramcp/cobramcp/external"
+	"github.com/cobramcp/cobramcp/internal/external"
 )
 
 // TestBuiltinOverlayMatchesKubectl: every command and flag that the

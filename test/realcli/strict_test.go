@@ -3,7 +3,7 @@ package realcli
 import (
 	"testing"
 
-	"github.com/cobramcp/cobramcp/dialect"
+	"github.com/cobramcp/cobramcp/internal/dialect"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 

@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/cobramcp/cobramcp/rank"
+	"github.com/cobramcp/cobramcp/internal/rank"
 	"github.com/cobramcp/cobramcp/test/searchbench/tree"
 )
 

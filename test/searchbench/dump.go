@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/cobramcp/cobramcp/rank"
+	"github.com/cobramcp/cobramcp/internal/rank"
 )
 
 // dumpTop is how many of rank's best commands -dump writes for each task.

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/cobramcp/cobramcp/rank"
+	"github.com/cobramcp/cobramcp/internal/rank"
 )
 
 // TestDump checks what -dump writes, read back from the file: every task of

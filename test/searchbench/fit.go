@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"reflect"
 
-	"github.com/cobramcp/cobramcp/rank"
+	"github.com/cobramcp/cobramcp/internal/rank"
 )
 
 // fitWeights fits rank's weights on ts by coordinate ascent from

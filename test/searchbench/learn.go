@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/cobramcp/cobramcp/rank"
+	"github.com/cobramcp/cobramcp/internal/rank"
 )
 
 // learnStop are words a learned association never starts from.

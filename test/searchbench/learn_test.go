@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cobramcp/cobramcp/rank"
+	"github.com/cobramcp/cobramcp/internal/rank"
 )
 
 func TestLearnedAssociation(t *testing.T) {

@@ -32,7 +32,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cobramcp/cobramcp/rank"
+	"github.com/cobramcp/cobramcp/internal/rank"
 )
 
 func main() {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cobramcp/cobramcp/rank"
+	"github.com/cobramcp/cobramcp/internal/rank"
 )
 
 func load(t testing.TB) ([]Task, map[string]*CLI) {

@@ -5,7 +5,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/cobramcp/cobramcp/rank"
+	"github.com/cobramcp/cobramcp/internal/rank"
 )
 
 // prfCV measures pseudo-relevance feedback on the tasks ts: the words that the k best

@@ -11,8 +11,8 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/cobra"
 
-	"github.com/cobramcp/cobramcp/dialect"
-	"github.com/cobramcp/cobramcp/exec"
+	"github.com/cobramcp/cobramcp/internal/dialect"
+	"github.com/cobramcp/cobramcp/internal/exec"
 	"github.com/cobramcp/cobramcp/test/roundtrip"
 	"github.com/cobramcp/cobramcp/toolset"
 )

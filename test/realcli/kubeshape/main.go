@@ -19,7 +19,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/cobramcp/cobramcp/external"
+	"github.com/cobramcp/cobramcp/internal/external"
 )
 
 // helpTemplate is kubectl's layout: the description, examples, sub-commands,

@@ -1,0 +1,44 @@
+package bridge
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/cobramcp/cobramcp/audit"
+
+	"github.com/spf13/cobra"
+)
+
+const flagAuditLog = "audit-log"
+
+// addAuditFlag defines --audit-log on c.
+func addAuditFlag(c *cobra.Command) *string {
+	p := new(string)
+	c.Flags().StringVar(p, flagAuditLog, "", "append one JSON line per tool call, served or refused, to this file (created with mode 0600; - for stderr; env CLIENV_MCP_AUDIT_LOG)")
+	return p
+}
+
+// openAudit opens the audit log that --audit-log, or <ROOT>_MCP_AUDIT_LOG,
+// names; nil when neither does.
+func openAudit(c *cobra.Command, root string, path string, log *slog.Logger) (*audit.Log, error) {
+	from := "--" + flagAuditLog
+	if !c.Flags().Changed(flagAuditLog) {
+		name := policyEnv(root, flagAuditLog)
+		if v, ok := os.LookupEnv(name); ok && strings.TrimSpace(v) != "" {
+			path, from = strings.TrimSpace(v), "$"+name
+		}
+	}
+	if path == "" {
+		return nil, nil
+	}
+	l, err := audit.Open(path, log)
+	if err != nil {
+		return nil, wrapFrom(from, err)
+	}
+	return l, nil
+}
+
+// wrapFrom says where a bad setting came from: a flag or a variable.
+func wrapFrom(from string, err error) error { return fmt.Errorf("%s: %w", from, err) }

@@ -1,0 +1,96 @@
+package bridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cobramcp/cobramcp/oauth"
+	"github.com/cobramcp/cobramcp/serve"
+)
+
+// Names of the OAuth flags of `mcp stream`.
+const (
+	flagOAuthIssuer   = "oauth-issuer"
+	flagOAuthResource = "oauth-resource"
+	flagOAuthScopes   = "oauth-scopes"
+)
+
+// oauthFlags are the flags that make `mcp stream` an OAuth 2.1 resource
+// server.
+type oauthFlags struct {
+	issuer, resource string
+	scopes           []string
+}
+
+// addOAuthFlags defines the OAuth flags on c.
+func addOAuthFlags(c *cobra.Command, f *oauthFlags) {
+	fl := c.Flags()
+	fl.StringVar(&f.issuer, flagOAuthIssuer, "", "serve as an OAuth resource server: accept only access tokens of this issuer (URL; needs --"+flagOAuthResource+"; env CLIENV_MCP_OAUTH_ISSUER)")
+	fl.StringVar(&f.resource, flagOAuthResource, "", "this server's URL as clients reach it, e.g. https://mcp.example.com/mcp: tokens must carry it as audience (env CLIENV_MCP_OAUTH_RESOURCE)")
+	listFlag(fl, &f.scopes, flagOAuthScopes, "scopes listed in the protected-resource metadata for clients to ask for (default: the issuer's scopes_supported; env CLIENV_MCP_OAUTH_SCOPES)", false)
+}
+
+// read fills the flags not given from <ROOT>_MCP_OAUTH_* and reports
+// whether OAuth is asked for.
+func (f *oauthFlags) read(c *cobra.Command, root string, lookup func(string) (string, bool)) (bool, error) {
+	for _, v := range []struct {
+		flag string
+		dst  *string
+	}{{flagOAuthIssuer, &f.issuer}, {flagOAuthResource, &f.resource}} {
+		if !c.Flags().Changed(v.flag) {
+			if val, ok := lookup(policyEnv(root, v.flag)); ok {
+				*v.dst = strings.TrimSpace(val)
+			}
+		}
+	}
+	if !c.Flags().Changed(flagOAuthScopes) {
+		if val, ok := lookup(policyEnv(root, flagOAuthScopes)); ok && strings.TrimSpace(val) != "" {
+			f.scopes = strings.FieldsFunc(val, func(r rune) bool { return r == ',' || r == ' ' })
+		}
+	}
+	switch {
+	case f.issuer == "" && f.resource == "":
+		return false, nil
+	case f.issuer == "":
+		return false, fmt.Errorf("--%s %s needs --%s (or $%s): the issuer whose tokens to accept", flagOAuthResource, f.resource, flagOAuthIssuer, policyEnv(root, flagOAuthIssuer))
+	case f.resource == "":
+		return false, fmt.Errorf("--%s %s needs --%s (or $%s): this server's URL as clients reach it, e.g. https://mcp.example.com%s", flagOAuthIssuer, f.issuer, flagOAuthResource, policyEnv(root, flagOAuthResource), streamPath)
+	}
+	return true, nil
+}
+
+// auth returns the authentication of the stream command: the static
+// token (when token is set), or OAuth, or none; and the attributes that
+// describe it in the log. Both at once is an error.
+func (f *streamFlags) auth(ctx context.Context, c *cobra.Command, root string, token []byte, source string, log *slog.Logger) (serve.Authenticator, []any, error) {
+	useOAuth, err := f.oauth.read(c, root, os.LookupEnv)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case useOAuth && token != nil:
+		return nil, nil, fmt.Errorf("both a static token (%s) and --%s are set: a server authenticates one way; keep one", source, flagOAuthIssuer)
+	case useOAuth:
+		rs, err := oauth.New(ctx, oauth.Config{Issuer: f.oauth.issuer, Resource: f.oauth.resource, Scopes: f.oauth.scopes, Logger: log})
+		if errors.Is(err, oauth.ErrIssuerUnreachable) {
+			return nil, nil, fmt.Errorf("--%s: %w (is the issuer URL right, and reachable from here?)", flagOAuthIssuer, err)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		return rs, []any{"auth", "oauth", "issuer", f.oauth.issuer, "resource", f.oauth.resource, "metadata", rs.MetadataURL()}, nil
+	case token != nil:
+		a, err := serve.StaticToken(token)
+		if err != nil {
+			return nil, nil, err
+		}
+		return a, []any{"token", source}, nil
+	}
+	return nil, []any{"token", "none"}, nil
+}

@@ -1,0 +1,294 @@
+package external
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/cobramcp/cobramcp/internal/flagschema"
+)
+
+// Build returns a cobra command tree that mirrors spec: the same commands,
+// names, aliases, usage lines, arities and flags, each flag a real pflag
+// flag of the type found (its default and optional value as the binary
+// prints them). The commands do not run anything: they exist to be
+// reflected, and calls run the binary itself (bridge.Config.Executable).
+// A flag that cannot be built is left out and returned in the notes.
+func Build(spec *Spec) (*cobra.Command, []string) {
+	var notes []string
+	root := buildCommand(spec.Root, &notes, "")
+	root.Version = spec.Version
+	root.TraverseChildren = spec.TraverseChildren
+	return root, notes
+}
+
+func buildCommand(s *Command, notes *[]string, parent string) *cobra.Command {
+	c := &cobra.Command{
+		Use:                s.Use,
+		Aliases:            s.Aliases,
+		Short:              s.Short,
+		Long:               s.Long,
+		Example:            s.Example,
+		DisableFlagParsing: s.NoParse,
+		// The use line is the help's: it holds "[flags]" where the
+		// help's did.
+		DisableFlagsInUseLine: s.NoFlagsInUse,
+		Annotations:           s.Annotations,
+	}
+	if c.Use == "" {
+		c.Use = s.Name
+	}
+	if c.Name() != s.Name {
+		c.Use = s.Name + " " + c.Use
+	}
+	if s.Runnable {
+		c.Run = func(*cobra.Command, []string) {}
+		c.Args = arity(s.MinArgs, s.MaxArgs)
+	}
+	path := strings.TrimSpace(parent + " " + s.Name)
+	for _, f := range s.Flags {
+		fs := c.Flags()
+		if f.Persistent {
+			fs = c.PersistentFlags()
+		}
+		fl, err := NewFlag(f)
+		if err != nil {
+			*notes = append(*notes, fmt.Sprintf("%s --%s: left out: %v", path, f.Name, err))
+			continue
+		}
+		if fs.Lookup(f.Name) != nil || f.Shorthand != "" && fs.ShorthandLookup(f.Shorthand) != nil {
+			*notes = append(*notes, fmt.Sprintf("%s --%s: left out: defined twice", path, f.Name))
+			continue
+		}
+		fs.AddFlag(fl)
+	}
+	for _, sub := range s.Commands {
+		c.AddCommand(buildCommand(sub, notes, path))
+	}
+	keepSubCommands(c, s)
+	return c
+}
+
+// leftOutName names the hidden sub-command that stands for those left out.
+const leftOutName = "cobramcp-left-out"
+
+// keepSubCommands keeps a command that has sub-commands in the CLI one that
+// has sub-commands in the tree built, when none of them is in it (left out
+// by the overlay, the depth limit or a help that hung): a hidden
+// sub-command stands for them, so that the call path writes the command's
+// positional args after "--", as for any command with sub-commands. From
+// outside, cobra's EnablePrefixMatching and EnableCaseInsensitive cannot
+// be seen: "sec", "SECRET-WIPE" or an alias given as the first arg of
+// "show" could run "show secret-wipe".
+func keepSubCommands(c *cobra.Command, s *Command) {
+	if !s.HasCommands || c.HasSubCommands() {
+		return
+	}
+	c.AddCommand(&cobra.Command{Use: leftOutName, Hidden: true, Short: "sub-commands left out", Run: func(*cobra.Command, []string) {}})
+}
+
+// arity returns the cobra.PositionalArgs for min..max args (max -1: no
+// upper bound).
+func arity(min, max int) cobra.PositionalArgs {
+	switch {
+	case max == 0:
+		return cobra.NoArgs
+	case max < 0 && min == 0:
+		return nil // not known: the bridge says the command does not declare it
+	case max < 0:
+		return cobra.MinimumNArgs(min)
+	default:
+		return cobra.RangeArgs(min, max)
+	}
+}
+
+// NewFlag returns a pflag flag of f's type with f's name, shorthand, usage,
+// default (as DefValue), optional value and annotations (required, schema).
+func NewFlag(f *Flag) (*pflag.Flag, error) {
+	fs := pflag.NewFlagSet("", pflag.ContinueOnError)
+	if f.Repeatable {
+		fs.Var(&repeatableValue{typ: f.Type}, f.Name, f.Usage)
+	} else if err := define(fs, f.Type, f.Name, f.Usage); err != nil {
+		return nil, err
+	}
+	fl := fs.Lookup(f.Name)
+	fl.Shorthand = f.Shorthand
+	if f.Default != "" && !zeroDefault(f.Type, f.Default) {
+		if err := setDefault(fl, f.Default); err == nil {
+			fl.DefValue = fl.Value.String()
+		}
+		// A default the value cannot take (a custom type's own syntax) is
+		// shown as printed.
+		if fl.DefValue != f.Default {
+			fl.DefValue = f.Default
+		}
+	}
+	if f.NoOptDefVal != "" {
+		fl.NoOptDefVal = f.NoOptDefVal
+	}
+	fl.Changed = false
+	if f.Required {
+		setAnnotation(fl, cobra.BashCompOneRequiredFlag, "true")
+	}
+	if f.Schema != "" {
+		setAnnotation(fl, flagschema.Annotation, f.Schema)
+	}
+	return fl, nil
+}
+
+func setAnnotation(fl *pflag.Flag, key, value string) {
+	if fl.Annotations == nil {
+		fl.Annotations = map[string][]string{}
+	}
+	fl.Annotations[key] = []string{value}
+}
+
+// define adds a flag of the pflag type typ to fs.
+func define(fs *pflag.FlagSet, typ, name, usage string) error {
+	switch typ {
+	case "string":
+		fs.String(name, "", usage)
+	case "bool":
+		fs.Bool(name, false, usage)
+	case "int":
+		fs.Int(name, 0, usage)
+	case "int8":
+		fs.Int8(name, 0, usage)
+	case "int16":
+		fs.Int16(name, 0, usage)
+	case "int32":
+		fs.Int32(name, 0, usage)
+	case "int64":
+		fs.Int64(name, 0, usage)
+	case "uint":
+		fs.Uint(name, 0, usage)
+	case "uint8":
+		fs.Uint8(name, 0, usage)
+	case "uint16":
+		fs.Uint16(name, 0, usage)
+	case "uint32":
+		fs.Uint32(name, 0, usage)
+	case "uint64":
+		fs.Uint64(name, 0, usage)
+	case "float32":
+		fs.Float32(name, 0, usage)
+	case "float64":
+		fs.Float64(name, 0, usage)
+	case "duration":
+		fs.Duration(name, 0, usage)
+	case "count":
+		fs.Count(name, usage)
+	case "stringSlice":
+		fs.StringSlice(name, nil, usage)
+	case "stringArray":
+		fs.StringArray(name, nil, usage)
+	case "intSlice":
+		fs.IntSlice(name, nil, usage)
+	case "int32Slice":
+		fs.Int32Slice(name, nil, usage)
+	case "int64Slice":
+		fs.Int64Slice(name, nil, usage)
+	case "uintSlice":
+		fs.UintSlice(name, nil, usage)
+	case "float32Slice":
+		fs.Float32Slice(name, nil, usage)
+	case "float64Slice":
+		fs.Float64Slice(name, nil, usage)
+	case "boolSlice":
+		fs.BoolSlice(name, nil, usage)
+	case "durationSlice":
+		fs.DurationSlice(name, nil, usage)
+	case "ip":
+		fs.IP(name, nil, usage)
+	case "ipSlice":
+		fs.IPSlice(name, nil, usage)
+	case "ipMask":
+		fs.IPMask(name, nil, usage)
+	case "ipNet":
+		fs.IPNet(name, net.IPNet{}, usage)
+	case "ipNetSlice":
+		fs.IPNetSlice(name, nil, usage)
+	case "bytesHex":
+		fs.BytesHex(name, nil, usage)
+	case "bytesBase64":
+		fs.BytesBase64(name, nil, usage)
+	case "stringToString":
+		fs.StringToString(name, nil, usage)
+	case "stringToInt":
+		fs.StringToInt(name, nil, usage)
+	case "stringToInt64":
+		fs.StringToInt64(name, nil, usage)
+	case "time":
+		fs.Time(name, time.Time{}, []string{time.RFC3339Nano, time.RFC3339, time.DateTime, time.DateOnly}, usage)
+	case "":
+		return errors.New("no type")
+	default:
+		// A type name pflag does not know (from the overlay): a value that
+		// takes any text and reports that name.
+		fs.Var(&textValue{typ: typ}, name, usage)
+	}
+	return nil
+}
+
+// setDefault sets fl to the default text as pflag prints it: "[a,b]" for
+// slices and maps, the value itself for the rest.
+func setDefault(fl *pflag.Flag, text string) error {
+	typ := fl.Value.Type()
+	inner, bracketed := strings.CutPrefix(text, "[")
+	if bracketed {
+		inner, bracketed = strings.CutSuffix(inner, "]")
+	}
+	switch {
+	case typ == "stringArray" && bracketed:
+		r := csv.NewReader(strings.NewReader(inner))
+		rec, err := r.Read()
+		if err != nil {
+			return err
+		}
+		for _, v := range rec {
+			if err := fl.Value.Set(v); err != nil {
+				return err
+			}
+		}
+		return nil
+	case bracketed && (strings.HasSuffix(typ, "Slice") || strings.HasPrefix(typ, "stringTo")):
+		return fl.Value.Set(inner)
+	}
+	return fl.Value.Set(text)
+}
+
+// repeatableValue is a pflag.SliceValue for a custom type that takes one
+// value an occurrence: each kept as given.
+type repeatableValue struct {
+	typ string
+	v   []string
+}
+
+func (v *repeatableValue) String() string {
+	if len(v.v) == 0 {
+		return "[]"
+	}
+	return "[" + strings.Join(v.v, ",") + "]"
+}
+func (v *repeatableValue) Set(s string) error       { v.v = append(v.v, s); return nil }
+func (v *repeatableValue) Type() string             { return v.typ }
+func (v *repeatableValue) Append(s string) error    { return v.Set(s) }
+func (v *repeatableValue) Replace(s []string) error { v.v = s; return nil }
+func (v *repeatableValue) GetSlice() []string       { return v.v }
+
+// textValue is a pflag.Value for a type pflag does not know: any text,
+// kept as given.
+type textValue struct {
+	typ string
+	s   string
+}
+
+func (v *textValue) String() string     { return v.s }
+func (v *textValue) Set(s string) error { v.s = s; return nil }
+func (v *textValue) Type() string       { return v.typ }

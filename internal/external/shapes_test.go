@@ -1,0 +1,251 @@
+package external_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cobramcp/cobramcp/internal/external"
+	"github.com/cobramcp/cobramcp/internal/external/internal/shapes"
+	"github.com/cobramcp/cobramcp/test/corpustest"
+	"github.com/cobramcp/cobramcp/test/toolcompare"
+	"github.com/cobramcp/cobramcp/toolset"
+)
+
+// TestShapesFromOutside reflects the shapes CLI from outside and compares
+// every tool with its in-process reflection: a command that runs and has
+// sub-commands, required flags listed in a help section of their own, a
+// help command of the CLI's own with sub-commands of its own, and the
+// binary under another file name (a renamed copy, a symlink). Each
+// difference of a kind that docs/external.md does not list fails.
+func TestShapesFromOutside(t *testing.T) {
+	bin := fixture(t, "testdata/shapes")
+	dir := t.TempDir()
+	renamed := filepath.Join(dir, "sh")
+	b, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(renamed, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "s")
+	if err := os.Symlink(bin, link); err != nil {
+		t.Fatal(err)
+	}
+	known, err := toolcompare.KnownLimits("../../docs/external.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, bin                       string
+		ownHelp, ownHelpFlag, noGlobals bool
+	}{
+		{"shapes", bin, false, false, false},
+		{"own help", bin, true, false, false},
+		// gh's own persistent --help: one listing with it set tells
+		// which commands parse their flags.
+		{"own help flag", bin, false, true, false},
+		// gh's groups: no flag but --help, not listed.
+		{"own help flag, no globals", bin, false, true, true},
+		{"renamed copy", renamed, false, false, false},
+		{"symlink", link, false, false, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.ownHelp {
+				t.Setenv("SHAPES_OWN_HELP", "1")
+			}
+			if tt.ownHelpFlag {
+				t.Setenv("SHAPES_OWN_HELP_FLAG", "1")
+			}
+			if tt.noGlobals {
+				t.Setenv("SHAPES_NO_GLOBALS", "1")
+			}
+			r, err := external.Load(context.Background(), tt.bin, &external.Options{NoCache: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range r.Notes {
+				t.Logf("note: %s", n)
+			}
+			out, err := corpustest.Expanded(r.Root, &toolset.Config{Executable: r.Path})
+			if err != nil {
+				t.Fatal(err)
+			}
+			in, err := corpustest.Expanded(shapes.NewWith(shapes.Options{OwnHelp: tt.ownHelp, OwnHelpFlag: tt.ownHelpFlag, NoGlobals: tt.noGlobals}), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			corpustest.Differences(t, known, in, out)
+			if len(out.Tools()) != len(in.Tools()) {
+				var names []string
+				for _, tl := range out.Tools() {
+					names = append(names, tl.Name)
+				}
+				t.Errorf("outside: %d tools %q, in-process %d", len(out.Tools()), names, len(in.Tools()))
+			}
+		})
+	}
+}
+
+// TestShapesProcesses reads the processes that reflecting the shapes CLI
+// starts (the CLI logs its args) and checks the ones that are spared, on
+// a result that TestShapesFromOutside finds exact:
+//   - a required flag whose parser takes only the values it names is set
+//     to a value its refusal names, not to a list of guesses, and the
+//     flags asked about with it set are asked with that value;
+//   - of two required flags, setting one tells whether they are a group:
+//     the other is not set alone;
+//   - a group that does not run and shows no flag but a --help of the
+//     CLI's own is not listed;
+//   - the root is asked once whether it parses flags.
+func TestShapesProcesses(t *testing.T) {
+	bin := fixture(t, "testdata/shapes")
+	log := filepath.Join(t.TempDir(), "argv")
+	t.Setenv("SHAPES_ARGV_LOG", log)
+	t.Setenv("SHAPES_OWN_HELP_FLAG", "1")
+	t.Setenv("SHAPES_NO_GLOBALS", "1")
+	// A process that did not answer in time would be asked again, and
+	// counted twice: on a loaded machine none is late.
+	r, err := external.Load(context.Background(), bin, &external.Options{NoCache: true, ProbeTimeout: 5 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	// count counts the processes with args args, or, ending in "*",
+	// that begin so.
+	count := func(args string) (n int) {
+		prefix, isPrefix := strings.CutSuffix(args, "*")
+		for _, l := range lines {
+			if l == args || isPrefix && strings.HasPrefix(l, prefix) {
+				n++
+			}
+		}
+		return n
+	}
+	for _, tt := range []struct {
+		args string
+		want int
+	}{
+		// The listing with --channel set: the probe value, refused,
+		// then "stable", which the refusal names.
+		{"__complete release --channel=*", 2},
+		{"__complete release --channel=stable -", 1},
+		{"__complete release --channel=true*", 0},
+		// The placeholders' types, asked with --channel=stable set.
+		{"__complete release --label=cobramcp-probe --notes=cobramcp-probe --channel=stable -", 1},
+		// --name and --region are each required: one of them set tells.
+		{"__complete deploy --name=cobramcp-probe -", 1},
+		{"__complete deploy --region=cobramcp-probe -", 0},
+		// --email and --phone: one of them set tells they are a group.
+		{"__complete notify --email=cobramcp-probe -", 1},
+		{"__complete notify --phone=cobramcp-probe -", 0},
+		// Whether completion parses flags, and the root does: one answer.
+		{"__complete --cobramcp-no-such-flag=1 -", 1},
+		// The config group: its help and its sub-commands, no listing.
+		{"help config", 1},
+		{"__complete help config ", 1},
+		{"__complete config -", 0},
+		{"__complete config --help=false -", 0},
+	} {
+		if got := count(tt.args); got != tt.want {
+			t.Errorf("%d processes %q, want %d", got, tt.args, tt.want)
+		}
+	}
+	if t.Failed() {
+		t.Logf("processes:\n%s", b)
+	}
+	flags := map[string]*external.Flag{}
+	var walk func(c *external.Command, path string)
+	walk = func(c *external.Command, path string) {
+		for _, f := range c.Flags {
+			flags[path+" --"+f.Name] = f
+		}
+		for _, s := range c.Commands {
+			walk(s, strings.TrimSpace(path+" "+s.Name))
+		}
+	}
+	walk(r.Spec.Root, "")
+	for _, tt := range []struct {
+		flag, typ string
+		required  bool
+	}{
+		{"release --channel", "string", true},
+		{"release --notes", "string", false},
+		{"release --label", "stringSlice", false},
+		{"deploy --name", "string", true},
+		{"deploy --region", "string", true},
+		{"notify --email", "string", false},
+		{"notify --phone", "string", false},
+	} {
+		f := flags[tt.flag]
+		if f == nil {
+			t.Errorf("%s: not found", tt.flag)
+			continue
+		}
+		if f.Type != tt.typ || f.Required != tt.required {
+			t.Errorf("%s: type %s, required %v; want %s, %v", tt.flag, f.Type, f.Required, tt.typ, tt.required)
+		}
+	}
+}
+
+// TestHiddenFlagOverlay: an overlay declares a flag that the CLI hides (a
+// global option, as etcdctl's --endpoints), with its type: the CLI's
+// parser takes it, so it is served on every command, and a call passes
+// it. A flag the parser does not know, or a value of the type declared
+// that it refuses, fails the overlay.
+func TestHiddenFlagOverlay(t *testing.T) {
+	bin := fixture(t, "testdata/shapes")
+	load := func(overlay string) (*external.Result, error) {
+		o, err := external.ParseOverlay([]byte(overlay))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return external.Load(context.Background(), bin, &external.Options{NoCache: true, Overlay: o})
+	}
+	r, err := load(`{"commands": {"": {"flags": {"endpoints": {"type": "stringSlice", "hidden": true}}}}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := toolset.New(r.Root, &toolset.Config{Executable: r.Path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := ts.View(toolset.Listing{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := v.Call(context.Background(), "shapes_server", json.RawMessage(`{"flags":{"endpoints":["a:1","b:2"]},"args":["x"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, ok := res.StructuredContent.(toolset.Output); !ok || out.Stdout != "serving [x] endpoints [a:1 b:2]\n" {
+		t.Errorf("a call with the hidden flag: %+v", res.StructuredContent)
+	}
+	for overlay, want := range map[string]string{
+		`{"commands": {"": {"flags": {"no-such": {"type": "string", "hidden": true}}}}}`:    "unknown flag: --no-such",
+		`{"commands": {"deploy": {"flags": {"retries": {"type": "int", "hidden": true}}}}}`: "",
+		`{"commands": {"deploy": {"flags": {"retries": {"type": "ip", "hidden": true}}}}}`:  "the CLI's parser refuses --retries=127.0.0.1 (ip)",
+		`{"commands": {"deploy": {"flags": {"port": {"type": "int", "hidden": true}}}}}`:    "unknown flag: --port",
+		`{"commands": {"": {"flags": {"endpoints": {"hidden": true}}}}}`:                    "declared hidden: give its type",
+	} {
+		_, err := load(overlay)
+		if want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", overlay, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v; want %q", overlay, err, want)
+		}
+	}
+}

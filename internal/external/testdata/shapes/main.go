@@ -1,0 +1,33 @@
+// Command shapes is a test fixture: the tree of package shapes; with
+// SHAPES_OWN_HELP set, its help command is its own, with sub-commands;
+// with SHAPES_OWN_HELP_FLAG set, its --help flag is its own; with
+// SHAPES_NO_GLOBALS set, its root has no flag that others inherit
+// (shapes.Options). With SHAPES_ARGV_LOG set, it appends its args, one
+// line a process, to that file.
+package main
+
+import (
+	"os"
+	"strings"
+
+	"github.com/cobramcp/cobramcp/internal/external/internal/shapes"
+)
+
+func main() {
+	if name := os.Getenv("SHAPES_ARGV_LOG"); name != "" {
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			os.Exit(3)
+		}
+		f.WriteString(strings.Join(os.Args[1:], " ") + "\n")
+		f.Close()
+	}
+	o := shapes.Options{
+		OwnHelp:     os.Getenv("SHAPES_OWN_HELP") != "",
+		OwnHelpFlag: os.Getenv("SHAPES_OWN_HELP_FLAG") != "",
+		NoGlobals:   os.Getenv("SHAPES_NO_GLOBALS") != "",
+	}
+	if err := shapes.NewWith(o).Execute(); err != nil {
+		os.Exit(1)
+	}
+}

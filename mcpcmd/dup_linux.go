@@ -1,5 +1,0 @@
-package mcpcmd
-
-import "syscall"
-
-func dup2(oldfd, newfd int) error { return syscall.Dup3(oldfd, newfd, 0) }
