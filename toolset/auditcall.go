@@ -11,7 +11,8 @@ import (
 	"github.com/cobramcp/cobramcp/internal/fairshare"
 )
 
-// trace is what a call noted on its way, for its audit record.
+// trace is what a call noted on its way, for its audit record and its
+// Observer.
 type trace struct {
 	tool   string   // the tool run (in search mode, the one the run tool named)
 	argv   []string // redacted
@@ -19,6 +20,10 @@ type trace struct {
 	ran    bool // the process ran: exit and output are set
 	exit   int
 	output int // bytes of stdout and stderr
+
+	served  string  // the tool whose command the call is for, once known
+	outcome Outcome // how the call ended; "" until known
+	cut     bool    // output was left out
 }
 
 // auditCall records one tools/call of the tool named name to log: served
@@ -77,27 +82,33 @@ func firstText(res *mcp.CallToolResult) string {
 }
 
 // serverCall is what a server adds to each of its calls: its fair share
-// of the slots and its audit log.
+// of the slots, its audit log and its observer.
 type serverCall struct {
-	sched *fairshare.Scheduler
-	audit *audit.Log
+	sched    *fairshare.Scheduler
+	audit    *audit.Log
+	observer Observer
 }
 
 func (s *Served) serverCall(opts ServerOptions) serverCall {
-	return serverCall{sched: s.ts.scheds.get(opts.Limits), audit: opts.Audit}
+	return serverCall{sched: s.ts.scheds.get(opts.Limits), audit: opts.Audit, observer: opts.Observer}
 }
 
 // callAs runs a server's call of the tool named name as req's caller, and
 // records it in the audit log.
 func (s *Served) callAs(ctx context.Context, req *mcp.CallToolRequest, name string, o callOptions, sc serverCall) *mcp.CallToolResult {
 	start := time.Now()
-	o.sched, o.key = sc.sched, callerKey(req)
-	if sc.audit != nil {
+	o.sched, o.key, o.observer = sc.sched, callerKey(req), sc.observer
+	if sc.audit != nil || sc.observer != nil {
 		o.trace = &trace{}
 	}
 	res, _ := s.list.call(ctx, s, name, req.Params.Arguments, o)
 	if sc.audit != nil {
 		auditCall(sc.audit, req, name, start, o.trace, res)
+	}
+	// A call for a command, or refused on its way to one; not search
+	// mode's search, describe and list tools, which run none.
+	if sc.observer != nil && (o.trace.served != "" || o.trace.outcome != "") {
+		sc.observer.Called(ctx, o.trace.report(res))
 	}
 	return res
 }

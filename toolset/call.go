@@ -58,6 +58,9 @@ type callOptions struct {
 	trace   *trace
 	confirm *confirmer // asks a person before the calls it names; nil: none
 	request *mcp.CallToolRequest
+	// observer times the call's phases and carries its trace into the
+	// process; nil: none.
+	observer Observer
 }
 
 // checkName returns nil when name is a tool that Tools lists, or else the
@@ -356,22 +359,40 @@ func (s *Served) call(ctx context.Context, t *Tool, arguments json.RawMessage, o
 		if r := recover(); r != nil {
 			ts.cfg.Logger.Error("tool call panicked", "tool", t.Name, "panic", r, "stack", string(debug.Stack()))
 			res = errorResult(fmt.Sprintf("%s: the call panicked: %v", t.Name, r))
+			o.trace.refuse(OutcomeFailed)
 		}
 	}()
+	if o.trace != nil {
+		o.trace.served = t.Name
+	}
 	pins := s.pins[t.Name]
+	_, validated := o.phase(ctx, PhaseValidate)
 	in, err := t.decodeInput(arguments, pins, s.pinFrom)
 	if err != nil {
+		validated()
+		o.trace.refuse(OutcomeInvalid)
 		return errorResult(fmt.Sprintf("%s: %v. Nothing was run.", t.Name, err))
 	}
 	argv, err := t.argv(in, pins)
+	validated()
 	if err != nil {
+		o.trace.refuse(OutcomeInvalid)
 		return errorResult(fmt.Sprintf("%s: %v. Nothing was run.", t.Name, err))
 	}
-	if r := o.confirm.confirm(o.request, t, argv, s.Redact(argv)); r != nil {
-		return r // the person's answer first: asked, declined, or no one to ask
+	if o.confirm != nil && o.confirm.asks(t) {
+		_, confirmed := o.phase(ctx, PhaseConfirm)
+		r := o.confirm.confirm(o.request, t, argv, s.Redact(argv))
+		confirmed()
+		if r != nil {
+			if len(r.InputRequests) == 0 {
+				o.trace.refuse(OutcomeNotConfirmed)
+			}
+			return r // the person's answer first: asked, declined, or no one to ask
+		}
 	}
 	exe, err := ts.executable()
 	if err != nil {
+		o.trace.refuse(OutcomeFailed)
 		return errorResult(fmt.Sprintf("%s: cannot find this program's executable: %v", t.Name, err))
 	}
 	opts := exec.Options{Env: o.env, MaxOutput: ts.cfg.MaxOutput}

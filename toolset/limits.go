@@ -109,25 +109,36 @@ func (s *Served) runner(o callOptions) RunFunc {
 		var err error
 		if !sched.TryAcquire(o.key) {
 			ts.cfg.Logger.Debug("waiting for a free call slot", "tool", c.Tool, "caller", o.key)
-			waited, err = sched.Acquire(ctx, o.key)
+			qctx, queued := o.phase(ctx, PhaseQueue)
+			waited, err = sched.Acquire(qctx, o.key)
+			queued()
 		}
 		tr.waited = waited
 		if err != nil {
 			var full *fairshare.QueueFullError
 			if errors.As(err, &full) {
+				tr.refuse(OutcomeQueueFull)
 				ts.cfg.Logger.Info("call refused: too many calls waiting", "tool", c.Tool, "caller", o.key, "perCaller", full.PerKey, "cap", full.Cap)
 				return nil, fmt.Errorf("%w. Nothing was run; try again when calls have ended", err)
 			}
+			tr.refuse(OutcomeCanceled)
 			n := sched.Options().Slots
 			return nil, fmt.Errorf("canceled while waiting for a free slot (%d calls run at once): %w", n, err)
 		}
 		defer sched.Release(o.key)
 		ts.cfg.Logger.Debug("running", "tool", c.Tool, "argv", tr.argv)
-		res, err := exec.Run(ctx, c.Path, c.Argv, c.Options)
+		opts := c.Options
+		rctx, ran := o.phase(ctx, PhaseRun)
+		if o.observer != nil {
+			opts.Env = withTraceEnv(opts.Env, o.observer.Env(rctx))
+		}
+		res, err := exec.Run(rctx, c.Path, c.Argv, opts)
+		ran()
 		if err != nil {
+			tr.refuse(OutcomeFailed)
 			return nil, fmt.Errorf("could not start the command: %w", err)
 		}
-		tr.ran, tr.exit, tr.output = true, res.ExitCode, len(res.Stdout)+len(res.Stderr)
+		tr.noteRun(res)
 		if waited >= WaitNoted {
 			// The result says how long the call waited, as it says a
 			// timeout: a line of the server's on stderr.

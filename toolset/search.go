@@ -501,19 +501,23 @@ func (m *searchMode) callRun(ctx context.Context, s *Served, arguments json.RawM
 	a := bytes.TrimSpace(arguments)
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(a, &top); err != nil || top == nil {
+		o.trace.refuse(OutcomeInvalid)
 		return errorResult(fmt.Sprintf("%s: the arguments must be a JSON object {\"command\": NAME, \"flags\": {...}, \"args\": [...]}. Nothing was run.", m.run))
 	}
 	var name string
 	if raw, ok := top["command"]; !ok || json.Unmarshal(raw, &name) != nil || name == "" {
+		o.trace.refuse(OutcomeInvalid)
 		return errorResult(fmt.Sprintf("%s: \"command\" must name the command to run (a name from %s). Nothing was run.", m.run, m.searchName))
 	}
 	t, err := m.lookupCommand(ctx, name)
 	if err != nil {
+		o.trace.refuse(OutcomeInvalid)
 		return errorResult(fmt.Sprintf("%s: %v. Nothing was run.", m.run, err))
 	}
 	delete(top, "command")
 	rest, err := json.Marshal(top)
 	if err != nil {
+		o.trace.refuse(OutcomeInvalid)
 		return errorResult(fmt.Sprintf("%s: %v. Nothing was run.", m.run, err))
 	}
 	return s.call(ctx, t, rest, o)

@@ -36,6 +36,9 @@ type ServerOptions struct {
 	// through the client (MCP elicitation); check it with
 	// Served.CheckConfirm. The zero value asks for none.
 	Confirm Confirm
+	// Observer, when set, watches every request and call for traces and
+	// metrics (package telemetry's); nil: none, at no cost.
+	Observer Observer
 }
 
 // NewServer returns an MCP server serving the tools of s, as listed (see
@@ -71,6 +74,9 @@ func (s *Served) NewServer(opts ServerOptions) *mcp.Server {
 	confirm := newConfirmer(opts.Confirm, ts.root.Name())
 	srv.AddReceivingMiddleware(s.answerUnknownTool)
 	auditRefusals(srv, opts.Audit)
+	if opts.Observer != nil {
+		srv.AddReceivingMiddleware(opts.Observer.Middleware)
+	}
 	sc := s.serverCall(opts)
 	wire := s.list.registered()
 	for i, t := range s.list.tools() {
