@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -328,13 +330,30 @@ func (t *Tool) ReadOnly() bool {
 // serve. With policyHint, a tool of the tree that the policy leaves out is
 // named as such.
 func (s *Served) unknownTool(name string, policyHint bool) error {
-	if policyHint && s.ts.byName[name] != nil {
+	if policyHint && len(name) <= s.ts.longestName && s.ts.byName[name] != nil {
 		return &LeftOutError{Tool: name, Policies: slices.Clone(s.policies)}
 	}
 	if c := s.closeName(name); c != "" {
-		return fmt.Errorf("unknown tool %q; did you mean %q?", name, c)
+		return fmt.Errorf("unknown tool %s; did you mean %q?", quoteName(name), c)
 	}
-	return fmt.Errorf("unknown tool %q", name)
+	return fmt.Errorf("unknown tool %s", quoteName(name))
+}
+
+// maxNameQuoted is the most bytes of an unknown tool's name that its error
+// quotes: a name of megabytes is answered in a short message.
+const maxNameQuoted = 128
+
+// quoteName is name quoted, at most maxNameQuoted bytes of it, the rest
+// counted.
+func quoteName(name string) string {
+	if len(name) <= maxNameQuoted {
+		return strconv.Quote(name)
+	}
+	cut := maxNameQuoted
+	for cut > 0 && !utf8.RuneStart(name[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%q… (%d bytes)", name[:cut], len(name))
 }
 
 // A LeftOutError is the error of Call for a tool of the tree that the
@@ -349,15 +368,29 @@ func (e *LeftOutError) Error() string {
 	return fmt.Sprintf("tool %q is not served: the server's policy leaves it out", e.Tool)
 }
 
+// typoDistance is the most edits that closeName takes for a typo in a name
+// of n bytes.
+func typoDistance(n int) int { return n / 4 }
+
 // closeName returns the one served tool that name most likely means: the
 // name without the CLI's prefix (get_pods for mycli_get_pods), or spelled
 // with '_' for '-' as the dialects rename it (mycli_show_helpers); "" when
 // no tool, or more than one, fits.
+//
+// Only a name that could be within typoDistance of a tool is compared:
+// one longer than the longest tool name by more than the edits allowed is
+// none's typo, so a name of megabytes costs no more than a short one.
 func (s *Served) closeName(name string) string {
-	norm := func(s string) string { return strings.ToLower(strings.ReplaceAll(s, "-", "_")) }
+	longest := 0
+	for _, t := range s.list.tools() {
+		longest = max(longest, len(t.Name))
+	}
+	if len(name)-longest > typoDistance(len(name)) {
+		return ""
+	}
 	var found []string
 	for _, t := range s.list.tools() {
-		if n := t.Name; norm(n) == norm(name) || strings.HasSuffix(norm(n), "_"+norm(name)) {
+		if n := t.Name; normName(n) == normName(name) || strings.HasSuffix(normName(n), "_"+normName(name)) {
 			found = append(found, n)
 		}
 	}
@@ -369,9 +402,9 @@ func (s *Served) closeName(name string) string {
 	}
 	// A typo: the one name within a small edit distance, closer than any
 	// other.
-	best, bestD, ties := "", len(name)/4+1, 0
+	best, bestD, ties := "", typoDistance(len(name))+1, 0
 	for _, t := range s.list.tools() {
-		switch d := editDistance(norm(t.Name), norm(name)); {
+		switch d := editDistance(normName(t.Name), normName(name)); {
 		case d < bestD:
 			best, bestD, ties = t.Name, d, 0
 		case d == bestD && best != "":
@@ -382,6 +415,22 @@ func (s *Served) closeName(name string) string {
 		return ""
 	}
 	return best
+}
+
+// normName is a tool name as closeName compares it: ASCII letters in lower
+// case, '-' as '_' (tool names are ASCII; the length is kept, which
+// closeName's bound needs).
+func normName(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		switch {
+		case 'A' <= c && c <= 'Z':
+			b[i] = c + 'a' - 'A'
+		case c == '-':
+			b[i] = '_'
+		}
+	}
+	return string(b)
 }
 
 func jsonDecode(b []byte, v any) error {

@@ -22,15 +22,18 @@ import (
 // its policies leave, listed in one shape. A Toolset is safe for
 // concurrent use.
 type Toolset struct {
-	cfg      Config
-	root     *cobra.Command
-	tools    []*Tool       // every tool of the tree, sorted by name
-	shared   []*pflag.Flag // the flags stated once (compact listing), sorted by name
-	byName   map[string]*Tool
-	problems []Problem
-	scheds   *schedulers // the fair schedulers of the call slots, by Limits
-	running  *inFlight
-	lookups  lookupLimit // search mode's search, list and describe calls
+	cfg    Config
+	root   *cobra.Command
+	tools  []*Tool       // every tool of the tree, sorted by name
+	shared []*pflag.Flag // the flags stated once (compact listing), sorted by name
+	byName map[string]*Tool
+	// longestName is the length of the longest tool name: a longer name
+	// is no tool's, known without hashing it.
+	longestName int
+	problems    []Problem
+	scheds      *schedulers // the fair schedulers of the call slots, by Limits
+	running     *inFlight
+	lookups     lookupLimit // search mode's search, list and describe calls
 	// executable is the binary calls run: Config.Executable, or
 	// os.Executable() asked once (it reads a link on every call).
 	executable func() (string, error)
@@ -74,6 +77,7 @@ func New(root *cobra.Command, cfg *Config) (*Toolset, error) {
 		}
 		ts.byName[t.Name] = t
 		ts.tools = append(ts.tools, t)
+		ts.longestName = max(ts.longestName, len(t.Name))
 	}
 	sort.Slice(ts.tools, func(i, j int) bool { return ts.tools[i].Name < ts.tools[j].Name })
 	ts.problems = w.problems
