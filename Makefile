@@ -7,10 +7,14 @@ NODEDIR := test/node
 
 all: build
 
-build: $(BIN)/mycli $(BIN)/cobramcp
+build: $(BIN)/mycli $(BIN)/mycli-team $(BIN)/cobramcp
 
 $(BIN)/mycli: FORCE
 	$(GO) build -o $@ ./example
+
+# The example with the team server (the opt-in to OAuth), which test/e2e/http serves.
+$(BIN)/mycli-team: FORCE
+	$(GO) build -o $@ ./example/team
 
 $(BIN)/cobramcp: FORCE
 	$(GO) build -o $@ ./cmd/cobramcp
@@ -30,7 +34,7 @@ node-deps:
 	@if [ -f $(NODEDIR)/package-lock.json ]; then cd $(NODEDIR) && npm ci --no-audit --no-fund --loglevel=error; fi
 
 unit:
-	MYCLI_BIN=$(CURDIR)/$(BIN)/mycli $(GO) test -race -count=1 -timeout=30m ./...
+	MYCLI_BIN=$(CURDIR)/$(BIN)/mycli MYCLI_TEAM_BIN=$(CURDIR)/$(BIN)/mycli-team $(GO) test -race -count=1 -timeout=30m ./...
 
 # The tests on kubectl's real command tree (test/realcli, its own module, so the library's go.mod
 # gains nothing): search questions, OpenAI strict export, the built-in kubectl overlay. The first

@@ -66,6 +66,9 @@ func accessFor(o *Options, c *cobra.Command, p *policyFlags, path string, ts *to
 	if path == "" {
 		return nil, nil
 	}
+	if !identities && o.oauth == nil {
+		return nil, fmt.Errorf("%s %s: access rules need callers with identities, and %w", from, path, errNoOAuth(serverName(o, c)))
+	}
 	if !identities {
 		return nil, fmt.Errorf("%s %s: access rules need callers with identities: serve with OAuth (--%s and --%s)", from, path, flagOAuthIssuer, flagOAuthResource)
 	}

@@ -1,11 +1,13 @@
 package bridge
 
 import (
+	"context"
 	"log/slog"
 	"os"
 
 	"github.com/spf13/cobra"
 
+	"github.com/cobramcp/cobramcp/serve"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -43,15 +45,35 @@ func Command(cfg *Config, opts ...Option) *cobra.Command {
 		},
 		DefaultEnv: func() map[string]string { return captureEnv(c.DefaultEnv) },
 	}
-	for _, opt := range opts {
-		opt(&o)
-	}
-	return New(o)
+	return New(o, opts...)
 }
 
 // An Option adds to the command group a part that a CLI links only when
-// it asks for it, such as the team server's OAuth verification.
+// it asks for it, such as the team server's OAuth verification
+// ([WithOAuth]). A CLI that gives none links none of them.
 type Option func(*Options)
+
+// WithOAuth lets `mcp stream` serve a team as an OAuth 2.1 resource server
+// (--oauth-issuer, --oauth-resource, --oauth-scopes, and --access, whose
+// rules need the callers' identities): newAuth makes the server's
+// authentication from the flags' settings. It is package oauth's New:
+//
+//	root.AddCommand(bridge.Command(nil, bridge.WithOAuth(oauth.New)))
+//
+// bridge does not import package oauth: a CLI that does not opt in links
+// no OAuth, JOSE or OIDC code, and its `mcp stream --oauth-issuer` says
+// how to get the team server.
+func WithOAuth[A serve.Authenticator](newAuth func(context.Context, serve.OAuthConfig) (A, error)) Option {
+	return func(o *Options) {
+		o.oauth = func(ctx context.Context, cfg serve.OAuthConfig) (serve.Authenticator, error) {
+			a, err := newAuth(ctx, cfg)
+			if err != nil {
+				return nil, err
+			}
+			return a, nil
+		}
+	}
+}
 
 // captureEnv returns the current values of the named variables that are set.
 func captureEnv(names []string) map[string]string {

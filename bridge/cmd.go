@@ -1,12 +1,14 @@
 package bridge
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"strings"
 
+	"github.com/cobramcp/cobramcp/serve"
 	"github.com/cobramcp/cobramcp/toolset"
 
 	"github.com/spf13/cobra"
@@ -41,6 +43,10 @@ type Options struct {
 	// become pins.
 	Parent *cobra.Command
 
+	// oauth makes the authentication of `mcp stream --oauth-issuer`; nil
+	// when the CLI did not opt in (WithOAuth).
+	oauth func(context.Context, serve.OAuthConfig) (serve.Authenticator, error)
+
 	// group is the command the sub-commands hang from: the group New
 	// made, or Parent.
 	group *cobra.Command
@@ -67,8 +73,12 @@ type Outside struct {
 }
 
 // New returns the mcp command group with all its sub-commands, or with
-// Options.Parent, with those Parent does not have a command of its own for.
-func New(o Options) *cobra.Command {
+// Options.Parent, with those Parent does not have a command of its own for;
+// opts add the parts the program opts into.
+func New(o Options, opts ...Option) *cobra.Command {
+	for _, opt := range opts {
+		opt(&o)
+	}
 	if o.Name == "" {
 		o.Name = "mcp"
 	}

@@ -34,6 +34,11 @@
 //	srv := v.NewServer(toolset.ServerOptions{})
 //	err = serve.Stdio(ctx, srv, os.Stdin, os.Stdout)
 //
+// The team server's OAuth is an opt-in, so that a CLI that does not serve
+// a team links no OAuth, JOSE or OIDC code: a CLI that does gives
+// bridge.WithOAuth(oauth.New) to Command. Parts that bridge does not import
+// are added so, each by an Option built from its own package's constructor.
+//
 // A program that serves a CLI other than itself sets Options.Outside, and
 // one whose purpose is serving puts the commands at its top with
 // Options.Parent (cmd/cobramcp does both).

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cobramcp/cobramcp/bridge"
+	"github.com/cobramcp/cobramcp/oauth"
 )
 
 // The one-line adoption: the CLI gains the mcp command group.
@@ -105,4 +106,21 @@ func ExampleConfig() {
 	}
 	// Output:
 	// mycli_get Get true 1
+}
+
+// A CLI that serves a team opts into OAuth: `mycli mcp stream
+// --oauth-issuer URL --oauth-resource URL` is then an OAuth 2.1 resource
+// server. A CLI that does not links no OAuth code, and its `mcp stream
+// --oauth-issuer` says how to get the team server.
+func ExampleWithOAuth() {
+	root := &cobra.Command{Use: "mycli"}
+	root.AddCommand(&cobra.Command{Use: "get", Short: "Show a thing", Run: func(*cobra.Command, []string) {}})
+	root.AddCommand(bridge.Command(nil, bridge.WithOAuth(oauth.New)))
+	stream, _, err := root.Find([]string{"mcp", "stream"})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(stream.Flags().Lookup("oauth-issuer").Usage[:60])
+	// Output:
+	// serve as an OAuth resource server: accept only access tokens
 }

@@ -2,7 +2,6 @@ package bridge
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cobramcp/cobramcp/oauth"
 	"github.com/cobramcp/cobramcp/serve"
 )
 
@@ -68,7 +66,7 @@ func (f *oauthFlags) read(c *cobra.Command, root string, lookup func(string) (st
 // auth returns the authentication of the stream command: the static
 // token (when token is set), or OAuth, or none; and the attributes that
 // describe it in the log. Both at once is an error.
-func (f *streamFlags) auth(ctx context.Context, c *cobra.Command, root string, token []byte, source string, log *slog.Logger) (serve.Authenticator, []any, error) {
+func (f *streamFlags) auth(ctx context.Context, o *Options, c *cobra.Command, root string, token []byte, source string, log *slog.Logger) (serve.Authenticator, []any, error) {
 	useOAuth, err := f.oauth.read(c, root, os.LookupEnv)
 	if err != nil {
 		return nil, nil, err
@@ -76,15 +74,18 @@ func (f *streamFlags) auth(ctx context.Context, c *cobra.Command, root string, t
 	switch {
 	case useOAuth && token != nil:
 		return nil, nil, fmt.Errorf("both a static token (%s) and --%s are set: a server authenticates one way; keep one", source, flagOAuthIssuer)
+	case useOAuth && o.oauth == nil:
+		return nil, nil, fmt.Errorf("--%s: %w", flagOAuthIssuer, errNoOAuth(root))
 	case useOAuth:
-		rs, err := oauth.New(ctx, oauth.Config{Issuer: f.oauth.issuer, Resource: f.oauth.resource, Scopes: f.oauth.scopes, Logger: log})
-		if errors.Is(err, oauth.ErrIssuerUnreachable) {
-			return nil, nil, fmt.Errorf("--%s: %w (is the issuer URL right, and reachable from here?)", flagOAuthIssuer, err)
-		}
+		a, err := o.oauth(ctx, serve.OAuthConfig{Issuer: f.oauth.issuer, Resource: f.oauth.resource, Scopes: f.oauth.scopes, Logger: log})
 		if err != nil {
 			return nil, nil, err
 		}
-		return rs, []any{"auth", "oauth", "issuer", f.oauth.issuer, "resource", f.oauth.resource, "metadata", rs.MetadataURL()}, nil
+		attrs := []any{"auth", "oauth", "issuer", f.oauth.issuer, "resource", f.oauth.resource}
+		if m, ok := a.(interface{ MetadataURL() string }); ok {
+			attrs = append(attrs, "metadata", m.MetadataURL())
+		}
+		return a, attrs, nil
 	case token != nil:
 		a, err := serve.StaticToken(token)
 		if err != nil {
@@ -93,4 +94,11 @@ func (f *streamFlags) auth(ctx context.Context, c *cobra.Command, root string, t
 		return a, []any{"token", source}, nil
 	}
 	return nil, []any{"token", "none"}, nil
+}
+
+// errNoOAuth says, in the one line that `mcp stream --oauth-issuer` (or
+// --access) prints on a CLI that did not opt into OAuth, the two ways to
+// the team server.
+func errNoOAuth(root string) error {
+	return fmt.Errorf("%s is built without OAuth: its author opts in with bridge.WithOAuth(oauth.New), or serve it from outside: cobramcp stream --oauth-issuer ISSUER --oauth-resource URL -- %s", root, root)
 }

@@ -171,7 +171,7 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 
 	// The authentication is settled (the issuer discovered) before the
 	// tree is read: a wrong issuer fails at once.
-	authn, authDesc, err := f.auth(c.Context(), c, serverName(o, c), token, source, log)
+	authn, authDesc, err := f.auth(c.Context(), o, c, serverName(o, c), token, source, log)
 	if err != nil {
 		return err
 	}

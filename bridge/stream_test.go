@@ -3,6 +3,7 @@ package bridge_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -19,6 +20,8 @@ import (
 
 	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/internal/exec"
+	"github.com/cobramcp/cobramcp/oauth"
+	"github.com/cobramcp/cobramcp/serve"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -45,10 +48,11 @@ func streamCLI() *fakeCLI {
 }
 
 // streamRoot returns a root command "fake" with the mcp group serving
-// what load returns.
+// what load returns, with the team server's OAuth (bridge.WithOAuth) as
+// cmd/cobramcp has it.
 func streamRoot(tree func(*cobra.Command, *slog.Logger) (*cobra.Command, *toolset.Config, error)) *cobra.Command {
 	root := &cobra.Command{Use: "fake", SilenceUsage: true, SilenceErrors: true}
-	root.AddCommand(bridge.New(bridge.Options{Tree: tree}))
+	root.AddCommand(bridge.New(bridge.Options{Tree: tree}, bridge.WithOAuth(oauth.New)))
 	return root
 }
 
@@ -108,7 +112,7 @@ func TestStreamRefusals(t *testing.T) {
 		{"token and OAuth", "env-token-0123456789", []string{"--oauth-issuer", "http://127.0.0.1:1/x", "--oauth-resource", "http://127.0.0.1:1/mcp"}, []string{"$FAKE_MCP_TOKEN", "--oauth-issuer", "keep one"}},
 		{"issuer without resource", "", []string{"--oauth-issuer", "http://127.0.0.1:1/x"}, []string{"needs --oauth-resource", "$FAKE_MCP_OAUTH_RESOURCE"}},
 		{"resource without issuer", "", []string{"--oauth-resource", "http://127.0.0.1:1/mcp"}, []string{"needs --oauth-issuer", "$FAKE_MCP_OAUTH_ISSUER"}},
-		{"issuer unreachable", "", []string{"--oauth-issuer", "http://127.0.0.1:1/x", "--oauth-resource", "http://127.0.0.1:1/mcp"}, []string{"--oauth-issuer", "cannot discover the OAuth issuer http://127.0.0.1:1/x", "connection refused"}},
+		{"issuer unreachable", "", []string{"--oauth-issuer", "http://127.0.0.1:1/x", "--oauth-resource", "http://127.0.0.1:1/mcp"}, []string{"cannot discover the OAuth issuer http://127.0.0.1:1/x", "connection refused", "reachable from here"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -126,6 +130,61 @@ func TestStreamRefusals(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A CLI that did not opt into OAuth (no bridge.WithOAuth) refuses the
+// team server's settings in one line naming both ways to it; one that did
+// hands the flags' settings to its constructor.
+func TestStreamOAuthOptIn(t *testing.T) {
+	idp := "http://127.0.0.1:1/realms/team"
+	res := "http://127.0.0.1:1/mcp"
+	for _, tt := range []struct {
+		name string
+		env  map[string]string
+		args []string
+	}{
+		{"flags", nil, []string{"--oauth-issuer", idp, "--oauth-resource", res}},
+		{"variables", map[string]string{"FAKE_MCP_OAUTH_ISSUER": idp, "FAKE_MCP_OAUTH_RESOURCE": res}, nil},
+		{"access rules", nil, []string{"--access", "rules.json"}},
+	} {
+		t.Run("without/"+tt.name, func(t *testing.T) {
+			for k, v := range tt.env {
+				t.Setenv(k, v)
+			}
+			root := &cobra.Command{Use: "fake", SilenceUsage: true, SilenceErrors: true}
+			root.AddCommand(&cobra.Command{Use: "echo", Run: func(*cobra.Command, []string) {}}, bridge.Command(nil))
+			root.SetArgs(append([]string{"mcp", "stream", "--mcp-log-level", "error", "--addr", "127.0.0.1:0"}, tt.args...))
+			err := root.Execute()
+			if err == nil {
+				t.Fatal("served")
+			}
+			msg := err.Error()
+			for _, w := range []string{"fake is built without OAuth", "bridge.WithOAuth(oauth.New)", "cobramcp stream --oauth-issuer ISSUER --oauth-resource URL -- fake"} {
+				if !strings.Contains(msg, w) {
+					t.Errorf("error %q does not say %q", msg, w)
+				}
+			}
+			if strings.Contains(msg, "\n") {
+				t.Errorf("error %q is more than one line", msg)
+			}
+		})
+	}
+	t.Run("with", func(t *testing.T) {
+		var got serve.OAuthConfig
+		errCalled := fmt.Errorf("the constructor was called")
+		root := &cobra.Command{Use: "fake", SilenceUsage: true, SilenceErrors: true}
+		root.AddCommand(bridge.Command(nil, bridge.WithOAuth(func(_ context.Context, c serve.OAuthConfig) (serve.Authenticator, error) {
+			got = c
+			return nil, errCalled
+		})))
+		root.SetArgs([]string{"mcp", "stream", "--mcp-log-level", "error", "--addr", "127.0.0.1:0", "--oauth-issuer", idp, "--oauth-resource", res, "--oauth-scopes", "a,b"})
+		if err := root.Execute(); !errors.Is(err, errCalled) {
+			t.Fatalf("got %v, want the constructor's error", err)
+		}
+		if got.Issuer != idp || got.Resource != res || !slices.Equal(got.Scopes, []string{"a", "b"}) || got.Logger == nil {
+			t.Errorf("the constructor got %+v", got)
+		}
+	})
 }
 
 // freeAddr returns a loopback address with a port that was free a moment

@@ -140,3 +140,37 @@ func TestToolCalls(t *testing.T) {
 		t.Errorf("logs --lines 2 --prefix=false: %q, want %q", o.Stdout, want)
 	}
 }
+
+// The example adopts cobramcp without the opt-ins: it links no OAuth,
+// JOSE or OIDC code and no OpenTelemetry, which only a CLI that asks
+// for them links (example/team opts into OAuth, and so links them).
+func TestLinksNoOptIns(t *testing.T) {
+	unwanted := []string{
+		"github.com/coreos/go-oidc/",
+		"github.com/go-jose/",
+		"go.opentelemetry.io/",
+		"github.com/cobramcp/cobramcp/oauth",
+		"github.com/cobramcp/cobramcp/telemetry",
+	}
+	deps := func(pkg string) []string {
+		out, err := exec.Command("go", "list", "-deps", pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", pkg, err)
+		}
+		return strings.Fields(string(out))
+	}
+	linked := func(deps []string, prefix string) bool {
+		return slices.ContainsFunc(deps, func(d string) bool { return strings.HasPrefix(d, prefix) })
+	}
+	for _, u := range unwanted {
+		if linked(deps("."), u) {
+			t.Errorf("the example links %s*, which only an opt-in may bring", u)
+		}
+	}
+	team := deps("./team")
+	for _, want := range []string{"github.com/coreos/go-oidc/", "github.com/go-jose/", "github.com/cobramcp/cobramcp/oauth"} {
+		if !linked(team, want) {
+			t.Errorf("example/team, which opts into OAuth, does not link %s*: the check above would pass for nothing", want)
+		}
+	}
+}

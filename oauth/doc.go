@@ -4,7 +4,7 @@
 // metadata, which tells a client where to log in. Give it to the library's
 // HTTP server as its authentication:
 //
-//	rs, err := oauth.New(ctx, oauth.Config{
+//	rs, err := oauth.New(ctx, serve.OAuthConfig{
 //		Issuer:   "https://idp.example.com/realms/team",
 //		Resource: "https://mcp.example.com/mcp",
 //	})

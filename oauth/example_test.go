@@ -16,7 +16,7 @@ import (
 // metadata tells clients where to get one.
 func ExampleNew() {
 	ctx := context.Background()
-	rs, err := oauth.New(ctx, oauth.Config{
+	rs, err := oauth.New(ctx, serve.OAuthConfig{
 		Issuer:   "https://keycloak.example.com/realms/team",
 		Resource: "https://mcp.example.com/mcp",
 	})

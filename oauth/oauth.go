@@ -16,10 +16,12 @@ import (
 	"github.com/coreos/go-oidc/v3/oidc"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/cobramcp/cobramcp/serve"
 )
 
 // defaultAlgorithms are the signature algorithms accepted when
-// Config.Algorithms is empty.
+// serve.OAuthConfig.Algorithms is empty.
 var defaultAlgorithms = []string{
 	oidc.RS256, oidc.RS384, oidc.RS512,
 	oidc.ES256, oidc.ES384, oidc.ES512,
@@ -28,7 +30,7 @@ var defaultAlgorithms = []string{
 }
 
 // DefaultClockSkew is the tolerance on a token's exp and nbf when
-// Config.ClockSkew is zero.
+// serve.OAuthConfig.ClockSkew is zero.
 const DefaultClockSkew = 30 * time.Second
 
 // MetadataPath is where the RFC 9728 protected-resource metadata is
@@ -39,33 +41,6 @@ const MetadataPath = "/.well-known/oauth-protected-resource"
 // maxToken bounds the length of a token that is parsed at all.
 const maxToken = 16 << 10
 
-// Config configures a [ResourceServer].
-type Config struct {
-	// Issuer is the authorization server's issuer URL, exactly as its
-	// tokens' iss claim says it ("https://idp.example.com/realms/team").
-	Issuer string
-	// Resource is this server's URL as clients reach it, the MCP endpoint
-	// ("https://mcp.example.com/mcp"): the audience that tokens must be
-	// issued for (RFC 8707) and the metadata's resource.
-	Resource string
-	// Scopes are the scopes that the metadata lists as supported, for
-	// clients to ask for; empty means the issuer's scopes_supported.
-	Scopes []string
-	// Algorithms are the signature algorithms accepted; empty means the
-	// asymmetric ones of RFC 7518 and EdDSA (RS256, RS384, RS512, ES256,
-	// ES384, ES512, PS256, PS384, PS512, EdDSA). "none" and the HMAC
-	// algorithms (whose key would be a shared secret) are refused.
-	Algorithms []string
-	// ClockSkew is the tolerance on exp and nbf; zero means
-	// DefaultClockSkew.
-	ClockSkew time.Duration
-	// HTTPClient fetches the issuer's metadata and keys; nil means a
-	// client with a 10-second timeout.
-	HTTPClient *http.Client
-	// Logger receives the refusals (at info level); nil means discard.
-	Logger *slog.Logger
-}
-
 // ErrIssuerUnreachable is returned (wrapped) by [New] when the issuer's
 // metadata cannot be fetched by either discovery.
 var ErrIssuerUnreachable = errors.New("cannot discover the OAuth issuer")
@@ -74,7 +49,7 @@ var ErrIssuerUnreachable = errors.New("cannot discover the OAuth issuer")
 // resource and serves the resource's metadata. It is safe for concurrent
 // use.
 type ResourceServer struct {
-	cfg         Config
+	cfg         serve.OAuthConfig
 	verifier    *oidc.IDTokenVerifier
 	meta        oauthex.ProtectedResourceMetadata
 	metadataURL string
@@ -88,7 +63,10 @@ type ResourceServer struct {
 // issuer's signing keys are fetched when a token first needs them, and
 // again when a token names a key not yet seen (key rotation); keys
 // already fetched keep working while the issuer is unreachable.
-func New(ctx context.Context, cfg Config) (*ResourceServer, error) {
+//
+// New is what a CLI gives bridge.WithOAuth to serve a team with its
+// identity provider (`mcp stream --oauth-issuer`).
+func New(ctx context.Context, cfg serve.OAuthConfig) (*ResourceServer, error) {
 	if cfg.Issuer == "" {
 		return nil, errors.New("oauth: no issuer URL")
 	}
@@ -193,7 +171,7 @@ func discover(ctx context.Context, c *http.Client, issuer string) (jwks string, 
 	case asErr == nil:
 		asErr = errors.New("not found")
 	}
-	return "", nil, fmt.Errorf("%w %s: OpenID Connect discovery: %v; RFC 8414 metadata at %s: %v",
+	return "", nil, fmt.Errorf("%w %s: OpenID Connect discovery: %v; RFC 8414 metadata at %s: %v (is the issuer URL right, and reachable from here?)",
 		ErrIssuerUnreachable, issuer, oidcErr, metaURL, asErr)
 }
 

@@ -20,13 +20,14 @@ import (
 
 	"github.com/cobramcp/cobramcp/internal/oidctest"
 	"github.com/cobramcp/cobramcp/oauth"
+	"github.com/cobramcp/cobramcp/serve"
 )
 
 const resource = "http://127.0.0.1:8080/mcp"
 
 func newRS(t *testing.T, idp *oidctest.Provider) *oauth.ResourceServer {
 	t.Helper()
-	rs, err := oauth.New(context.Background(), oauth.Config{Issuer: idp.Issuer(), Resource: resource, Scopes: []string{"mycli.read", "mycli.write"}})
+	rs, err := oauth.New(context.Background(), serve.OAuthConfig{Issuer: idp.Issuer(), Resource: resource, Scopes: []string{"mycli.read", "mycli.write"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +210,7 @@ func TestIssuerUnreachableAtStart(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	_, err = oauth.New(context.Background(), oauth.Config{Issuer: "http://" + addr + "/realms/team", Resource: resource})
+	_, err = oauth.New(context.Background(), serve.OAuthConfig{Issuer: "http://" + addr + "/realms/team", Resource: resource})
 	if !errors.Is(err, oauth.ErrIssuerUnreachable) || !strings.Contains(err.Error(), addr) {
 		t.Errorf("error %v, want ErrIssuerUnreachable naming %s", err, addr)
 	}
@@ -217,7 +218,7 @@ func TestIssuerUnreachableAtStart(t *testing.T) {
 
 func TestBadConfig(t *testing.T) {
 	idp := oidctest.Start(t)
-	for _, c := range []oauth.Config{
+	for _, c := range []serve.OAuthConfig{
 		{Issuer: idp.Issuer()},
 		{Issuer: idp.Issuer(), Resource: "/mcp"},
 		{Issuer: idp.Issuer(), Resource: resource + "#x"},
@@ -248,7 +249,7 @@ func TestRFC8414Discovery(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	issuer = srv.URL + "/tenant"
-	rs, err := oauth.New(context.Background(), oauth.Config{Issuer: issuer, Resource: resource})
+	rs, err := oauth.New(context.Background(), serve.OAuthConfig{Issuer: issuer, Resource: resource})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -96,7 +96,7 @@ func oauthServer(t *testing.T, idp *oidctest.Provider, srv *mcp.Server, opts ser
 		t.Fatal(err)
 	}
 	url = "http://" + ln.Addr().String() + "/mcp"
-	rs, err := oauth.New(context.Background(), oauth.Config{Issuer: idp.Issuer(), Resource: url})
+	rs, err := oauth.New(context.Background(), serve.OAuthConfig{Issuer: idp.Issuer(), Resource: url})
 	if err != nil {
 		t.Fatal(err)
 	}

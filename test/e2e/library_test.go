@@ -282,7 +282,7 @@ func TestLibraryOAuthAnswersLikeMcpStream(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	stream := transcript(startHTTP(t, mycliBin, "mcp", "stream", "--addr", addr,
+	stream := transcript(startHTTP(t, teamBin, "mcp", "stream", "--addr", addr,
 		"--oauth-issuer", idp.Issuer(), "--oauth-resource", "http://"+addr+"/mcp"))
 	lib := transcript(startHTTP(t, libserverBin, "serve-http", "--oauth-issuer", idp.Issuer()))
 	if !slices.Equal(stream, lib) {

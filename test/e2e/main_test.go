@@ -25,6 +25,7 @@ import (
 var (
 	mycliBin    string // the built example (mycli), or $MYCLI_BIN
 	shortcliBin string // testdata/shortcli: mycli with a 5s timeout and a 4 KiB cap
+	teamBin     string // example/team: mycli with the opt-in to OAuth, or $MYCLI_TEAM_BIN
 	// libserverBin is testdata/libserver: mycli's tree served through the
 	// library API alone (toolset, serve), without the mcp command group.
 	libserverBin string
@@ -56,6 +57,16 @@ func runMain(m *testing.M) int {
 		}
 	} else if mycliBin, err = filepath.Abs(mycliBin); err != nil {
 		fmt.Fprintln(os.Stderr, "e2e: MYCLI_BIN:", err)
+		return 1
+	}
+	if teamBin = os.Getenv("MYCLI_TEAM_BIN"); teamBin == "" {
+		teamBin = filepath.Join(dir, "mycli-team")
+		if err := goBuild(teamBin, "github.com/cobramcp/cobramcp/example/team"); err != nil {
+			fmt.Fprintln(os.Stderr, "e2e:", err)
+			return 1
+		}
+	} else if teamBin, err = filepath.Abs(teamBin); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: MYCLI_TEAM_BIN:", err)
 		return 1
 	}
 	libserverBin = filepath.Join(dir, "libserver")

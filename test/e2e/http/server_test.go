@@ -21,14 +21,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// mycli is the binary under test: $MYCLI_BIN when set (make test builds
-// it), else built once by TestMain.
+// mycli is the binary under test: the example as a CLI that serves a team
+// adopts cobramcp (example/team, which opts into OAuth): $MYCLI_TEAM_BIN
+// when set (make test builds it), else built once by TestMain.
 var mycli string
 
 func TestMain(m *testing.M) {
-	if bin := os.Getenv("MYCLI_BIN"); bin != "" {
+	if bin := os.Getenv("MYCLI_TEAM_BIN"); bin != "" {
 		if _, err := os.Stat(bin); err != nil {
-			fmt.Fprintf(os.Stderr, "MYCLI_BIN: %v\n", err)
+			fmt.Fprintf(os.Stderr, "MYCLI_TEAM_BIN: %v\n", err)
 			os.Exit(1)
 		}
 		mycli = bin
@@ -40,7 +41,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	mycli = filepath.Join(dir, "mycli")
-	if out, err := exec.Command("go", "build", "-o", mycli, "github.com/cobramcp/cobramcp/example").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", mycli, "github.com/cobramcp/cobramcp/example/team").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
 		os.Exit(1)
 	}

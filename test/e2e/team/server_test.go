@@ -97,7 +97,7 @@ func start(t *testing.T, s setup) *server {
 		t.Fatal(err)
 	}
 	url := "http://" + ln.Addr().String() + "/mcp"
-	rs, err := oauth.New(context.Background(), oauth.Config{Issuer: idp.Issuer(), Resource: url})
+	rs, err := oauth.New(context.Background(), serve.OAuthConfig{Issuer: idp.Issuer(), Resource: url})
 	if err != nil {
 		t.Fatal(err)
 	}

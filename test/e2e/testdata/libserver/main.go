@@ -76,7 +76,7 @@ func serveHTTP(srv *mcp.Server) error {
 	url := "http://" + ln.Addr().String() + "/mcp"
 	if issuer != "" {
 		// The resource is this server's own URL.
-		rs, err := oauth.New(context.Background(), oauth.Config{Issuer: issuer, Resource: url})
+		rs, err := oauth.New(context.Background(), serve.OAuthConfig{Issuer: issuer, Resource: url})
 		if err != nil {
 			return err
 		}
