@@ -8,7 +8,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"path"
-	"strings"
 	"sync"
 	"time"
 
@@ -84,6 +83,13 @@ const confirmKey = "cobramcp.confirm"
 // confirmFor is how long a confirmation request stays answerable.
 const confirmFor = time.Hour
 
+// confirmWindow is how many confirmation requests a server keeps
+// answerable at once: an answer to a request older than the last
+// confirmWindow asked is refused, and the question asked again. It bounds
+// what the server keeps of the answers taken (one bit each: 8 KiB at
+// most, grown as requests are made), whatever the rate of requests.
+const confirmWindow = 1 << 16
+
 // confirmer asks the person to confirm the calls its Confirm names. The
 // question goes out the go-sdk's way: the call's result requests input
 // (an elicitation) and carries a signed request state; the go-sdk asks
@@ -92,13 +98,22 @@ const confirmFor = time.Hour
 // the answer. The state binds the answer to this tool and this argv,
 // expires, and is taken once: an answer the server did not ask for, or
 // one given for another command line, asks again.
+//
+// Each state carries a sequence number, and the confirmer keeps one bit
+// per number of the last confirmWindow: taking a state is one bit set, in
+// constant time and memory, and a state older than the window is refused
+// as if expired (asked again, never run twice).
 type confirmer struct {
 	Confirm
 	cli string
 	key [32]byte
 	mu  sync.Mutex
-	// taken holds the states already answered, until they expire.
-	taken map[string]time.Time
+	// next is the sequence number of the next state made.
+	next uint64
+	// taken has one bit per state of the window, by its number modulo
+	// confirmWindow: set once the state is answered. It grows to
+	// confirmWindow bits as states are made.
+	taken []uint64
 }
 
 // newConfirmer returns the confirmer of c for the CLI named cli, or nil
@@ -107,7 +122,7 @@ func newConfirmer(c Confirm, cli string) *confirmer {
 	if !c.Enabled() {
 		return nil
 	}
-	cf := &confirmer{Confirm: c, cli: cli, taken: map[string]time.Time{}}
+	cf := &confirmer{Confirm: c, cli: cli}
 	if _, err := rand.Read(cf.key[:]); err != nil {
 		panic(fmt.Sprintf("toolset: reading random bytes: %v", err)) // crypto/rand does not fail on supported systems
 	}
@@ -154,49 +169,62 @@ func (cf *confirmer) confirm(req *mcp.CallToolRequest, t *Tool, argv, shown []st
 	}
 }
 
+// stateLen is the length of a request state before its encoding: the
+// sequence number, the expiry and the signature.
+const stateLen = 8 + 8 + sha256.Size
+
 // state returns a new request state for a confirmation of the call of the
-// tool named tool with argv: a random nonce and an expiry, signed with
-// the tool and argv.
+// tool named tool with argv: the next sequence number and an expiry,
+// signed with the tool and argv.
 func (cf *confirmer) state(tool string, argv []string) string {
-	b := make([]byte, 16+8, 16+8+sha256.Size)
-	if _, err := rand.Read(b[:16]); err != nil {
-		panic(fmt.Sprintf("toolset: reading random bytes: %v", err))
+	cf.mu.Lock()
+	seq := cf.next
+	cf.next++
+	if w := int(seq % confirmWindow / 64); w < len(cf.taken) {
+		cf.taken[w] &^= 1 << (seq % 64) // the number it had a window ago
+	} else {
+		cf.taken = append(cf.taken, 0)
 	}
-	binary.BigEndian.PutUint64(b[16:], uint64(time.Now().Add(confirmFor).Unix()))
+	cf.mu.Unlock()
+	b := make([]byte, 16, stateLen)
+	binary.BigEndian.PutUint64(b, seq)
+	binary.BigEndian.PutUint64(b[8:], uint64(time.Now().Add(confirmFor).Unix()))
 	b = append(b, cf.mac(b, tool, argv)...)
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
 // take reports whether state is one that state made for tool and argv,
-// not expired and not taken before; it is taken now.
+// not expired, within the window and not taken before; it is taken now.
+// It costs the same however many states were made or taken.
 func (cf *confirmer) take(state, tool string, argv []string) bool {
+	if base64.RawURLEncoding.DecodedLen(len(state)) != stateLen {
+		return false
+	}
 	b, err := base64.RawURLEncoding.DecodeString(state)
-	if err != nil || len(b) != 16+8+sha256.Size {
+	if err != nil || len(b) != stateLen {
 		return false
 	}
-	if !hmac.Equal(b[24:], cf.mac(b[:24], tool, argv)) {
+	if !hmac.Equal(b[16:], cf.mac(b[:16], tool, argv)) {
 		return false
 	}
-	now := time.Now()
-	expires := time.Unix(int64(binary.BigEndian.Uint64(b[16:24])), 0)
-	if !now.Before(expires) {
+	seq := binary.BigEndian.Uint64(b)
+	if expires := time.Unix(int64(binary.BigEndian.Uint64(b[8:16])), 0); !time.Now().Before(expires) {
 		return false
 	}
 	cf.mu.Lock()
 	defer cf.mu.Unlock()
-	for s, until := range cf.taken {
-		if !now.Before(until) {
-			delete(cf.taken, s)
-		}
+	if seq >= cf.next || cf.next-seq > confirmWindow {
+		return false // too old: more than the window were asked since
 	}
-	if _, dup := cf.taken[state]; dup {
+	w, bit := seq%confirmWindow/64, uint64(1)<<(seq%64)
+	if cf.taken[w]&bit != 0 {
 		return false
 	}
-	cf.taken[state] = expires
+	cf.taken[w] |= bit
 	return true
 }
 
-// mac signs head (nonce and expiry) with the tool and argv.
+// mac signs head (sequence number and expiry) with the tool and argv.
 func (cf *confirmer) mac(head []byte, tool string, argv []string) []byte {
 	m := hmac.New(sha256.New, cf.key[:])
 	m.Write(head)
@@ -207,25 +235,4 @@ func (cf *confirmer) mac(head []byte, tool string, argv []string) []byte {
 		m.Write([]byte(a))
 	}
 	return m.Sum(nil)
-}
-
-// shellLine is argv as a person would type it in a POSIX shell: a word
-// with anything but letters, digits and -_.,/:=@%+ single-quoted.
-func shellLine(argv []string) string {
-	out := make([]string, len(argv))
-	for i, a := range argv {
-		safe := a != ""
-		for _, r := range a {
-			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.,/:=@%+*", r)) {
-				safe = false
-				break
-			}
-		}
-		if safe {
-			out[i] = a
-		} else {
-			out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-	}
-	return strings.Join(out, " ")
 }

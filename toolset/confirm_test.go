@@ -209,3 +209,32 @@ func TestCheckConfirm(t *testing.T) {
 		}
 	}
 }
+
+// TestConfirmShowsEscapes (issue 34.8): an argument with an escape
+// sequence, a carriage return, a line break and a bidirectional override
+// reaches the person's prompt, and the refusal, escaped: the prompt shows
+// the argv that will run, not the line the agent wanted shown.
+func TestConfirmShowsEscapes(t *testing.T) {
+	ts, argvs := recordingTree(t)
+	v, err := ts.View(toolset.Listing{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &person{answer: "decline"}
+	cs := confirmClient(t, v.NewServer(toolset.ServerOptions{Confirm: toolset.Confirm{Destructive: true}}), "", p, true)
+	arg := "web-0\x1b[1A\x1b[2K\rmycli get pods\n\u202e0-bew"
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "mycli_delete_pod", Arguments: map[string]any{"args": []string{arg}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `mycli delete pod $'web-0\x1b[1A\x1b[2K\rmycli get pods\n\u202e0-bew'`
+	if len(p.shown) != 1 || !strings.Contains(p.shown[0], "\n"+want+"\n") {
+		t.Fatalf("the person was shown %q, want %q", p.shown, want)
+	}
+	if strings.ContainsAny(p.shown[0], "\x1b\r\u202e") || strings.Count(p.shown[0], "\n") != 4 {
+		t.Errorf("the prompt holds a control character raw: %q", p.shown[0])
+	}
+	if !res.IsError || !strings.Contains(resultText(res), "declined to run `"+want+"`") || len(*argvs) != 0 {
+		t.Errorf("the refusal: %q, ran %q", resultText(res), *argvs)
+	}
+}
