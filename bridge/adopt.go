@@ -4,7 +4,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/cobramcp/cobramcp/internal/exec"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -25,9 +24,9 @@ type RunFunc = toolset.RunFunc
 // limits of the run.
 type Call = toolset.Call
 
-// Result is what a run produced (package exec's Result): what a RunFunc
-// returns. A non-zero exit is a Result, not an error.
-type Result = exec.Result
+// Result is what a call's process produced: what a RunFunc returns. A
+// non-zero exit is a Result, not an error; see toolset.Result.
+type Result = toolset.Result
 
 // AllowCmds returns a command predicate, for Selector.Cmd, matching the
 // commands named and their sub-commands, by path below the root ("get

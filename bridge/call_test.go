@@ -17,7 +17,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cobramcp/cobramcp/bridge"
-	"github.com/cobramcp/cobramcp/internal/exec"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -111,8 +110,8 @@ func TestCallBadList(t *testing.T) {
 
 func TestCallObjectAndListGiveTheSameResult(t *testing.T) {
 	ts := newFake()
-	ts.result = func(c *toolset.Call) *exec.Result {
-		return &exec.Result{Stdout: "args were " + renderCall(c).Args + "\n"}
+	ts.result = func(c *toolset.Call) *toolset.Result {
+		return &toolset.Result{Stdout: "args were " + renderCall(c).Args + "\n"}
 	}
 	obj := runMCP(ts, "", "call", "fake_get", `{"flags":{"output":"json","limit":2},"args":["x"]}`)
 	list := runMCP(ts, `[{"name":"output","value":"json"},{"name":"limit","value":2},{"name":"args","value":["x"]}]`, "call", "fake_get")
@@ -131,14 +130,14 @@ func TestCallMCPResult(t *testing.T) {
 	tests := []struct {
 		name    string
 		input   string
-		result  exec.Result // what the run returns
+		result  toolset.Result // what the run returns
 		wantErr string
 	}{
-		{"ran", "{}", exec.Result{Stdout: "hello\n"}, ""},
-		{"failed", "{}", exec.Result{Stderr: "boom\n", ExitCode: 3}, "the command exited with code 3"},
-		{"timed out", "{}", exec.Result{ExitCode: -1, TimedOut: true}, "the command timed out after 1s"},
+		{"ran", "{}", toolset.Result{Stdout: "hello\n"}, ""},
+		{"failed", "{}", toolset.Result{Stderr: "boom\n", ExitCode: 3}, "the command exited with code 3"},
+		{"timed out", "{}", toolset.Result{ExitCode: -1, TimedOut: true}, "the command timed out after 1s"},
 		// Refused by the toolset; the message names the tool once.
-		{"refused", `{"flags":{"limit":"many"}}`, exec.Result{}, "fake_get: the call failed: invalid arguments: "},
+		{"refused", `{"flags":{"limit":"many"}}`, toolset.Result{}, "fake_get: the call failed: invalid arguments: "},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -197,13 +196,13 @@ var png = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
 
 func TestCallToolVault(t *testing.T) {
 	b64 := base64.StdEncoding.EncodeToString(png)
-	ran := func(stdout, stderr string, code int) exec.Result {
-		return exec.Result{Stdout: stdout, Stderr: stderr, ExitCode: code}
+	ran := func(stdout, stderr string, code int) toolset.Result {
+		return toolset.Result{Stdout: stdout, Stderr: stderr, ExitCode: code}
 	}
 	tests := []struct {
 		name   string
 		input  string
-		result exec.Result // what the run returns
+		result toolset.Result // what the run returns
 		want   string
 	}{
 		{"text", "{}", ran("mycli version 1.4.2\n", "", 0),
@@ -228,7 +227,7 @@ func TestCallToolVault(t *testing.T) {
 			`{"result":{"command":"logMessage","payload":"note\n"},"isError":false}`},
 		{"failed command", "{}", ran("", "boom\n", 2),
 			`{"result":{"command":"showText","payload":"boom\nexit code: 2"},"isError":true}`},
-		{"refused input", `{"flags":{"limit":"many"}}`, exec.Result{},
+		{"refused input", `{"flags":{"limit":"many"}}`, toolset.Result{},
 			`{"result":{"command":"showText","payload":"fake_get: invalid arguments: flags.limit: \"many\" is a string, want integer. Nothing was run."},"isError":true}`},
 	}
 	for _, tc := range tests {
@@ -261,7 +260,7 @@ func TestCallResultRoundTrips(t *testing.T) {
 	// The printed result is the MCP wire form: a client's decoder reads it
 	// back to the same result.
 	ts := newFake()
-	ts.answer(exec.Result{Stdout: "a\n", Stderr: "b\n", ExitCode: 1})
+	ts.answer(toolset.Result{Stdout: "a\n", Stderr: "b\n", ExitCode: 1})
 	r := runMCP(ts, "", "call", "fake_get")
 	var got mcp.CallToolResult
 	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
@@ -282,7 +281,7 @@ func TestCallResultRoundTrips(t *testing.T) {
 // The toolvault response of a call whose command printed JSON: showData.
 func ExampleNew_callToolVault() {
 	ts := newFake()
-	ts.answer(exec.Result{Stdout: `{"kind": "PodList", "items": []}` + "\n"})
+	ts.answer(toolset.Result{Stdout: `{"kind": "PodList", "items": []}` + "\n"})
 	root := &cobra.Command{Use: "fakecli"}
 	root.AddCommand(bridge.New(bridge.Options{Tree: ts.source}))
 	root.SetOut(os.Stdout)

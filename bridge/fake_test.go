@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cobramcp/cobramcp/bridge"
-	"github.com/cobramcp/cobramcp/internal/exec"
 	"github.com/cobramcp/cobramcp/internal/jsonvalue"
 	"github.com/cobramcp/cobramcp/toolset"
 )
@@ -32,7 +31,7 @@ type fakeCLI struct {
 	// build, when set, builds another tree instead of fakecli's.
 	build func() *cobra.Command
 	// result answers a call; nil answers "ran TOOL\n".
-	result func(c *toolset.Call) *exec.Result
+	result func(c *toolset.Call) *toolset.Result
 
 	mu    sync.Mutex
 	calls []*toolset.Call
@@ -73,13 +72,13 @@ func (f *fakeCLI) config() *toolset.Config {
 }
 
 func (f *fakeCLI) record(toolset.RunFunc) toolset.RunFunc {
-	return func(_ context.Context, c *toolset.Call) (*exec.Result, error) {
+	return func(_ context.Context, c *toolset.Call) (*toolset.Result, error) {
 		f.mu.Lock()
 		f.calls = append(f.calls, c)
 		result := f.result
 		f.mu.Unlock()
 		if result == nil {
-			return &exec.Result{Stdout: "ran " + c.Tool + "\n"}, nil
+			return &toolset.Result{Stdout: "ran " + c.Tool + "\n"}, nil
 		}
 		return result(c), nil
 	}
@@ -112,10 +111,10 @@ func (f *fakeCLI) view(t *testing.T, l toolset.Listing) *toolset.Served {
 }
 
 // answer makes every call answer res.
-func (f *fakeCLI) answer(res exec.Result) {
+func (f *fakeCLI) answer(res toolset.Result) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.result = func(*toolset.Call) *exec.Result { r := res; return &r }
+	f.result = func(*toolset.Call) *toolset.Result { r := res; return &r }
 }
 
 // fakeCall is one recorded call: the tool and what reached the run, as

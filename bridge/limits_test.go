@@ -9,23 +9,22 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cobramcp/cobramcp/bridge"
-	"github.com/cobramcp/cobramcp/internal/exec"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
 // limitsTree is a CLI whose author chose a 3-minute timeout and a 4 KiB
 // output cap; its calls never run: the limits of the last one are
 // recorded.
-func limitsTree(got *exec.Options) *cobra.Command {
+func limitsTree(got *toolset.RunOptions) *cobra.Command {
 	root := &cobra.Command{Use: "lim", SilenceUsage: true, SilenceErrors: true}
 	root.AddCommand(&cobra.Command{Use: "get", RunE: func(*cobra.Command, []string) error { return nil }})
 	root.AddCommand(bridge.Command(&bridge.Config{
 		Timeout:   3 * time.Minute,
 		MaxOutput: 4096,
 		Middleware: []toolset.Middleware{func(toolset.RunFunc) toolset.RunFunc {
-			return func(_ context.Context, c *toolset.Call) (*exec.Result, error) {
+			return func(_ context.Context, c *toolset.Call) (*toolset.Result, error) {
 				*got = c.Options
-				return &exec.Result{Stdout: "ran"}, nil
+				return &toolset.Result{Stdout: "ran"}, nil
 			}
 		}},
 	}))
@@ -62,7 +61,7 @@ func TestLimitFlags(t *testing.T) {
 			for k, v := range tt.env {
 				t.Setenv(k, v)
 			}
-			var got exec.Options
+			var got toolset.RunOptions
 			args := append([]string{"mcp", "call", "lim_get", "{}"}, tt.flags...)
 			_, err := execute(limitsTree(&got), args...)
 			if tt.wantErr != "" {
@@ -83,7 +82,7 @@ func TestLimitFlags(t *testing.T) {
 
 // The serving commands have the limit flags; the export does not.
 func TestLimitFlagsWhereCallsRun(t *testing.T) {
-	var got exec.Options
+	var got toolset.RunOptions
 	root := limitsTree(&got)
 	for _, path := range [][]string{{"mcp", "start"}, {"mcp", "stream"}, {"mcp", "call"}, {"mcp", "tool"}} {
 		c, _, err := root.Find(path)

@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cobramcp/cobramcp/bridge"
-	"github.com/cobramcp/cobramcp/internal/exec"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -30,9 +29,9 @@ func levelTree(argv *[]string) *cobra.Command {
 	del := &cobra.Command{Use: "delete", RunE: func(*cobra.Command, []string) error { return nil }}
 	root.AddCommand(get, del)
 	root.AddCommand(bridge.Command(&bridge.Config{Middleware: []toolset.Middleware{func(toolset.RunFunc) toolset.RunFunc {
-		return func(_ context.Context, c *toolset.Call) (*exec.Result, error) {
+		return func(_ context.Context, c *toolset.Call) (*toolset.Result, error) {
 			*argv = c.Argv
-			return &exec.Result{Stdout: "ran"}, nil
+			return &toolset.Result{Stdout: "ran"}, nil
 		}
 	}}}))
 	return root

@@ -19,7 +19,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cobramcp/cobramcp/bridge"
-	"github.com/cobramcp/cobramcp/internal/exec"
 	"github.com/cobramcp/cobramcp/oauth"
 	"github.com/cobramcp/cobramcp/serve"
 	"github.com/cobramcp/cobramcp/toolset"
@@ -40,9 +39,9 @@ func streamCLI() *fakeCLI {
 			}
 			return root
 		},
-		result: func(c *toolset.Call) *exec.Result {
+		result: func(c *toolset.Call) *toolset.Result {
 			s, _ := c.Flags["text"].(string)
-			return &exec.Result{Stdout: s}
+			return &toolset.Result{Stdout: s}
 		},
 	}
 }

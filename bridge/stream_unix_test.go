@@ -16,7 +16,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
-	"github.com/cobramcp/cobramcp/internal/exec"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -30,9 +29,9 @@ import (
 // does.
 func TestStreamEndsRunningCalls(t *testing.T) {
 	started := make(chan string, 1) // the pid, once the call's process runs
-	ended := make(chan *exec.Result, 1)
+	ended := make(chan *toolset.Result, 1)
 	sleeper := func(next toolset.RunFunc) toolset.RunFunc {
-		return func(ctx context.Context, c *toolset.Call) (*exec.Result, error) {
+		return func(ctx context.Context, c *toolset.Call) (*toolset.Result, error) {
 			c.Path = "/bin/sh"
 			c.Argv = []string{"-c", `trap '' TERM; echo $$; exec sleep 60`}
 			c.Options.KillGrace = 6 * time.Second

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/cobramcp/cobramcp/internal/dialect"
-	"github.com/cobramcp/cobramcp/internal/exec"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -99,35 +98,35 @@ func TestToolRun(t *testing.T) {
 		name      string
 		tool      string
 		stdin     string
-		result    exec.Result // what the run returns
-		wantArgs  string      // what reaches the run, as JSON; "" when nothing runs
-		wantOut   string      // compact JSON printed
-		wantError string      // "" for success
+		result    toolset.Result // what the run returns
+		wantArgs  string         // what reaches the run, as JSON; "" when nothing runs
+		wantOut   string         // compact JSON printed
+		wantError string         // "" for success
 	}{
 		{
 			name: "empty stdin", tool: "fake_get", stdin: "",
-			result:   exec.Result{Stdout: "ok\n"},
+			result:   toolset.Result{Stdout: "ok\n"},
 			wantArgs: `{}`, wantOut: `{"stdout":"ok\n","stderr":"","exitCode":0}`,
 		},
 		{
 			name: "object", tool: "fake_get", stdin: `{"flags":{"output":"json"}}`,
-			result:   exec.Result{Stdout: "{}\n", Stderr: "note\n"},
+			result:   toolset.Result{Stdout: "{}\n", Stderr: "note\n"},
 			wantArgs: `{"flags":{"output":"json"}}`, wantOut: `{"stdout":"{}\n","stderr":"note\n","exitCode":0}`,
 		},
 		{
 			name: "list", tool: "fake_get", stdin: `[{"name":"output","value":"json"}]`,
-			result:   exec.Result{Stdout: "{}\n"},
+			result:   toolset.Result{Stdout: "{}\n"},
 			wantArgs: `{"flags":{"output":"json"}}`, wantOut: `{"stdout":"{}\n","stderr":"","exitCode":0}`,
 		},
 		{
 			name: "command failed", tool: "fake_get", stdin: `{}`,
-			result:   exec.Result{Stderr: "not found\n", ExitCode: 4},
+			result:   toolset.Result{Stderr: "not found\n", ExitCode: 4},
 			wantArgs: `{}`, wantOut: `{"stdout":"","stderr":"not found\n","exitCode":4}`,
 			wantError: "fake_get: the call failed: the command exited with code 4",
 		},
 		{
 			name: "timed out", tool: "fake_get", stdin: `{}`,
-			result:   exec.Result{ExitCode: -1, TimedOut: true},
+			result:   toolset.Result{ExitCode: -1, TimedOut: true},
 			wantArgs: `{}`, wantOut: `{"stdout":"","stderr":"cobramcp: the command timed out after 2s and its process group was ended\n","exitCode":-1,"timedOut":true}`,
 			wantError: "fake_get: the call failed: the command timed out after 2s and its process group was ended",
 		},
@@ -149,7 +148,7 @@ func TestToolRun(t *testing.T) {
 		},
 		{
 			name: "image", tool: "fake_get", stdin: `{}`,
-			result:   exec.Result{Stdout: string(png)},
+			result:   toolset.Result{Stdout: string(png)},
 			wantArgs: `{}`,
 			wantOut:  `{"stdout":"","stderr":"","exitCode":0,"image":{"mediaType":"image/png","data":"` + base64.StdEncoding.EncodeToString(png) + `"}}`,
 		},

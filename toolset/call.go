@@ -16,7 +16,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/pflag"
 
-	"github.com/cobramcp/cobramcp/internal/exec"
 	"github.com/cobramcp/cobramcp/internal/fairshare"
 	"github.com/cobramcp/cobramcp/internal/schemacheck"
 )
@@ -395,7 +394,7 @@ func (s *Served) call(ctx context.Context, t *Tool, arguments json.RawMessage, o
 		o.trace.refuse(OutcomeFailed)
 		return errorResult(fmt.Sprintf("%s: cannot find this program's executable: %v", t.Name, err))
 	}
-	opts := exec.Options{Env: o.env, MaxOutput: ts.cfg.MaxOutput}
+	opts := RunOptions{Env: o.env, MaxOutput: ts.cfg.MaxOutput}
 	if t.Timeout > 0 {
 		opts.Timeout = t.Timeout
 	}
@@ -423,7 +422,7 @@ func errorResult(msg string) *mcp.CallToolResult {
 }
 
 // result turns a finished process into the call's result.
-func result(r *exec.Result, timeout time.Duration) *mcp.CallToolResult {
+func result(r *Result, timeout time.Duration) *mcp.CallToolResult {
 	out := Output{Stdout: r.Stdout, Stderr: r.Stderr, ExitCode: r.ExitCode, TimedOut: r.TimedOut}
 	var why string
 	switch {

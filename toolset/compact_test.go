@@ -14,7 +14,6 @@ import (
 
 	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/example/mycli"
-	"github.com/cobramcp/cobramcp/internal/exec"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -99,9 +98,9 @@ func expandedWith(cfg *toolset.Config) *toolset.Served {
 func TestCompactValidatesExactly(t *testing.T) {
 	record := func(argv *[]string) toolset.Middleware {
 		return func(toolset.RunFunc) toolset.RunFunc {
-			return func(_ context.Context, c *toolset.Call) (*exec.Result, error) {
+			return func(_ context.Context, c *toolset.Call) (*toolset.Result, error) {
 				*argv = slices.Clone(c.Argv)
-				return &exec.Result{Stdout: strings.Join(c.Argv, " ")}, nil
+				return &toolset.Result{Stdout: strings.Join(c.Argv, " ")}, nil
 			}
 		}
 	}

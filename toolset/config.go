@@ -8,8 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-
-	"github.com/cobramcp/cobramcp/internal/exec"
 )
 
 // Annotation keys read from cmd.Annotations. They carry MCP metadata on a
@@ -69,7 +67,7 @@ type Config struct {
 	Timeout time.Duration
 
 	// MaxOutput caps each of stdout and stderr per call, in bytes;
-	// exec.DefaultMaxOutput when zero, no cap when negative. Past the cap the
+	// 1 MiB when zero, no cap when negative. Past the cap the
 	// output keeps its head and tail around a marker.
 	MaxOutput int
 
@@ -141,13 +139,13 @@ type Call struct {
 	Args    []string       // the positional args asked for
 	// ArgsAfterDash are the words asked for after "--" (argsAfterDash).
 	ArgsAfterDash []string
-	Path          string       // the binary that runs
-	Argv          []string     // the arguments after the binary: command path, flags, args ("--" where needed)
-	Options       exec.Options // the limits of the run
+	Path          string     // the binary that runs
+	Argv          []string   // the arguments after the binary: command path, flags, args ("--" where needed)
+	Options       RunOptions // the limits of the run
 }
 
 // RunFunc runs a call.
-type RunFunc func(ctx context.Context, call *Call) (*exec.Result, error)
+type RunFunc func(ctx context.Context, call *Call) (*Result, error)
 
 // Middleware wraps a RunFunc.
 type Middleware func(next RunFunc) RunFunc

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cobramcp/cobramcp/internal/exec"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -25,9 +24,9 @@ func TestEmptyInputsMeanNotSet(t *testing.T) {
 	set.Flags().String("name", "", "name")
 	root.AddCommand(set)
 	ts := mustTools(t, root, &toolset.Config{Middleware: []toolset.Middleware{func(toolset.RunFunc) toolset.RunFunc {
-		return func(_ context.Context, c *toolset.Call) (*exec.Result, error) {
+		return func(_ context.Context, c *toolset.Call) (*toolset.Result, error) {
 			argv = c.Argv
-			return &exec.Result{}, nil
+			return &toolset.Result{}, nil
 		}
 	}}})
 	v := fullView(ts)

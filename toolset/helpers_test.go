@@ -10,11 +10,11 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cobramcp/cobramcp/internal/exec"
 	"github.com/cobramcp/cobramcp/internal/jsonvalue"
+	"github.com/cobramcp/cobramcp/toolset"
 )
 
-type execResult = exec.Result
+type execResult = toolset.Result
 
 func resultText(r *mcp.CallToolResult) string {
 	var b strings.Builder

@@ -9,7 +9,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cobramcp/cobramcp/internal/exec"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -22,11 +21,11 @@ func TestHideEnv(t *testing.T) {
 	var mu sync.Mutex
 	var seen [][]string
 	capture := func(toolset.RunFunc) toolset.RunFunc {
-		return func(_ context.Context, c *toolset.Call) (*exec.Result, error) {
+		return func(_ context.Context, c *toolset.Call) (*toolset.Result, error) {
 			mu.Lock()
 			defer mu.Unlock()
 			seen = append(seen, slices.Clone(c.Options.Env))
-			return &exec.Result{}, nil
+			return &toolset.Result{}, nil
 		}
 	}
 	last := func(t *testing.T) []string {

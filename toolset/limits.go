@@ -10,7 +10,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cobramcp/cobramcp/internal/caller"
-	"github.com/cobramcp/cobramcp/internal/exec"
 	"github.com/cobramcp/cobramcp/internal/fairshare"
 )
 
@@ -92,7 +91,7 @@ func callerKey(req *mcp.CallToolRequest) string {
 // o's scheduler, as o's caller, then runs the process, and notes in
 // o.trace what happened.
 func (s *Served) runner(o callOptions) RunFunc {
-	return func(ctx context.Context, c *Call) (*exec.Result, error) {
+	return func(ctx context.Context, c *Call) (*Result, error) {
 		ts := s.ts
 		ts.running.begin()
 		defer ts.running.end()
@@ -132,7 +131,7 @@ func (s *Served) runner(o callOptions) RunFunc {
 		if o.observer != nil {
 			opts.Env = withTraceEnv(opts.Env, o.observer.Env(rctx))
 		}
-		res, err := exec.Run(rctx, c.Path, c.Argv, opts)
+		res, err := runProcess(rctx, c, opts)
 		ran()
 		if err != nil {
 			tr.refuse(OutcomeFailed)

@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/cobramcp/cobramcp/internal/exec"
 )
 
 // An Observer watches a server's MCP requests and the tool calls they run,
@@ -150,7 +148,7 @@ func withTraceEnv(env, vars []string) []string {
 }
 
 // noteRun notes in tr how the process of a call ended.
-func (tr *trace) noteRun(r *exec.Result) {
+func (tr *trace) noteRun(r *Result) {
 	tr.ran, tr.exit, tr.output = true, r.ExitCode, len(r.Stdout)+len(r.Stderr)
 	tr.cut = r.StdoutOmitted > 0 || r.StderrOmitted > 0 || r.StdoutUnread || r.StderrUnread
 	switch {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/cobramcp/cobramcp/example/mycli"
 	"github.com/cobramcp/cobramcp/internal/dialect"
-	"github.com/cobramcp/cobramcp/internal/exec"
 	"github.com/cobramcp/cobramcp/internal/flagschema"
 	"github.com/cobramcp/cobramcp/test/roundtrip"
 	"github.com/cobramcp/cobramcp/test/strictcheck"
@@ -78,9 +77,9 @@ func TestStrictMapKeyShapes(t *testing.T) {
 	for _, tt := range tests {
 		var argv []string
 		capture := func(toolset.RunFunc) toolset.RunFunc {
-			return func(_ context.Context, c *toolset.Call) (*exec.Result, error) {
+			return func(_ context.Context, c *toolset.Call) (*toolset.Result, error) {
 				argv = c.Argv
-				return &exec.Result{}, nil
+				return &toolset.Result{}, nil
 			}
 		}
 		ts := mustTools(t, tt.tree(), &toolset.Config{Middleware: []toolset.Middleware{capture}})

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cobramcp/cobramcp/internal/dialect"
-	"github.com/cobramcp/cobramcp/internal/exec"
 	"github.com/cobramcp/cobramcp/internal/flagschema"
 	"github.com/cobramcp/cobramcp/test/strictcheck"
 	"github.com/cobramcp/cobramcp/toolset"
@@ -50,9 +49,9 @@ func pairsTree() *cobra.Command {
 func TestStrictPairsRoundTrip(t *testing.T) {
 	var argv []string
 	capture := func(toolset.RunFunc) toolset.RunFunc {
-		return func(_ context.Context, c *toolset.Call) (*exec.Result, error) {
+		return func(_ context.Context, c *toolset.Call) (*toolset.Result, error) {
 			argv = c.Argv
-			return &exec.Result{}, nil
+			return &toolset.Result{}, nil
 		}
 	}
 	ts := mustTools(t, pairsTree(), &toolset.Config{Middleware: []toolset.Middleware{capture}})

@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/cobramcp/cobramcp/internal/exec"
 	"github.com/cobramcp/cobramcp/test/roundtrip"
 	"github.com/cobramcp/cobramcp/test/wirelist"
 	"github.com/cobramcp/cobramcp/toolset"
@@ -24,9 +23,9 @@ func toolsOf(t *testing.T, argv *[]string) *toolset.Toolset {
 	ts, err := toolset.New(New(), &toolset.Config{
 		RepeatableTypes: RepeatableTypes(),
 		Middleware: []toolset.Middleware{func(toolset.RunFunc) toolset.RunFunc {
-			return func(_ context.Context, c *toolset.Call) (*exec.Result, error) {
+			return func(_ context.Context, c *toolset.Call) (*toolset.Result, error) {
 				*argv = c.Argv
-				return &exec.Result{}, nil
+				return &toolset.Result{}, nil
 			}
 		}},
 	})

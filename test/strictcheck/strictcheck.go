@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cobramcp/cobramcp/internal/dialect"
-	"github.com/cobramcp/cobramcp/internal/exec"
 	"github.com/cobramcp/cobramcp/test/roundtrip"
 	"github.com/cobramcp/cobramcp/toolset"
 )
@@ -48,9 +47,9 @@ func MapKeys(t testing.TB, c Case) Counts {
 	var argv []string
 	cfg := c.Config
 	cfg.Middleware = append(slices.Clone(cfg.Middleware), func(toolset.RunFunc) toolset.RunFunc {
-		return func(_ context.Context, call *toolset.Call) (*exec.Result, error) {
+		return func(_ context.Context, call *toolset.Call) (*toolset.Result, error) {
 			argv = call.Argv
-			return &exec.Result{}, nil
+			return &toolset.Result{}, nil
 		}
 	})
 	ts, err := toolset.New(c.New(), &cfg)
