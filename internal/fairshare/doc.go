@@ -12,11 +12,14 @@
 // The rules:
 //
 //   - No key holds more than its share of the slots (Options.Share, half of
-//     them by default), so that another key always finds a free one. The
-//     empty key is the exception: it stands for the one caller of a server
-//     that has no identities and no sessions (stdio), which no other caller
-//     can meet, and may use every slot; MaxQueuePerKey does not apply to
-//     it either (MaxQueue does).
+//     them by default), and a key that holds a slot never takes the last
+//     free one: that one is kept for a key that holds none. So, however
+//     many keys are at work, a key that holds none finds a free slot unless
+//     another such key took the last one first. The empty key is the
+//     exception: it stands for the one caller of a server that has no
+//     identities and no sessions (stdio), which no other caller can meet,
+//     and may use every slot; MaxQueuePerKey does not apply to it either
+//     (MaxQueue does). A share of every slot keeps none free.
 //   - When a slot frees, the calls queued are served round-robin between
 //     keys: each key's calls in the order they came, one key after the
 //     other.

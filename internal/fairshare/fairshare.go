@@ -90,6 +90,17 @@ func (s *Scheduler) limit(k *key) int {
 	return s.opts.Share
 }
 
+// mayTake reports whether k may take one of the free slots now: it is
+// below its share, and, unless it is the lone caller or its share is every
+// slot, it holds none or the slot is not the last free one (kept for a
+// key that holds none).
+func (s *Scheduler) mayTake(k *key) bool {
+	if s.free == 0 || k.running >= s.limit(k) {
+		return false
+	}
+	return s.free > 1 || k.running == 0 || k.name == "" || s.opts.Share >= s.opts.Slots
+}
+
 func (s *Scheduler) keyOf(name string) *key {
 	k := s.keys[name]
 	if k == nil {
@@ -122,7 +133,7 @@ func (s *Scheduler) TryAcquire(name string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	k := s.keyOf(name)
-	if s.free > 0 && len(k.queue) == 0 && k.running < s.limit(k) {
+	if len(k.queue) == 0 && s.mayTake(k) {
 		s.free--
 		k.running++
 		return true
@@ -138,10 +149,11 @@ func (s *Scheduler) TryAcquire(name string) bool {
 func (s *Scheduler) Acquire(ctx context.Context, name string) (time.Duration, error) {
 	s.mu.Lock()
 	k := s.keyOf(name)
-	// A free slot is taken at once by a key below its share with nothing
+	// A free slot is taken at once by a key that may take it with nothing
 	// queued. (Calls queued while a slot is free are all of keys at their
-	// share: dispatch hands a free slot to any other.)
-	if s.free > 0 && len(k.queue) == 0 && k.running < s.limit(k) {
+	// share, or holding slots while one is free: dispatch hands a free
+	// slot to any other.)
+	if len(k.queue) == 0 && s.mayTake(k) {
 		s.free--
 		k.running++
 		s.mu.Unlock()
@@ -223,7 +235,7 @@ func (s *Scheduler) dispatch() {
 		for n := 0; n < len(s.ring); n++ {
 			i := (s.next + n) % len(s.ring)
 			k := s.ring[i]
-			if k.running >= s.limit(k) {
+			if !s.mayTake(k) {
 				continue
 			}
 			w := k.queue[0]

@@ -97,6 +97,47 @@ func TestShareLeavesSlotsToOthers(t *testing.T) {
 	}
 }
 
+// TestLastSlotKept (issue 34.10): a key that holds a slot never takes the
+// last free one, so that a third key finds one although two are at work:
+// with a share of half, two keys could take every slot (a static token's
+// holder with two sessions made another session's call wait 21 s). It goes
+// to a key that holds none; a key holding some gets it once another frees.
+func TestLastSlotKept(t *testing.T) {
+	s := New(Options{Slots: 4}) // a share of 2
+	mustAcquire(t, s, "s1")
+	mustAcquire(t, s, "s1")
+	mustAcquire(t, s, "s2")
+	granted := make(chan string, 2)
+	queue(t, s, "s2", "s2 second", granted)
+	if st := s.Stats(); st.Running != 3 || st.Waiting != 1 {
+		t.Fatalf("stats %+v: want s2's second call waiting while the last slot is free", st)
+	}
+	if !s.TryAcquire("s3") {
+		t.Fatal("s3 found no free slot beside s1's and s2's")
+	}
+	if s.TryAcquire("s4") {
+		t.Fatal("s4 took a slot beyond the slots")
+	}
+	s.Release("s3") // the last slot is free again, and kept
+	select {
+	case g := <-granted:
+		t.Fatalf("%s took the last free slot", g)
+	default:
+	}
+	s.Release("s1") // two free: s2 takes one, one stays free
+	if g := <-granted; g != "s2 second" {
+		t.Fatal(g)
+	}
+	if st := s.Stats(); st.Running != 3 || st.ByKey["s2"] != 2 {
+		t.Fatalf("stats %+v", st)
+	}
+	// A share of every slot keeps none free: the operator asked for it.
+	all := New(Options{Slots: 2, Share: 2})
+	if !all.TryAcquire("a") || !all.TryAcquire("a") {
+		t.Fatal("a share of every slot: a could not take both")
+	}
+}
+
 func TestEmptyKeyUsesEverySlot(t *testing.T) {
 	s := New(Options{Slots: 3, MaxQueuePerKey: 1, MaxQueue: 2})
 	for range 3 {
