@@ -259,11 +259,3 @@ func (r *Rule) matches(who *auth.TokenInfo) bool {
 	}
 	return true
 }
-
-// Claim returns the claim name of who's token as a string: a string claim
-// as it is, a number or a boolean as JSON writes it. "sub" is
-// TokenInfo.UserID when the claims do not carry it. Lists and objects are
-// not claims a flag can take: ok is false for them, as for a missing claim.
-func Claim(who *auth.TokenInfo, name string) (value string, ok bool) {
-	return caller.FromToken(who).Claim(name)
-}

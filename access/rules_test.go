@@ -124,20 +124,3 @@ func TestCatchAll(t *testing.T) {
 		t.Fatal(r, err)
 	}
 }
-
-func TestClaim(t *testing.T) {
-	who := &auth.TokenInfo{UserID: "u1", Extra: map[string]any{
-		"email": "a@b.c", "n": 3.0, "ok": true, "list": []any{"x"}, "empty": "", "null": nil,
-	}}
-	for _, c := range []struct {
-		name, want string
-		ok         bool
-	}{
-		{"email", "a@b.c", true}, {"n", "3", true}, {"ok", "true", true}, {"sub", "u1", true},
-		{"list", "", false}, {"empty", "", false}, {"null", "", false}, {"missing", "", false},
-	} {
-		if v, ok := Claim(who, c.name); v != c.want || ok != c.ok {
-			t.Errorf("Claim(%s) = %q %v", c.name, v, ok)
-		}
-	}
-}

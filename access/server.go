@@ -5,28 +5,26 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cobramcp/cobramcp/internal/caller"
 	"github.com/cobramcp/cobramcp/serve"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
-// ErrForbidden is wrapped by every refusal of ServerFor: serve's
-// ErrForbidden, which its HTTP server answers 403; the caller sees
-// nothing.
-var ErrForbidden = serve.ErrForbidden
-
 // forbidden is a refusal: its text is why's, and it wraps both
-// ErrForbidden and why.
+// serve.ErrForbidden (which serve's HTTP server answers 403; the caller
+// sees nothing more) and why.
 type forbidden struct{ why error }
 
 func (f forbidden) Error() string   { return f.why.Error() }
-func (f forbidden) Unwrap() []error { return []error{ErrForbidden, f.why} }
+func (f forbidden) Unwrap() []error { return []error{serve.ErrForbidden, f.why} }
 
 // ErrClaim is the refusal of a caller whose token lacks a claim that its
 // rule pins a flag to (or holds one the flag refuses).
@@ -49,12 +47,12 @@ type Options struct {
 	// so that callers with many distinct claim values (one per user, for
 	// a rule pinning a flag to the email claim) cannot grow them without
 	// end; past it, one kept server is forgotten for each new one (its
-	// sessions keep it). 0 means DefaultMaxServers.
+	// sessions keep it). 0 means 4096.
 	MaxServers int
 }
 
-// DefaultMaxServers is the default of Options.MaxServers.
-const DefaultMaxServers = 4096
+// defaultMaxServers is the default of Options.MaxServers.
+const defaultMaxServers = 4096
 
 // Servers makes each caller's MCP server, serving that caller's view: the
 // tools its rule and Options.Policies leave, with its pins. Servers are
@@ -96,7 +94,7 @@ func New(f *File, ts *toolset.Toolset, o Options) (*Servers, error) {
 			}
 		}
 		if len(missing) > 0 {
-			sort.Strings(missing)
+			slices.Sort(missing)
 			return nil, &RuleError{File: f.name, Rule: r, Err: fmt.Errorf(`"set-claim": no tool this rule serves takes %s`, strings.Join(missing, ", "))}
 		}
 		if len(r.SetClaim) == 0 {
@@ -121,27 +119,18 @@ func takes(v *toolset.Served, flag string) bool {
 func (s *Servers) view(r *Rule, claims map[string]string) (*toolset.Served, error) {
 	p := toolset.Policy{Tools: r.Tools, ExcludeTools: r.ExcludeTools, ReadOnly: r.ReadOnly}
 	from := fmt.Sprintf("access rule %d", r.index+1)
-	for _, flag := range sortedKeys(r.Set) {
+	for _, flag := range slices.Sorted(maps.Keys(r.Set)) {
 		p.Pins = append(p.Pins, toolset.Pin{Flag: flag, Value: r.Set[flag], From: from})
 	}
-	for _, flag := range sortedKeys(claims) {
+	for _, flag := range slices.Sorted(maps.Keys(claims)) {
 		p.Pins = append(p.Pins, toolset.Pin{Flag: flag, Value: claims[flag], From: fmt.Sprintf("%s (claim %q)", from, r.SetClaim[flag])})
 	}
 	return s.ts.View(s.opts.Listing, append([]toolset.Policy{p}, s.opts.Policies...)...)
 }
 
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// View returns who's view: the tools who may call, as listed to who. Its
-// errors wrap ErrForbidden.
-func (s *Servers) View(who *auth.TokenInfo) (*toolset.Served, error) {
+// viewFor returns who's view: the tools who may call, as listed to who.
+// Its errors wrap serve.ErrForbidden.
+func (s *Servers) viewFor(who *auth.TokenInfo) (*toolset.Served, error) {
 	r, claims, _, err := s.resolve(who)
 	if err != nil {
 		return nil, err
@@ -159,8 +148,8 @@ func (s *Servers) resolve(who *auth.TokenInfo) (*Rule, map[string]string, string
 	}
 	key := fmt.Sprint(r.index)
 	var claims map[string]string
-	for _, flag := range sortedKeys(r.SetClaim) {
-		val, ok := Claim(who, r.SetClaim[flag])
+	for _, flag := range slices.Sorted(maps.Keys(r.SetClaim)) {
+		val, ok := caller.FromToken(who).Claim(r.SetClaim[flag])
 		if !ok {
 			s.log.Warn("access refused: the token lacks a claim its rule pins a flag to", "subject", subject(who), "rule", r.index+1, "claim", r.SetClaim[flag], "flag", flag)
 			return nil, nil, "", forbidden{ErrClaim}
@@ -187,13 +176,13 @@ func (s *Servers) viewOf(who *auth.TokenInfo, r *Rule, claims map[string]string)
 	return v, nil
 }
 
+// subject is who's subject, for the log.
 func subject(who *auth.TokenInfo) string {
-	sub, _ := Claim(who, "sub")
-	return sub
+	return caller.FromToken(who).Subject
 }
 
 // ServerFor returns the MCP server of who: the hook of serve's HTTP options
-// (called once per new session). Its errors wrap ErrForbidden.
+// (called once per new session). Its errors wrap serve.ErrForbidden.
 func (s *Servers) ServerFor(_ context.Context, who *auth.TokenInfo) (*mcp.Server, error) {
 	r, claims, key, err := s.resolve(who)
 	if err != nil {
@@ -231,5 +220,5 @@ func (s *Servers) maxServers() int {
 	if s.opts.MaxServers > 0 {
 		return s.opts.MaxServers
 	}
-	return DefaultMaxServers
+	return defaultMaxServers
 }

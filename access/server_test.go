@@ -12,6 +12,7 @@ import (
 
 	"github.com/cobramcp/cobramcp/access"
 	"github.com/cobramcp/cobramcp/example/mycli"
+	"github.com/cobramcp/cobramcp/serve"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -143,7 +144,7 @@ func TestServerFor(t *testing.T) {
 		{"a claim that is a list", &auth.TokenInfo{UserID: "g", Extra: map[string]any{"team": []any{"x"}}}, access.ErrClaim},
 	} {
 		_, err := s.ServerFor(ctx, c.who)
-		if !errors.Is(err, access.ErrForbidden) || !errors.Is(err, c.want) {
+		if !errors.Is(err, serve.ErrForbidden) || !errors.Is(err, c.want) {
 			t.Errorf("%s: %v, want ErrForbidden and %v", c.name, err, c.want)
 		}
 	}
@@ -152,7 +153,7 @@ func TestServerFor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s2.ServerFor(ctx, &auth.TokenInfo{UserID: "dave"}); !errors.Is(err, access.ErrForbidden) || !errors.Is(err, access.ErrNoRule) {
+	if _, err := s2.ServerFor(ctx, &auth.TokenInfo{UserID: "dave"}); !errors.Is(err, serve.ErrForbidden) || !errors.Is(err, access.ErrNoRule) {
 		t.Fatal(err)
 	}
 }

@@ -55,9 +55,9 @@ type mark struct {
 	Why     string    `json:"why"`
 }
 
-// BufferSize is how many records may wait to be written before Record
+// bufferSize is how many records may wait to be written before Record
 // drops (and counts) them.
-const BufferSize = 4096
+const bufferSize = 4096
 
 // Log writes records as JSON lines. Its methods are safe for concurrent
 // use; a nil *Log records nothing.
@@ -115,13 +115,13 @@ func New(w io.Writer, logger *slog.Logger) *Log {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	l := &Log{w: w, logger: logger, ch: make(chan Record, BufferSize), done: make(chan struct{})}
+	l := &Log{w: w, logger: logger, ch: make(chan Record, bufferSize), done: make(chan struct{})}
 	go l.write()
 	return l
 }
 
-// Record queues r to be written, without waiting: when the buffer is full
-// r is counted as dropped, and the next line written says so.
+// Record queues r to be written, without waiting: when 4096 records wait
+// already, r is counted as dropped, and the next line written says so.
 func (l *Log) Record(r Record) {
 	if l == nil {
 		return

@@ -137,7 +137,7 @@ func TestFullBufferIsMarked(t *testing.T) {
 	l := New(g, nil)
 	l.Record(Record{Tool: "first"})
 	<-g.entered // the writer holds "first" and waits
-	for range BufferSize {
+	for range bufferSize {
 		l.Record(Record{Tool: "queued"})
 	}
 	done := make(chan struct{})
@@ -156,8 +156,8 @@ func TestFullBufferIsMarked(t *testing.T) {
 	l.Close()
 	close(g.entered)
 	lines := readLines(t, g.buf.Bytes())
-	if len(lines) != 1+BufferSize+1 {
-		t.Fatalf("%d lines, want %d", len(lines), BufferSize+2)
+	if len(lines) != 1+bufferSize+1 {
+		t.Fatalf("%d lines, want %d", len(lines), bufferSize+2)
 	}
 	var marks []map[string]any
 	for _, m := range lines {

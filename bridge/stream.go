@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/cobramcp/cobramcp/internal/httpserve"
 	"github.com/cobramcp/cobramcp/serve"
 	"github.com/cobramcp/cobramcp/toolset"
 
@@ -109,10 +110,10 @@ func newStreamCmd(o *Options) *cobra.Command {
 	listFlag(fl, &f.allowOrigins, "allow-origin", "browser origin allowed besides the server's own (scheme://host[:port]); repeatable", false)
 	fl.StringVar(&f.tlsCert, "tls-cert", "", "serve HTTPS with this certificate (PEM; needs --tls-key)")
 	fl.StringVar(&f.tlsKey, "tls-key", "", "private key of --tls-cert (PEM)")
-	fl.Int64Var(&f.maxBody, "max-body-bytes", serve.DefaultMaxBodyBytes, "largest request body accepted; larger ones get 413")
-	fl.DurationVar(&f.grace, "shutdown-grace", serve.DefaultGrace, "on SIGTERM, how long running calls may go on before they are ended")
-	fl.DurationVar(&f.sessionTimeout, "session-timeout", serve.DefaultSessionTimeout, "close a stateful session idle this long (0: never, only with --max-sessions 0)")
-	fl.IntVar(&f.maxSessions, "max-sessions", serve.DefaultMaxSessions, "most stateful sessions held at once; a new one over it is refused (0: no limit)")
+	fl.Int64Var(&f.maxBody, "max-body-bytes", httpserve.DefaultMaxBodyBytes, "largest request body accepted; larger ones get 413")
+	fl.DurationVar(&f.grace, "shutdown-grace", httpserve.DefaultGrace, "on SIGTERM, how long running calls may go on before they are ended")
+	fl.DurationVar(&f.sessionTimeout, "session-timeout", httpserve.DefaultSessionTimeout, "close a stateful session idle this long (0: never, only with --max-sessions 0)")
+	fl.IntVar(&f.maxSessions, "max-sessions", httpserve.DefaultMaxSessions, "most stateful sessions held at once; a new one over it is refused (0: no limit)")
 	addOAuthFlags(c, &f.oauth)
 	f.confirm = addConfirmFlags(c)
 	return c
@@ -149,15 +150,15 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 		envName = tokenEnv(serverName(o, c)) // the served CLI's: KUBECTL_MCP_TOKEN for `cobramcp stream -- kubectl`
 	}
 	var pathErr *fs.PathError
-	token, source, err := serve.ReadToken(serve.TokenSource{File: f.tokenFile, Env: envName, AllowOpenFile: f.openTokenFile})
+	token, source, err := httpserve.ReadToken(httpserve.TokenSource{File: f.tokenFile, Env: envName, AllowOpenFile: f.openTokenFile})
 	switch {
-	case errors.Is(err, serve.ErrTokenFileOpen):
+	case errors.Is(err, httpserve.ErrTokenFileOpen):
 		return fmt.Errorf("--%s: %w; if something else keeps the file private, pass --%s", flagTokenFile, err, flagOpenToken)
-	case errors.Is(err, serve.ErrNoToken) && f.tokenEnv != "":
+	case errors.Is(err, httpserve.ErrNoToken) && f.tokenEnv != "":
 		// Asked for a token by name: a typo or a missing secret must not
 		// mean serving without one.
 		return fmt.Errorf("--%s %s: $%s is not set or empty", flagTokenEnv, f.tokenEnv, f.tokenEnv)
-	case errors.Is(err, serve.ErrNoToken):
+	case errors.Is(err, httpserve.ErrNoToken):
 		token = nil
 	case err != nil && f.tokenFile != "" && errors.As(err, &pathErr):
 		// The file could not be read: name the flag and the path as given.

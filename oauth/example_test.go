@@ -23,6 +23,7 @@ func ExampleNew() {
 	if err != nil {
 		log.Fatal(err) // the issuer could not be discovered
 	}
+	log.Println("clients learn where to log in at", rs.MetadataURL())
 	srv := mcp.NewServer(&mcp.Implementation{Name: "hello", Version: "1"}, nil)
 	hs, err := serve.NewHTTPServer(srv, serve.HTTPOptions{Auth: rs})
 	if err != nil {

@@ -29,14 +29,14 @@ var defaultAlgorithms = []string{
 	oidc.EdDSA,
 }
 
-// DefaultClockSkew is the tolerance on a token's exp and nbf when
+// defaultClockSkew is the tolerance on a token's exp and nbf when
 // serve.OAuthConfig.ClockSkew is zero.
-const DefaultClockSkew = 30 * time.Second
+const defaultClockSkew = 30 * time.Second
 
-// MetadataPath is where the RFC 9728 protected-resource metadata is
+// metadataPath is where the RFC 9728 protected-resource metadata is
 // served; the resource URL's path, when it has one, is appended to it
 // too ("/.well-known/oauth-protected-resource/mcp").
-const MetadataPath = "/.well-known/oauth-protected-resource"
+const metadataPath = "/.well-known/oauth-protected-resource"
 
 // maxToken bounds the length of a token that is parsed at all.
 const maxToken = 16 << 10
@@ -87,7 +87,7 @@ func New(ctx context.Context, cfg serve.OAuthConfig) (*ResourceServer, error) {
 		}
 	}
 	if cfg.ClockSkew == 0 {
-		cfg.ClockSkew = DefaultClockSkew
+		cfg.ClockSkew = defaultClockSkew
 	}
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{Timeout: 10 * time.Second}
@@ -124,9 +124,9 @@ func New(ctx context.Context, cfg serve.OAuthConfig) (*ResourceServer, error) {
 		},
 	}
 	path := strings.TrimSuffix(res.EscapedPath(), "/")
-	rs.paths = []string{MetadataPath}
+	rs.paths = []string{metadataPath}
 	if path != "" {
-		rs.paths = append([]string{MetadataPath + path}, rs.paths...)
+		rs.paths = append([]string{metadataPath + path}, rs.paths...)
 	}
 	rs.metadataURL = res.Scheme + "://" + res.Host + rs.paths[0]
 	return rs, nil
@@ -175,8 +175,8 @@ func discover(ctx context.Context, c *http.Client, issuer string) (jwks string, 
 		ErrIssuerUnreachable, issuer, oidcErr, metaURL, asErr)
 }
 
-// Metadata returns the RFC 9728 protected-resource metadata served.
-func (rs *ResourceServer) Metadata() *oauthex.ProtectedResourceMetadata {
+// metadata returns the RFC 9728 protected-resource metadata served.
+func (rs *ResourceServer) metadata() *oauthex.ProtectedResourceMetadata {
 	m := rs.meta
 	return &m
 }
@@ -184,9 +184,6 @@ func (rs *ResourceServer) Metadata() *oauthex.ProtectedResourceMetadata {
 // MetadataURL returns the URL of the metadata, as the 401 answers'
 // WWW-Authenticate header gives it.
 func (rs *ResourceServer) MetadataURL() string { return rs.metadataURL }
-
-// Issuer returns the issuer URL tokens must come from.
-func (rs *ResourceServer) Issuer() string { return rs.cfg.Issuer }
 
 // Verify checks an access token: a JWT (header typ JWT or at+jwt, or
 // none) signed by one of the issuer's keys with an accepted algorithm,
@@ -341,10 +338,10 @@ func (c *challenge) Unwrap() http.ResponseWriter { return c.ResponseWriter }
 
 // Public returns the metadata handlers (the go-sdk's
 // auth.ProtectedResourceMetadataHandler), to be served without
-// authentication: at MetadataPath followed by the resource's path, and at
-// MetadataPath.
+// authentication: at /.well-known/oauth-protected-resource followed by the
+// resource's path, and at /.well-known/oauth-protected-resource.
 func (rs *ResourceServer) Public() map[string]http.Handler {
-	h := auth.ProtectedResourceMetadataHandler(rs.Metadata())
+	h := auth.ProtectedResourceMetadataHandler(rs.metadata())
 	out := map[string]http.Handler{}
 	for _, p := range rs.paths {
 		out[p] = h

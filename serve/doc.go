@@ -12,13 +12,13 @@
 //
 // # What serve promises
 //
-// On stdio (Stdio, StdioTransport), one bad message costs one error
-// response and the session goes on: a line that is not JSON is answered
-// -32700; JSON that is not a JSON-RPC 2.0 message, a message longer than
-// MaxMessage bytes or nested deeper than the go-sdk decodes, a repeated
-// member, an id the go-sdk would answer changed (a number that is not an
-// integer of at most 2^53 in magnitude), and a request reusing the id of
-// one in progress are answered -32600. A request the client cancelled is
+// On stdio (Stdio), one bad message costs one error response and the
+// session goes on: a line that is not JSON is answered -32700; JSON that
+// is not a JSON-RPC 2.0 message, a message longer than 16 MiB (the
+// go-sdk's line limit) or nested deeper than the go-sdk decodes, a
+// repeated member, an id the go-sdk would answer changed (a number that is
+// not an integer of at most 2^53 in magnitude), and a request reusing the
+// id of one in progress are answered -32600. A request the client cancelled is
 // not answered, as the MCP spec asks. An error the go-sdk sends with code 0
 // gets a JSON-RPC code.
 //
@@ -28,7 +28,7 @@
 // id is answered exactly as sent or refused, as on stdio: a numeric id the
 // go-sdk would answer changed gets -32600 with the id as sent. In
 // stateful mode the number of sessions is capped (an initialize over the
-// cap gets CodeTooManySessions), and a call ends with its process group
+// cap gets JSON-RPC error -32000), and a call ends with its process group
 // when the HTTP request that carried it ends or its session is deleted; in
 // stateless mode a call ends with its request. A request without the
 // Mcp-Session-Id header to a stateful server is refused, saying that the

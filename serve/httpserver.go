@@ -17,26 +17,6 @@ import (
 	"github.com/cobramcp/cobramcp/internal/httpserve"
 )
 
-// Defaults of the HTTP server, for [HTTPOptions] fields left at zero: the
-// same as `mcp stream`'s flags.
-const (
-	// DefaultMaxSessions is the default cap on stateful HTTP sessions.
-	DefaultMaxSessions = 1000
-	// DefaultSessionTimeout closes a stateful session idle this long.
-	DefaultSessionTimeout = 30 * time.Minute
-	// DefaultMaxBodyBytes bounds a request body (4 MiB, the go-sdk's own
-	// default).
-	DefaultMaxBodyBytes = httpserve.DefaultMaxBodyBytes
-	// DefaultGrace is how long running calls may go on once shutdown
-	// starts.
-	DefaultGrace = httpserve.DefaultGrace
-	// DefaultPath is the URL path of the MCP endpoint.
-	DefaultPath = "/mcp"
-	// HealthPath answers 200 without authentication (503 once shutdown has
-	// begun), for load balancers.
-	HealthPath = httpserve.HealthPath
-)
-
 // ErrForbidden is what a [HTTPOptions.ServerFor] hook wraps to refuse a
 // caller: the new session is answered 403 with the error's text.
 var ErrForbidden = errors.New("forbidden")
@@ -66,7 +46,7 @@ type Authenticator interface {
 // request but the health check must carry "Authorization: Bearer TOKEN".
 // The comparison takes the same time whatever the guess. Every holder of
 // the token is the same caller (an empty UserID). token must be at least
-// [MinTokenLen] bytes of visible ASCII; see [ReadToken].
+// 16 bytes of visible ASCII.
 func StaticToken(token []byte) (Authenticator, error) {
 	mw, err := httpserve.TokenMiddleware(token)
 	if err != nil {
@@ -80,51 +60,26 @@ type staticToken func(http.Handler) http.Handler
 func (t staticToken) Require(next http.Handler) http.Handler { return t(next) }
 func (staticToken) Public() map[string]http.Handler          { return nil }
 
-// MinTokenLen is the shortest static token accepted, in bytes.
-const MinTokenLen = httpserve.MinTokenLen
-
-// TokenSource says where [ReadToken] finds a static token: a file, or an
-// environment variable.
-type TokenSource = httpserve.TokenSource
-
-// Errors of [ReadToken].
-var (
-	// ErrNoToken: neither the file nor the variable gives a token.
-	ErrNoToken = httpserve.ErrNoToken
-	// ErrTokenFileOpen: the token file's group or others may read or
-	// write it.
-	ErrTokenFileOpen = httpserve.ErrTokenFileOpen
-)
-
-// ReadToken reads a static token from src.File or else the variable
-// src.Env, trimmed; source says where it came from, for logs. A token
-// given both ways, too short, or in a file that others may read is an
-// error; neither set is [ErrNoToken]. Never read a token from a
-// command-line argument: other users of the machine can see those.
-func ReadToken(src TokenSource) (token []byte, source string, err error) {
-	return httpserve.ReadToken(src)
-}
-
 // HTTPOptions configure an [HTTPServer]. The zero value is what `mcp
-// stream` serves by default: stateful, at most DefaultMaxSessions sessions
-// closed after DefaultSessionTimeout idle, bodies of at most
-// DefaultMaxBodyBytes, no authentication and so loopback addresses only,
-// DefaultGrace on shutdown.
+// stream` serves by default: stateful at /mcp, at most 1000 sessions
+// closed after 30 minutes idle, bodies of at most 4 MiB, no
+// authentication and so loopback addresses only, 25 seconds' grace on
+// shutdown. GET /healthz answers without authentication.
 type HTTPOptions struct {
-	// Path is the MCP endpoint's URL path; "" means DefaultPath.
+	// Path is the MCP endpoint's URL path; "" means "/mcp".
 	Path string
 	// Stateless keeps no session state, so that any replica can answer
 	// any request.
 	Stateless bool
-	// SessionTimeout closes a stateful session idle this long; 0 means
-	// DefaultSessionTimeout, negative never.
+	// SessionTimeout closes a stateful session idle this long; 0 means 30
+	// minutes, negative never.
 	SessionTimeout time.Duration
 	// MaxSessions is the most stateful sessions held at once; an
-	// initialize over it is refused with CodeTooManySessions. 0 means
-	// DefaultMaxSessions, negative no cap.
+	// initialize over it is refused with JSON-RPC error -32000. 0 means
+	// 1000, negative no cap.
 	MaxSessions int
-	// MaxBodyBytes bounds a request body (413 over it); 0 means
-	// DefaultMaxBodyBytes, negative no limit.
+	// MaxBodyBytes bounds a request body (413 over it); 0 means 4 MiB
+	// (the go-sdk's own default), negative no limit.
 	MaxBodyBytes int64
 	// BodyTimeout bounds the time to receive a request body once its
 	// headers were read and checked (408 past it); 0 means 30s.
@@ -160,7 +115,7 @@ type HTTPOptions struct {
 	ServerFor func(ctx context.Context, who *auth.TokenInfo) (*mcp.Server, error)
 
 	// Grace is how long running calls may go on once shutdown starts; 0
-	// means DefaultGrace.
+	// means 25 seconds.
 	Grace time.Duration
 	// AbortWait bounds the wait, after the grace period, for cancelled
 	// calls to return; 0 means 5s.
@@ -192,16 +147,16 @@ func NewHTTPServer(srv *mcp.Server, opts HTTPOptions) (*HTTPServer, error) {
 		return nil, errors.New("serve: no server: give one or set HTTPOptions.ServerFor")
 	}
 	if opts.Path == "" {
-		opts.Path = DefaultPath
+		opts.Path = httpserve.DefaultPath
 	}
 	if opts.SessionTimeout == 0 {
-		opts.SessionTimeout = DefaultSessionTimeout
+		opts.SessionTimeout = httpserve.DefaultSessionTimeout
 	}
 	if opts.MaxSessions == 0 {
-		opts.MaxSessions = DefaultMaxSessions
+		opts.MaxSessions = httpserve.DefaultMaxSessions
 	}
 	if opts.MaxBodyBytes == 0 {
-		opts.MaxBodyBytes = DefaultMaxBodyBytes
+		opts.MaxBodyBytes = httpserve.DefaultMaxBodyBytes
 	}
 	log := opts.Logger
 	if log == nil {
@@ -263,13 +218,6 @@ func (s *HTTPServer) CheckExposure(a net.Addr) error { return s.hs.CheckExposure
 // Abort ends the running calls now, and the grace period of a shutdown,
 // begun or to come: for an operator who asks twice (a second SIGTERM).
 func (s *HTTPServer) Abort() { s.hs.Abort() }
-
-// CallContext returns a context derived from ctx that is also cancelled
-// when the shutdown grace period ends, for work of the caller's that runs
-// outside a request. The server's own calls are already bound to it.
-func (s *HTTPServer) CallContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	return s.hs.CallContext(ctx)
-}
 
 // serverKey is the context key under which the server chosen for a new
 // session travels to the go-sdk's getServer.

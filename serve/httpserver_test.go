@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cobramcp/cobramcp/internal/httpserve"
 	"github.com/cobramcp/cobramcp/internal/oidctest"
 	"github.com/cobramcp/cobramcp/oauth"
 	"github.com/cobramcp/cobramcp/serve"
@@ -232,7 +233,7 @@ func TestHTTPServerDefaults(t *testing.T) {
 	}
 	ts := httptest.NewServer(hs.Handler())
 	defer ts.Close()
-	url := ts.URL + serve.DefaultPath
+	url := ts.URL + httpserve.DefaultPath
 	if a := do(t, "POST", url, "", "", `{"jsonrpc":"2.0","id":5,"method":"tools/list"}`); a.code != 200 || !strings.Contains(a.body, "missing the Mcp-Session-Id header") || !strings.Contains(a.body, `"id":5`) {
 		t.Errorf("tools/list without a session: %d %q, want the missing header named", a.code, a.body)
 	}
@@ -243,7 +244,7 @@ func TestHTTPServerDefaults(t *testing.T) {
 	// read. The client asks to send it (Expect: 100-continue, as curl
 	// does for a large body) and gets the 413 instead; one that sent it
 	// at once could get the server's reset of the unread rest first.
-	big, err := http.NewRequest("POST", url, strings.NewReader(strings.Repeat(" ", serve.DefaultMaxBodyBytes+1)))
+	big, err := http.NewRequest("POST", url, strings.NewReader(strings.Repeat(" ", httpserve.DefaultMaxBodyBytes+1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +259,7 @@ func TestHTTPServerDefaults(t *testing.T) {
 	if resp.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Errorf("a body over 4 MiB: %d, want 413", resp.StatusCode)
 	}
-	if a := do(t, "GET", ts.URL+serve.HealthPath, "", "", ""); a.code != 200 {
+	if a := do(t, "GET", ts.URL+httpserve.HealthPath, "", "", ""); a.code != 200 {
 		t.Errorf("health: %d", a.code)
 	}
 	public := &net.TCPAddr{IP: net.ParseIP("192.0.2.1"), Port: 80}
@@ -266,13 +267,13 @@ func TestHTTPServerDefaults(t *testing.T) {
 		t.Errorf("CheckExposure of a public address without auth: %v", err)
 	}
 	// The session cap: 1000 sessions are admitted, the next one refused.
-	for i := 0; i < serve.DefaultMaxSessions; i++ {
+	for i := 0; i < httpserve.DefaultMaxSessions; i++ {
 		if a := do(t, "POST", url, "", "", initBody); a.code != 200 || a.sid == "" {
 			t.Fatalf("session %d: %d %q", i, a.code, a.body)
 		}
 	}
 	if a := do(t, "POST", url, "", "", initBody); !strings.Contains(a.body, fmt.Sprint(serve.CodeTooManySessions)) {
-		t.Errorf("session %d: %d %q, want refused", serve.DefaultMaxSessions+1, a.code, a.body)
+		t.Errorf("session %d: %d %q, want refused", httpserve.DefaultMaxSessions+1, a.code, a.body)
 	}
 }
 

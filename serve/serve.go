@@ -9,19 +9,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// MaxMessage bounds one incoming stdio message: the go-sdk's default line
-// limit (mcp.DefaultMaxLineLength, 16 MiB), set explicitly on both the
-// pre-filter and the transport, so that every message over it is answered
-// and none ends the session.
-const MaxMessage = maxMessage
-
-// StdioTransport returns the transport that Stdio serves on: the go-sdk's
-// IOTransport over in and out with the checks described in the package
-// comment around it. out must serialise whole writes (an *os.File does).
-func StdioTransport(in io.Reader, out io.Writer) mcp.Transport {
-	return stdioTransport(in, out, maxMessage)
-}
-
 // Stdio serves srv on in and out until in ends or ctx is done. A session
 // that ends because in reached its end, or because ctx was cancelled,
 // returns nil.
@@ -33,7 +20,7 @@ func Stdio(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer) er
 	r, stop, undo := pollable(in)
 	defer undo()
 	defer context.AfterFunc(ctx, stop)() // a read waiting for the next line ends with ctx
-	err := srv.Run(ctx, StdioTransport(r, out))
+	err := srv.Run(ctx, stdioTransport(r, out, maxMessage))
 	if err == nil || ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return nil
 	}

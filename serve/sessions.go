@@ -16,9 +16,9 @@ import (
 	"github.com/cobramcp/cobramcp/internal/caller"
 )
 
-// CodeTooManySessions is the JSON-RPC error code of an initialize refused
+// codeTooManySessions is the JSON-RPC error code of an initialize refused
 // because the server holds as many sessions as it may.
-const CodeTooManySessions = -32000
+const codeTooManySessions = -32000
 
 // carrierHeader is set by the server itself, on every POST it passes to the
 // go-sdk's handler, to the number of that POST; a client's value is
@@ -202,7 +202,7 @@ func (s *sessions) admit(req mcp.Request) error {
 	if s.max > 0 && len(s.admitted) >= s.max {
 		s.log.Warn("refusing a new session: too many sessions", "max_sessions", s.max)
 		return &jsonrpc.Error{
-			Code: CodeTooManySessions,
+			Code: codeTooManySessions,
 			Message: fmt.Sprintf("too many sessions: this server holds %d, its limit (--max-sessions); "+
 				"try again once idle sessions have timed out, or ask its operator to raise the limit", s.max),
 		}

@@ -57,7 +57,7 @@ func TestKey(t *testing.T) {
 
 func TestClaim(t *testing.T) {
 	c := caller.FromToken(&auth.TokenInfo{UserID: "alice", Extra: map[string]any{
-		"email": "a@example.com", "admin": true, "uid": json.Number("1234567"), "list": []any{"x"}, "empty": "",
+		"email": "a@example.com", "admin": true, "uid": json.Number("1234567"), "n": 3.0, "list": []any{"x"}, "empty": "", "null": nil,
 	}})
 	tests := []struct {
 		name, want string
@@ -66,9 +66,11 @@ func TestClaim(t *testing.T) {
 		{"email", "a@example.com", true},
 		{"admin", "true", true},
 		{"uid", "1234567", true},
+		{"n", "3", true},       // a JSON number as encoding/json decodes it
 		{"sub", "alice", true}, // from the subject when the claims lack it
 		{"list", "", false},
 		{"empty", "", false},
+		{"null", "", false},
 		{"missing", "", false},
 	}
 	for _, tt := range tests {

@@ -14,10 +14,17 @@ import (
 	"time"
 )
 
-// Defaults for [Options] fields left at zero.
+// Defaults for [Options] fields left at zero, and for serve.HTTPOptions's
+// (the same as `mcp stream`'s flags).
 const (
 	DefaultMaxBodyBytes = 4 << 20 // 4 MiB, as the go-sdk's own default
-	DefaultGrace        = 25 * time.Second
+	// DefaultMaxSessions is the default cap on stateful HTTP sessions.
+	DefaultMaxSessions = 1000
+	// DefaultSessionTimeout closes a stateful session idle this long.
+	DefaultSessionTimeout = 30 * time.Minute
+	// DefaultPath is the URL path of the MCP endpoint.
+	DefaultPath  = "/mcp"
+	DefaultGrace = 25 * time.Second
 	// DefaultBodyTimeout bounds the time to receive a request body: 4 MiB
 	// at about 140 KB/s.
 	DefaultBodyTimeout = 30 * time.Second
