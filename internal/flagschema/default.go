@@ -44,140 +44,152 @@ func Default(f *pflag.Flag) (any, bool) {
 
 // defaultValue parses f's default; a nil value means "no default".
 func defaultValue(f *pflag.Flag) (any, error) {
-	kind := Kind(f)
-	text := f.DefValue
-	if elem, ok := sliceElem(kind); ok {
-		items, err := sliceItems(f, kind)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]any, 0, len(items))
-		for _, it := range items {
-			if elem != "string" {
-				it = strings.TrimSpace(it) // as pflag's parsers do
-			}
-			v, err := scalar(elem, it)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, v)
-		}
-		return out, nil
-	}
-	if val, ok := mapValue(kind); ok {
-		pairs, err := mapPairs(kind, text)
-		if err != nil {
-			return nil, err
-		}
-		out := make(map[string]any, len(pairs))
-		for k, s := range pairs {
-			v, err := scalar(val, s)
-			if err != nil {
-				return nil, err
-			}
-			out[k] = v
-		}
-		return out, nil
-	}
-	if !builtin(kind) {
-		if emptyText(text) {
-			return nil, nil
-		}
-		return text, nil
-	}
-	switch kind {
-	case "ip", "ipMask", "ipNet":
-		if emptyText(text) {
-			return nil, nil
-		}
-	case "bool", "boolfunc", "count":
-		if text == "" {
-			return nil, nil
-		}
-	case "duration":
-		if d, err := time.ParseDuration(text); err == nil && d == 0 {
-			return nil, nil
-		}
-	}
-	return scalar(kind, text)
+	k := KindOf(f)
+	return k.form.def(k, f)
 }
 
-// Compiled patterns for the checks in scalar that the parsers alone do
-// not make (pflag's mask parser and Go's base64 accept a few texts the
+// oneDefault reads the default of one value.
+func oneDefault(k *Kind, f *pflag.Flag) (any, error) {
+	if k.unset != nil && k.unset(f.DefValue) {
+		return nil, nil
+	}
+	return k.parse(f.DefValue)
+}
+
+// listDefault reads the default of a list, element by element.
+func listDefault(k *Kind, f *pflag.Flag) (any, error) {
+	items, err := sliceItems(f, k.name)
+	if err != nil {
+		return nil, err
+	}
+	elem := k.elemKind()
+	out := make([]any, 0, len(items))
+	for _, it := range items {
+		if !elem.text {
+			it = strings.TrimSpace(it) // as pflag's parsers do
+		}
+		v, err := elem.parse(it)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// mapDefault reads the default of a map, value by value; csv says its
+// pairs are one CSV record (stringToString's) when csvPairs is true, else
+// comma-separated.
+func mapDefault(csvPairs bool) func(k *Kind, f *pflag.Flag) (any, error) {
+	return func(k *Kind, f *pflag.Flag) (any, error) {
+		pairs, err := mapPairs(k.name, f.DefValue, csvPairs)
+		if err != nil {
+			return nil, err
+		}
+		elem := k.elemKind()
+		out := make(map[string]any, len(pairs))
+		for key, s := range pairs {
+			v, err := elem.parse(s)
+			if err != nil {
+				return nil, err
+			}
+			out[key] = v
+		}
+		return out, nil
+	}
+}
+
+// Compiled patterns for the checks in the parsers that the parsers alone
+// do not make (pflag's mask parser and Go's base64 accept a few texts the
 // patterns do not). They are never changed.
 var (
 	ipMaskRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(ipMaskPattern) })
 	base64RE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(base64Pattern) })
 )
 
-// scalar converts the text of one value of a scalar pflag type to JSON. It
-// refuses what the type's Set would refuse, so that a default always
-// validates against the type's schema.
-func scalar(kind, s string) (any, error) {
-	switch kind {
-	case "bool", "boolfunc":
-		return strconv.ParseBool(s)
-	case "int":
-		return strconv.ParseInt(s, 0, strconv.IntSize)
-	case "count":
-		v, err := strconv.ParseInt(s, 0, strconv.IntSize)
-		if err == nil && v < 0 {
-			return nil, fmt.Errorf("count %d is negative", v)
-		}
-		return v, err
-	case "int8":
-		return strconv.ParseInt(s, 0, 8)
-	case "int16":
-		return strconv.ParseInt(s, 0, 16)
-	case "int32":
-		return strconv.ParseInt(s, 0, 32)
-	case "int64":
-		return strconv.ParseInt(s, 0, 64)
-	case "uint":
-		return strconv.ParseUint(s, 0, strconv.IntSize)
-	case "uint8":
-		return strconv.ParseUint(s, 0, 8)
-	case "uint16":
-		return strconv.ParseUint(s, 0, 16)
-	case "uint32":
-		return strconv.ParseUint(s, 0, 32)
-	case "uint64":
-		return strconv.ParseUint(s, 0, 64)
-	case "float32", "float64":
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			return nil, err
-		}
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%s is not a JSON number", s)
-		}
-		return v, nil
-	case "duration":
-		if _, err := time.ParseDuration(s); err != nil {
-			return nil, err
-		}
-	case "ip":
-		if net.ParseIP(s) == nil {
-			return nil, fmt.Errorf("%q is not an IP address", s)
-		}
-	case "ipMask":
-		if pflag.ParseIPv4Mask(s) == nil || !ipMaskRE().MatchString(s) {
-			return nil, fmt.Errorf("%q is not an IPv4 mask", s)
-		}
-	case "ipNet":
-		if _, _, err := net.ParseCIDR(s); err != nil {
-			return nil, err
-		}
-	case "bytesHex":
-		if _, err := hex.DecodeString(s); err != nil {
-			return nil, err
-		}
-	case "bytesBase64":
-		if _, err := base64.StdEncoding.DecodeString(s); err != nil || !base64RE().MatchString(s) {
-			return nil, fmt.Errorf("%q is not padded base64", s)
-		}
+// The parsers of one value's text as JSON (a kind's parse). Each refuses
+// what the type's Set would refuse, so that a default always validates
+// against the type's schema.
+
+func parseBool(s string) (any, error) { return strconv.ParseBool(s) }
+
+func verbatim(s string) (any, error) { return s, nil }
+
+func parseInt(signed bool, bits int) func(string) (any, error) {
+	if signed {
+		return func(s string) (any, error) { return strconv.ParseInt(s, 0, bits) }
+	}
+	return func(s string) (any, error) { return strconv.ParseUint(s, 0, bits) }
+}
+
+func parseCount(s string) (any, error) {
+	v, err := strconv.ParseInt(s, 0, strconv.IntSize)
+	if err == nil && v < 0 {
+		return nil, fmt.Errorf("count %d is negative", v)
+	}
+	return v, err
+}
+
+func parseFloat(s string) (any, error) {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return nil, err
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil, fmt.Errorf("%s is not a JSON number", s)
+	}
+	return v, nil
+}
+
+func parseDuration(s string) (any, error) {
+	if _, err := time.ParseDuration(s); err != nil {
+		return nil, err
 	}
 	return s, nil
+}
+
+func parseIP(s string) (any, error) {
+	if net.ParseIP(s) == nil {
+		return nil, fmt.Errorf("%q is not an IP address", s)
+	}
+	return s, nil
+}
+
+func parseIPMask(s string) (any, error) {
+	if pflag.ParseIPv4Mask(s) == nil || !ipMaskRE().MatchString(s) {
+		return nil, fmt.Errorf("%q is not an IPv4 mask", s)
+	}
+	return s, nil
+}
+
+func parseIPNet(s string) (any, error) {
+	if _, _, err := net.ParseCIDR(s); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func parseHex(s string) (any, error) {
+	if _, err := hex.DecodeString(s); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func parseBase64(s string) (any, error) {
+	if _, err := base64.StdEncoding.DecodeString(s); err != nil || !base64RE().MatchString(s) {
+		return nil, fmt.Errorf("%q is not padded base64", s)
+	}
+	return s, nil
+}
+
+// The texts of a default that mean "no default" (a kind's unset).
+
+func empty(s string) bool { return s == "" }
+
+func zeroDuration(s string) bool {
+	d, err := time.ParseDuration(s)
+	return err == nil && d == 0
 }
 
 // sliceItems returns the default elements of a slice flag.
@@ -206,8 +218,8 @@ func sliceItems(f *pflag.Flag, kind string) ([]string, error) {
 }
 
 // mapPairs parses the default text of a map flag: pflag's "[k=v,...]" (a
-// CSV record for stringToString) or Go's "map[k:v ...]".
-func mapPairs(kind, text string) (map[string]string, error) {
+// CSV record when csvPairs is true, stringToString's) or Go's "map[k:v ...]".
+func mapPairs(kind, text string, csvPairs bool) (map[string]string, error) {
 	out := map[string]string{}
 	if body, ok := strings.CutPrefix(text, "map["); ok {
 		body, ok = strings.CutSuffix(body, "]")
@@ -234,7 +246,7 @@ func mapPairs(kind, text string) (map[string]string, error) {
 		return out, nil
 	}
 	var records []string
-	if kind == "stringToString" {
+	if csvPairs {
 		var err error
 		records, err = csv.NewReader(strings.NewReader(body)).Read()
 		if err != nil {

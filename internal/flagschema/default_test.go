@@ -61,8 +61,8 @@ func TestDefaultZeroOmitted(t *testing.T) {
 			fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
 			add(fs)
 			f := fs.Lookup("x")
-			if Kind(f) != kind {
-				t.Fatalf("Kind = %q, want %q", Kind(f), kind)
+			if KindOf(f).Name() != kind {
+				t.Fatalf("Kind = %q, want %q", KindOf(f).Name(), kind)
 			}
 			if v, ok := Default(f); ok {
 				t.Errorf("Default = %#v, true for DefValue %q; want omitted", v, f.DefValue)

@@ -79,10 +79,10 @@ func ExampleDefault() {
 	// wait <nil> false
 }
 
-func ExampleKind() {
+func ExampleKindOf() {
 	fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
 	fs.IPSlice("allow", nil, "allowed addresses")
-	fmt.Println(flagschema.Kind(fs.Lookup("allow")))
+	fmt.Println(flagschema.KindOf(fs.Lookup("allow")).Name())
 	// Output:
 	// ipSlice
 }

@@ -21,7 +21,7 @@ const Annotation = "jsonschema"
 // caller may change it.
 //
 // Without an [Annotation] the schema is generated from the pflag type
-// ([Kind]); its description is the flag's usage plus notes on the accepted
+// ([KindOf]); its description is the flag's usage plus notes on the accepted
 // syntax, and its default is [Default] when that reports true.
 //
 // With an annotation, the annotation's schema replaces the generated one,
@@ -78,22 +78,13 @@ func Annotated(f *pflag.Flag) bool {
 	return false
 }
 
-// Kind returns the pflag type name of f's value (f.Value.Type()), such as
-// "int8", "stringSlice" or, for a custom [pflag.Value], whatever its Type
-// method returns. It returns "" for a flag without a value.
-func Kind(f *pflag.Flag) string {
-	if f == nil || f.Value == nil {
-		return ""
-	}
-	return f.Value.Type()
-}
-
 // generated returns the schema that For gives f when f has no annotation.
 func generated(f *pflag.Flag) *jsonschema.Schema {
 	if Repeatable(f) {
 		return repeatableSchema(f)
 	}
-	s, note := typeSchema(Kind(f))
+	k := KindOf(f)
+	s, note := k.typeSchema()
 	s.Description = description(f, note)
 	if f != nil && f.Deprecated != "" {
 		s.Deprecated = true
@@ -103,7 +94,7 @@ func generated(f *pflag.Flag) *jsonschema.Schema {
 		if raw, err := json.Marshal(v); err == nil {
 			s.Default = raw
 		}
-		if _, isMap := mapValue(Kind(f)); isMap {
+		if k.IsMap() {
 			// A map default may hold a key that no call can send (the
 			// propertyNames pattern refuses it): leave it out.
 			if _, err := s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true}); err != nil {
@@ -143,13 +134,7 @@ func description(f *pflag.Flag, typeNote string) string {
 // noOptNote describes a flag's NoOptDefVal, unless it is the one pflag gives
 // every flag of that type (true for bool, +1 for count).
 func noOptNote(f *pflag.Flag) string {
-	if f.NoOptDefVal == "" {
-		return ""
-	}
-	switch k := Kind(f); {
-	case (k == "bool" || k == "boolfunc") && f.NoOptDefVal == "true":
-		return ""
-	case k == "count" && f.NoOptDefVal == "+1":
+	if f.NoOptDefVal == "" || f.NoOptDefVal == KindOf(f).noOpt {
 		return ""
 	}
 	return "if given without a value: " + f.NoOptDefVal

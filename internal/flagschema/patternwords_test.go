@@ -14,7 +14,8 @@ func TestPatternWordsCoverGeneratedPatterns(t *testing.T) {
 	kinds := []string{"duration", "ip", "ipMask", "ipNet", "bytesHex", "bytesBase64",
 		"durationSlice", "ipSlice", "ipNetSlice", "stringToString", "stringToInt", "stringToInt64"}
 	for _, kind := range kinds {
-		s, _ := typeSchema(kind)
+		k, _ := Lookup(kind)
+		s, _ := k.typeSchema()
 		var patterns []string
 		var walk func(s *jsonschema.Schema)
 		walk = func(s *jsonschema.Schema) {

@@ -30,7 +30,10 @@ func repeatableType(typ string) bool { return typ == "list" }
 // say) reads an element holding its separator as several; annotate such a flag with a
 // JSON Schema ([Annotation]) instead.
 func Repeatable(f *pflag.Flag) bool {
-	if f == nil || f.Value == nil || builtin(f.Value.Type()) || f.Value.Type() == "time" || Annotated(f) {
+	if f == nil || f.Value == nil || Annotated(f) {
+		return false
+	}
+	if _, builtin := Lookup(f.Value.Type()); builtin {
 		return false
 	}
 	if _, ok := f.Value.(pflag.SliceValue); ok {

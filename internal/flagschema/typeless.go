@@ -44,10 +44,7 @@ func Typed(s *jsonschema.Schema) bool {
 // takesJSON reports whether an annotated f takes any JSON value (a string
 // as is, anything else as its JSON text): a string, func or custom flag.
 // The exec package writes such flags so.
-func takesJSON(f *pflag.Flag) bool {
-	kind := Kind(f)
-	return kind == "string" || kind == "func" || !builtin(kind)
-}
+func takesJSON(f *pflag.Flag) bool { return KindOf(f).text }
 
 // jsonTypes are the types of JSON values ("integer" is a "number").
 func jsonTypes() []any {
@@ -76,7 +73,7 @@ func complete(f *pflag.Flag, root map[string]any) (map[string]any, string, error
 	}
 	if takesJSON(f) {
 		out["type"] = jsonTypes()
-		return out, fmt.Sprintf(`the annotation of --%s has no "type": typed as any JSON value, which the flag (of type %s) takes as its JSON text`, f.Name, Kind(f)), nil
+		return out, fmt.Sprintf(`the annotation of --%s has no "type": typed as any JSON value, which the flag (of type %s) takes as its JSON text`, f.Name, KindOf(f).Name()), nil
 	}
 
 	genDoc, err := schemaDoc(gen)
@@ -120,7 +117,7 @@ func complete(f *pflag.Flag, root map[string]any) (map[string]any, string, error
 	if len(both) > 0 {
 		done = append(done, "both "+strings.Join(both, ", ")+" (the type's in allOf)")
 	}
-	return out, fmt.Sprintf(`the annotation of --%s has no "type": combined with the schema of the flag's type %s (%s)`, f.Name, Kind(f), strings.Join(done, "; ")), nil
+	return out, fmt.Sprintf(`the annotation of --%s has no "type": combined with the schema of the flag's type %s (%s)`, f.Name, KindOf(f).Name(), strings.Join(done, "; ")), nil
 }
 
 // schemaDoc returns s as a JSON document with numbers as json.Number, as
@@ -218,7 +215,7 @@ func typeOfValues(f *pflag.Flag, root map[string]any, s *jsonschema.Schema) (map
 		}
 		out["type"] = list
 	}
-	return out, fmt.Sprintf(`the annotation of --%s lists its values and has no "type": typed %s, the type of its values (the flag is of type %s)`, f.Name, strings.Join(types, " or "), Kind(f))
+	return out, fmt.Sprintf(`the annotation of --%s lists its values and has no "type": typed %s, the type of its values (the flag is of type %s)`, f.Name, strings.Join(types, " or "), KindOf(f).Name())
 }
 
 // jsonType is the JSON Schema type of a decoded JSON value; a number

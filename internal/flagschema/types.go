@@ -1,11 +1,6 @@
 package flagschema
 
-import (
-	"math"
-	"strconv"
-
-	"github.com/google/jsonschema-go/jsonschema"
-)
+import "github.com/google/jsonschema-go/jsonschema"
 
 // Patterns for the string-encoded pflag types. Each accepts every string the
 // pflag type's Set accepts (up to surrounding white space, which pflag trims)
@@ -55,100 +50,24 @@ const (
 	floatSliceNote = "each with at most six decimal places, as pflag reads the list back"
 )
 
-// typeSchema returns a fresh schema for the pflag type kind and the note to
-// append to the flag's description.
-//
-// Integer bounds: the sized types up to 32 bits get exact minimum and
-// maximum. jsonschema-go stores bounds as float64, which cannot hold
-// 2^63-1 or 2^64-1 exactly; rather than a bound that is off by one (and
-// shows a misleading number to a model), the 64-bit types get no maximum,
-// int64 no minimum, and the unsigned types minimum 0. int and uint follow
-// the platform's int size.
-func typeSchema(kind string) (*jsonschema.Schema, string) {
-	if elem, ok := sliceElem(kind); ok {
-		items, _ := typeSchema(elem)
-		s := &jsonschema.Schema{Type: "array", Items: items}
-		if !emptyListExpressible(kind) {
-			// No command line sets these to an empty list (pflag splits
-			// "" into one empty, invalid element, and stringArray has no
-			// form for it): say so rather than have the call refused.
-			s.MinItems = jsonschema.Ptr(1)
-		}
-		switch kind {
-		case "durationSlice":
-			return s, durationSliceNote
-		case "ipSlice":
-			return s, ipSliceNote
-		case "ipNetSlice":
-			return s, ipNetSliceNote
-		case "float32Slice", "float64Slice":
-			return s, floatSliceNote
-		}
-		return s, ""
+// oneSchema is the schema of one value of the kind.
+func oneSchema(k *Kind) *jsonschema.Schema { return k.schema() }
+
+// listSchema is the schema of a list: an array of the elements' schema.
+func listSchema(k *Kind) *jsonschema.Schema {
+	s := &jsonschema.Schema{Type: "array", Items: k.elemKind().schema()}
+	if !k.emptyList {
+		// No command line sets these to an empty list (pflag splits ""
+		// into one empty, invalid element, and stringArray has no form
+		// for it): say so rather than have the call refused.
+		s.MinItems = jsonschema.Ptr(1)
 	}
-	switch kind {
-	case "bool", "boolfunc":
-		return &jsonschema.Schema{Type: "boolean"}, ""
-	case "string", "func":
-		return &jsonschema.Schema{Type: "string"}, ""
-	case "int":
-		if strconv.IntSize == 32 {
-			return intSchema(math.MinInt32, math.MaxInt32), ""
-		}
-		return &jsonschema.Schema{Type: "integer"}, ""
-	case "int8":
-		return intSchema(math.MinInt8, math.MaxInt8), ""
-	case "int16":
-		return intSchema(math.MinInt16, math.MaxInt16), ""
-	case "int32":
-		return intSchema(math.MinInt32, math.MaxInt32), ""
-	case "int64":
-		return &jsonschema.Schema{Type: "integer"}, ""
-	case "uint":
-		if strconv.IntSize == 32 {
-			return intSchema(0, math.MaxUint32), ""
-		}
-		return &jsonschema.Schema{Type: "integer", Minimum: jsonschema.Ptr(0.0)}, ""
-	case "uint8":
-		return intSchema(0, math.MaxUint8), ""
-	case "uint16":
-		return intSchema(0, math.MaxUint16), ""
-	case "uint32":
-		return intSchema(0, math.MaxUint32), ""
-	case "uint64", "count":
-		return &jsonschema.Schema{Type: "integer", Minimum: jsonschema.Ptr(0.0)}, ""
-	case "float32", "float64":
-		return &jsonschema.Schema{Type: "number"}, ""
-	case "duration":
-		return &jsonschema.Schema{Type: "string", Pattern: durationPattern}, durationNote
-	case "ip":
-		return &jsonschema.Schema{Type: "string", Pattern: ipPattern, AnyOf: []*jsonschema.Schema{
-			{Type: "string", Format: "ipv4"},
-			{Type: "string", Format: "ipv6"},
-		}}, ipNote
-	case "ipMask":
-		return &jsonschema.Schema{Type: "string", Pattern: ipMaskPattern}, ipMaskNote
-	case "ipNet":
-		return &jsonschema.Schema{Type: "string", Pattern: cidrPattern}, ipNetNote
-	case "bytesHex":
-		return &jsonschema.Schema{Type: "string", Pattern: hexPattern}, hexNote
-	case "bytesBase64":
-		return &jsonschema.Schema{Type: "string", Pattern: base64Pattern, ContentEncoding: "base64"}, base64Note
-	case "stringToString":
-		return mapSchema(&jsonschema.Schema{Type: "string"}, stringMapKeyPattern), ""
-	case "stringToInt":
-		v, _ := typeSchema("int")
-		return mapSchema(v, intMapKeyPattern), ""
-	case "stringToInt64":
-		return mapSchema(&jsonschema.Schema{Type: "integer"}, intMapKeyPattern), ""
-	}
-	// A custom pflag.Value (or a pflag type read as text, such as "time"):
-	// the command line gives it a string; its type name tells the model what
-	// kind of string.
-	if kind == "" {
-		return &jsonschema.Schema{Type: "string"}, ""
-	}
-	return &jsonschema.Schema{Type: "string"}, "type: " + kind
+	return s
+}
+
+// mapSchemaOf is the schema of a map whose keys match keyPattern.
+func mapSchemaOf(keyPattern string) func(k *Kind) *jsonschema.Schema {
+	return func(k *Kind) *jsonschema.Schema { return mapSchema(k.elemKind().schema(), keyPattern) }
 }
 
 // mapSchema is the schema of a pflag map type: at least one entry (pflag
@@ -162,83 +81,13 @@ func mapSchema(values *jsonschema.Schema, keyPattern string) *jsonschema.Schema 
 	}
 }
 
-// emptyListExpressible reports whether a command line can set a slice
-// flag of this kind to an empty list ("--x=" works for these).
-func emptyListExpressible(kind string) bool {
-	switch kind {
-	case "stringSlice", "boolSlice", "ipSlice", "ipNetSlice":
-		return true
-	}
-	return false
-}
-
 // intSchema returns an integer schema with exact bounds.
 func intSchema(lo, hi float64) *jsonschema.Schema {
 	return &jsonschema.Schema{Type: "integer", Minimum: jsonschema.Ptr(lo), Maximum: jsonschema.Ptr(hi)}
 }
 
-// SliceElem returns the element type of a built-in pflag slice type
-// ("int32" for "int32Slice", "string" for "stringArray"), and false for
-// any other type.
-func SliceElem(kind string) (string, bool) { return sliceElem(kind) }
-
-// sliceElem returns the element type of a built-in pflag slice type.
-func sliceElem(kind string) (string, bool) {
-	switch kind {
-	case "stringSlice", "stringArray":
-		return "string", true
-	case "intSlice":
-		return "int", true
-	case "int32Slice":
-		return "int32", true
-	case "int64Slice":
-		return "int64", true
-	case "uintSlice":
-		return "uint", true
-	case "float32Slice":
-		return "float32", true
-	case "float64Slice":
-		return "float64", true
-	case "boolSlice":
-		return "bool", true
-	case "durationSlice":
-		return "duration", true
-	case "ipSlice":
-		return "ip", true
-	case "ipNetSlice":
-		return "ipNet", true
-	}
-	return "", false
-}
-
-// mapValue returns the value type of a built-in pflag map type.
-func mapValue(kind string) (string, bool) {
-	switch kind {
-	case "stringToString":
-		return "string", true
-	case "stringToInt":
-		return "int", true
-	case "stringToInt64":
-		return "int64", true
-	}
-	return "", false
-}
-
-// builtin reports whether kind is a pflag type that For maps to a specific
-// schema rather than to a string named after the type.
-func builtin(kind string) bool {
-	if _, ok := sliceElem(kind); ok {
-		return true
-	}
-	if _, ok := mapValue(kind); ok {
-		return true
-	}
-	switch kind {
-	case "bool", "boolfunc", "string", "func",
-		"int", "int8", "int16", "int32", "int64",
-		"uint", "uint8", "uint16", "uint32", "uint64", "count",
-		"float32", "float64", "duration", "ip", "ipMask", "ipNet", "bytesHex", "bytesBase64":
-		return true
-	}
-	return false
+// typeSchema returns a fresh schema for the kind and the note to append
+// to the flag's description.
+func (k *Kind) typeSchema() (*jsonschema.Schema, string) {
+	return k.form.schema(k), k.note
 }

@@ -272,7 +272,7 @@ func TestForEveryType(t *testing.T) {
 	for _, tc := range typeCases() {
 		t.Run(tc.kind, func(t *testing.T) {
 			f := flagFor(t, tc.add)
-			if got := Kind(f); got != tc.kind {
+			if got := KindOf(f).Name(); got != tc.kind {
 				t.Fatalf("Kind = %q, want %q", got, tc.kind)
 			}
 			s, err := For(f)
@@ -301,8 +301,8 @@ func TestEveryTypeCovered(t *testing.T) {
 		if !covered[k] {
 			t.Errorf("no case for %s", k)
 		}
-		if !builtin(k) {
-			t.Errorf("builtin(%q) = false", k)
+		if _, ok := Lookup(k); !ok {
+			t.Errorf("Lookup(%q) = false", k)
 		}
 	}
 }
@@ -370,7 +370,8 @@ func TestValuesValidate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.kind, func(t *testing.T) {
-			s, _ := typeSchema(tt.kind)
+			k, _ := Lookup(tt.kind)
+			s, _ := k.typeSchema()
 			rs, err := s.Resolve(nil)
 			if err != nil {
 				t.Fatal(err)
@@ -478,7 +479,7 @@ func TestNilFlag(t *testing.T) {
 	if Annotated(nil) {
 		t.Error("Annotated(nil) = true")
 	}
-	if k := Kind(nil); k != "" {
-		t.Errorf("Kind(nil) = %q", k)
+	if k := KindOf(nil).Name(); k != "" {
+		t.Errorf("KindOf(nil).Name() = %q", k)
 	}
 }

@@ -1,4 +1,4 @@
-package exec
+package flagschema
 
 import (
 	"slices"
@@ -23,10 +23,12 @@ func TestPlainListReadsBack(t *testing.T) {
 		if err != nil || !slices.Equal(got, l) {
 			t.Errorf("%q: Set reads %q back as %q (%v)", l, text, got, err)
 		}
-		if err := checkListReadBack("stringSlice", []string{text}, l); err != nil {
+		slice, _ := Lookup("stringSlice")
+		array, _ := Lookup("stringArray")
+		if err := checkListReadBack(slice, []string{text}, l); err != nil {
 			t.Errorf("%q as a stringSlice: %v", l, err)
 		}
-		if err := checkListReadBack("stringArray", l, l); err != nil {
+		if err := checkListReadBack(array, l, l); err != nil {
 			t.Errorf("%q as a stringArray: %v", l, err)
 		}
 	}
