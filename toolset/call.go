@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/cobramcp/cobramcp/internal/fairshare"
+	"github.com/cobramcp/cobramcp/internal/flagschema"
 	"github.com/cobramcp/cobramcp/internal/schemacheck"
 )
 
@@ -630,5 +631,5 @@ func emptyArray(raw json.RawMessage) bool {
 // no entries: {} means the flag is not set, as null does.
 func emptyMapFlag(f *pflag.Flag, v any) bool {
 	m, ok := v.(map[string]any)
-	return ok && len(m) == 0 && strings.HasPrefix(f.Value.Type(), "stringTo")
+	return ok && len(m) == 0 && flagschema.KindOf(f).IsMap()
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"reflect"
 	"slices"
 	"strings"
@@ -179,15 +178,14 @@ func pinnedJSON(f *pflag.Flag, v pflag.Value, prop *jsonschema.Schema, text stri
 
 // freshValue returns a value of v's type that shares nothing with v, for
 // its Set to check a text without changing the flag: a new value of a
-// pflag type, or a copy of a value that holds no reference; false when
-// there is none (a custom type holding pointers, slices or maps, which a
-// copy would share and Set could write through).
+// pflag type (its kind's, flagschema.Kind.Fresh), or a copy of a value
+// that holds no reference; false when there is none (a custom type
+// holding pointers, slices or maps, which a copy would share and Set could
+// write through).
 func freshValue(v pflag.Value) (pflag.Value, bool) {
-	fs := pflag.NewFlagSet("", pflag.ContinueOnError)
-	if mk, ok := pflagTypes[v.Type()]; ok {
-		mk(fs)
-		if f := fs.Lookup("x"); f != nil && reflect.TypeOf(f.Value) == reflect.TypeOf(v) {
-			return f.Value, true
+	if k, ok := flagschema.Lookup(v.Type()); ok {
+		if fresh, ok := k.Fresh(v); ok {
+			return fresh, true
 		}
 	}
 	rv := reflect.ValueOf(v)
@@ -218,46 +216,6 @@ func flat(t reflect.Type) bool {
 		return true
 	}
 	return false
-}
-
-// pflagTypes defines, for each of pflag's value types by name, a flag "x"
-// of that type.
-var pflagTypes = map[string]func(fs *pflag.FlagSet){
-	"bool":           func(fs *pflag.FlagSet) { fs.Bool("x", false, "") },
-	"boolSlice":      func(fs *pflag.FlagSet) { fs.BoolSlice("x", nil, "") },
-	"bytesBase64":    func(fs *pflag.FlagSet) { fs.BytesBase64("x", nil, "") },
-	"bytesHex":       func(fs *pflag.FlagSet) { fs.BytesHex("x", nil, "") },
-	"count":          func(fs *pflag.FlagSet) { fs.Count("x", "") },
-	"duration":       func(fs *pflag.FlagSet) { fs.Duration("x", 0, "") },
-	"durationSlice":  func(fs *pflag.FlagSet) { fs.DurationSlice("x", nil, "") },
-	"float32":        func(fs *pflag.FlagSet) { fs.Float32("x", 0, "") },
-	"float32Slice":   func(fs *pflag.FlagSet) { fs.Float32Slice("x", nil, "") },
-	"float64":        func(fs *pflag.FlagSet) { fs.Float64("x", 0, "") },
-	"float64Slice":   func(fs *pflag.FlagSet) { fs.Float64Slice("x", nil, "") },
-	"int":            func(fs *pflag.FlagSet) { fs.Int("x", 0, "") },
-	"int8":           func(fs *pflag.FlagSet) { fs.Int8("x", 0, "") },
-	"int16":          func(fs *pflag.FlagSet) { fs.Int16("x", 0, "") },
-	"int32":          func(fs *pflag.FlagSet) { fs.Int32("x", 0, "") },
-	"int64":          func(fs *pflag.FlagSet) { fs.Int64("x", 0, "") },
-	"intSlice":       func(fs *pflag.FlagSet) { fs.IntSlice("x", nil, "") },
-	"int32Slice":     func(fs *pflag.FlagSet) { fs.Int32Slice("x", nil, "") },
-	"int64Slice":     func(fs *pflag.FlagSet) { fs.Int64Slice("x", nil, "") },
-	"ip":             func(fs *pflag.FlagSet) { fs.IP("x", nil, "") },
-	"ipSlice":        func(fs *pflag.FlagSet) { fs.IPSlice("x", nil, "") },
-	"ipMask":         func(fs *pflag.FlagSet) { fs.IPMask("x", nil, "") },
-	"ipNet":          func(fs *pflag.FlagSet) { fs.IPNet("x", net.IPNet{}, "") },
-	"string":         func(fs *pflag.FlagSet) { fs.String("x", "", "") },
-	"stringArray":    func(fs *pflag.FlagSet) { fs.StringArray("x", nil, "") },
-	"stringSlice":    func(fs *pflag.FlagSet) { fs.StringSlice("x", nil, "") },
-	"stringToInt":    func(fs *pflag.FlagSet) { fs.StringToInt("x", nil, "") },
-	"stringToInt64":  func(fs *pflag.FlagSet) { fs.StringToInt64("x", nil, "") },
-	"stringToString": func(fs *pflag.FlagSet) { fs.StringToString("x", nil, "") },
-	"uint":           func(fs *pflag.FlagSet) { fs.Uint("x", 0, "") },
-	"uint8":          func(fs *pflag.FlagSet) { fs.Uint8("x", 0, "") },
-	"uint16":         func(fs *pflag.FlagSet) { fs.Uint16("x", 0, "") },
-	"uint32":         func(fs *pflag.FlagSet) { fs.Uint32("x", 0, "") },
-	"uint64":         func(fs *pflag.FlagSet) { fs.Uint64("x", 0, "") },
-	"uintSlice":      func(fs *pflag.FlagSet) { fs.UintSlice("x", nil, "") },
 }
 
 // pinError is the error of a call that sets pinned flags: it names them

@@ -30,7 +30,7 @@ func sampleValue(f *pflag.Flag, s *jsonschema.Schema) any {
 	if flagschema.Annotated(f) && s.Type == "object" {
 		return map[string]any{"image": "nginx:1,2 \"x\"", "replicas": 3}
 	}
-	switch flagschema.Kind(f) {
+	switch flagschema.KindOf(f).Name() {
 	case "bool":
 		return !strings.EqualFold(f.DefValue, "true")
 	case "string":

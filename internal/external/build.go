@@ -4,9 +4,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"net"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -149,90 +147,17 @@ func setAnnotation(fl *pflag.Flag, key, value string) {
 	fl.Annotations[key] = []string{value}
 }
 
-// define adds a flag of the pflag type typ to fs.
+// define adds a flag of the pflag type typ to fs: of its kind
+// (flagschema.Kind.Define), or for a type name pflag does not know (from
+// the overlay) a value that takes any text and reports that name.
 func define(fs *pflag.FlagSet, typ, name, usage string) error {
-	switch typ {
-	case "string":
-		fs.String(name, "", usage)
-	case "bool":
-		fs.Bool(name, false, usage)
-	case "int":
-		fs.Int(name, 0, usage)
-	case "int8":
-		fs.Int8(name, 0, usage)
-	case "int16":
-		fs.Int16(name, 0, usage)
-	case "int32":
-		fs.Int32(name, 0, usage)
-	case "int64":
-		fs.Int64(name, 0, usage)
-	case "uint":
-		fs.Uint(name, 0, usage)
-	case "uint8":
-		fs.Uint8(name, 0, usage)
-	case "uint16":
-		fs.Uint16(name, 0, usage)
-	case "uint32":
-		fs.Uint32(name, 0, usage)
-	case "uint64":
-		fs.Uint64(name, 0, usage)
-	case "float32":
-		fs.Float32(name, 0, usage)
-	case "float64":
-		fs.Float64(name, 0, usage)
-	case "duration":
-		fs.Duration(name, 0, usage)
-	case "count":
-		fs.Count(name, usage)
-	case "stringSlice":
-		fs.StringSlice(name, nil, usage)
-	case "stringArray":
-		fs.StringArray(name, nil, usage)
-	case "intSlice":
-		fs.IntSlice(name, nil, usage)
-	case "int32Slice":
-		fs.Int32Slice(name, nil, usage)
-	case "int64Slice":
-		fs.Int64Slice(name, nil, usage)
-	case "uintSlice":
-		fs.UintSlice(name, nil, usage)
-	case "float32Slice":
-		fs.Float32Slice(name, nil, usage)
-	case "float64Slice":
-		fs.Float64Slice(name, nil, usage)
-	case "boolSlice":
-		fs.BoolSlice(name, nil, usage)
-	case "durationSlice":
-		fs.DurationSlice(name, nil, usage)
-	case "ip":
-		fs.IP(name, nil, usage)
-	case "ipSlice":
-		fs.IPSlice(name, nil, usage)
-	case "ipMask":
-		fs.IPMask(name, nil, usage)
-	case "ipNet":
-		fs.IPNet(name, net.IPNet{}, usage)
-	case "ipNetSlice":
-		fs.IPNetSlice(name, nil, usage)
-	case "bytesHex":
-		fs.BytesHex(name, nil, usage)
-	case "bytesBase64":
-		fs.BytesBase64(name, nil, usage)
-	case "stringToString":
-		fs.StringToString(name, nil, usage)
-	case "stringToInt":
-		fs.StringToInt(name, nil, usage)
-	case "stringToInt64":
-		fs.StringToInt64(name, nil, usage)
-	case "time":
-		fs.Time(name, time.Time{}, []string{time.RFC3339Nano, time.RFC3339, time.DateTime, time.DateOnly}, usage)
-	case "":
+	if typ == "" {
 		return errors.New("no type")
-	default:
-		// A type name pflag does not know (from the overlay): a value that
-		// takes any text and reports that name.
-		fs.Var(&textValue{typ: typ}, name, usage)
 	}
+	if k, ok := flagschema.Lookup(typ); ok && k.Define(fs, name, usage) {
+		return nil
+	}
+	fs.Var(&textValue{typ: typ}, name, usage)
 	return nil
 }
 

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/cobramcp/cobramcp/internal/flagschema"
 )
 
 // flagPass is what one pass over a command's flags found besides the
@@ -225,31 +227,14 @@ func (d *discoverer) requiredGroups(ctx context.Context, c *Command, path []stri
 	}
 }
 
-// sampleValue is a value that a flag of the pflag type typ accepts.
+// sampleValue is a value that a flag of the pflag type typ accepts: its
+// kind's sample (flagschema.Kind.Sample), false for a custom type.
 func sampleValue(typ string) (string, bool) {
-	switch typ {
-	case "string", "stringSlice", "stringArray", "time":
-		if typ == "time" {
-			return "2006-01-02T15:04:05Z", true
-		}
-		return probeValue, true
-	case "bool", "boolSlice":
-		return "true", true
-	case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "count",
-		"float32", "float64", "intSlice", "int32Slice", "int64Slice", "uintSlice", "float32Slice", "float64Slice":
-		return "1", true
-	case "duration", "durationSlice":
-		return "1s", true
-	case "ip", "ipSlice":
-		return "127.0.0.1", true
-	case "ipNet", "ipNetSlice":
-		return "10.0.0.0/8", true
-	case "stringToString":
-		return "k=v", true
-	case "stringToInt", "stringToInt64":
-		return "k=1", true
+	k, ok := flagschema.Lookup(typ)
+	if !ok {
+		return "", false
 	}
-	return "", false
+	return k.Sample()
 }
 
 // inherited reports whether the flag lf listed for a command is the one
@@ -271,7 +256,7 @@ func (d *discoverer) helpType(f *Flag, hf *helpFlag, page *helpPage, raw string)
 	hint := ""
 	if hf != nil && hf.style == "pflag" {
 		word := hf.word
-		typ, ok := helpWords()[word]
+		typ, ok := helpKind(word)
 		from := FromHelp
 		if hf.boolNoOpt {
 			typ, ok = "bool", true
@@ -377,14 +362,15 @@ func (it *probeItem) finish(pass *flagPass, full string) {
 	f := it.f
 	f.Type, f.TypeFrom = it.typ, it.from
 	if it.custom != "" && !it.placeholder {
+		k, known := flagschema.Lookup(f.Type) // the answers' type: pflag's own, or "string"
 		switch {
-		case strings.HasPrefix(f.Type, "stringTo"):
+		case known && k.IsMap():
 			// A custom type whose Set speaks pflag's words for a map
 			// (crane's keyToValue: "must be formatted as key=value"),
 			// which takes one KEY=VALUE an occurrence: joined with
 			// commas as a map's are, the values would become one.
 			f.Type = "stringArray"
-		case strings.HasSuffix(f.Type, "Slice") || strings.HasSuffix(f.Type, "Array"):
+		case known && k.IsList():
 			// Offered again once set: it takes many values (cobra
 			// offers again a type whose name says Slice or Array:
 			// helm's postRendererArgsSlice).
@@ -507,7 +493,7 @@ func helpType(hf *helpFlag) string {
 	if hf.boolNoOpt {
 		return "bool"
 	}
-	if t, ok := helpWords()[hf.word]; ok {
+	if t, ok := helpKind(hf.word); ok {
 		return t
 	}
 	if _, ok := customWords()[hf.word]; ok {
@@ -551,24 +537,14 @@ func fromMessage(msg string, list bool) string {
 		if !strings.Contains(msg, r.text) {
 			continue
 		}
-		if r.typ == "stringToString" || !list {
+		if !list {
 			return r.typ
 		}
-		switch r.typ {
-		case "int":
-			return "intSlice"
-		case "uint":
-			return "uintSlice"
-		case "float64":
-			return "float64Slice"
-		case "bool":
-			return "boolSlice"
-		case "duration":
-			return "durationSlice"
-		case "ip":
-			return "ipSlice"
-		case "ipNet":
-			return "ipNetSlice"
+		if k, ok := flagschema.Lookup(r.typ); ok && k.IsMap() {
+			return r.typ // a map's default looks like a list too
+		}
+		if k, ok := flagschema.ListOf(r.typ); ok {
+			return k.Name()
 		}
 		return ""
 	}

@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/spf13/pflag"
+
+	"github.com/cobramcp/cobramcp/internal/flagschema"
 )
 
 // helpPage is what a command's help text says, as far as it can be read.
@@ -587,11 +589,12 @@ func (f *helpFlag) split(typ string) (usage, def string, ok bool) {
 // running)" on a bool, "(default 0s)" on a duration). A custom or unknown
 // type ("") may print anything.
 func printedDefault(typ, def string) bool {
-	if _, builtin := pflagTypes()[typ]; !builtin {
+	k, builtin := flagschema.Lookup(typ)
+	if !builtin {
 		return true
 	}
 	fs := pflag.NewFlagSet("", pflag.ContinueOnError)
-	if err := define(fs, typ, "f", ""); err != nil {
+	if !k.Define(fs, "f", "") {
 		return true
 	}
 	fl := fs.Lookup("f")

@@ -255,7 +255,7 @@ func walkSpec(c *Command, fn func(*Command)) {
 func (fo *FlagOverlay) apply(f *Flag) {
 	if fo.Type != "" {
 		f.Type, f.TypeFrom = fo.Type, FromOverlay
-		if t, ok := helpWords()[fo.Type]; ok && fo.Type != "" {
+		if t, ok := helpKind(fo.Type); ok && fo.Type != "" {
 			f.Type = t
 		}
 	}

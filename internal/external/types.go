@@ -3,62 +3,13 @@ package external
 import (
 	"strings"
 	"sync"
+
+	"github.com/cobramcp/cobramcp/internal/flagschema"
 )
 
-// helpWords maps the type words of pflag's help format (pflag.UnquoteUsage:
-// "strings" for stringSlice, "int" for int and int64, "" for bool) to pflag
-// type names.
-var helpWords = sync.OnceValue(func() map[string]string {
-	return map[string]string{
-		"":               "bool",
-		"string":         "string",
-		"int":            "int",
-		"int8":           "int8",
-		"int16":          "int16",
-		"int32":          "int32",
-		"int64":          "int64",
-		"uint":           "uint",
-		"uint8":          "uint8",
-		"uint16":         "uint16",
-		"uint32":         "uint32",
-		"uint64":         "uint64",
-		"float":          "float64",
-		"float32":        "float32",
-		"float64":        "float64",
-		"duration":       "duration",
-		"count":          "count",
-		"strings":        "stringSlice",
-		"stringArray":    "stringArray",
-		"ints":           "intSlice",
-		"int32Slice":     "int32Slice",
-		"int64Slice":     "int64Slice",
-		"uints":          "uintSlice",
-		"float32Slice":   "float32Slice",
-		"float64Slice":   "float64Slice",
-		"bools":          "boolSlice",
-		"durationSlice":  "durationSlice",
-		"ip":             "ip",
-		"ipSlice":        "ipSlice",
-		"ipMask":         "ipMask",
-		"ipNet":          "ipNet",
-		"ipNetSlice":     "ipNetSlice",
-		"bytesHex":       "bytesHex",
-		"bytesBase64":    "bytesBase64",
-		"stringToString": "stringToString",
-		"stringToInt":    "stringToInt",
-		"stringToInt64":  "stringToInt64",
-		"time":           "time",
-	}
-})
-
-// pflagTypes is the set of pflag's own type names.
-var pflagTypes = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, t := range helpWords() {
-		m[t] = true
-	}
-	return m
-})
+// The type words of pflag's help format (pflag.UnquoteUsage: "strings"
+// for stringSlice, "int" for int and int64, "" for bool) are the flag
+// kinds' (flagschema.HelpKind).
 
 // customWords gives, for the type names of well-known custom pflag.Value
 // types as CLIs print them in their help (docker's opts), whether the
@@ -107,4 +58,14 @@ func zeroDefault(typ, text string) bool {
 		return true
 	}
 	return typ == "time" && strings.HasPrefix(text, "0001-01-01")
+}
+
+// helpKind returns the pflag type name that a help page's type word
+// names, and false for a word that names none of pflag's types.
+func helpKind(word string) (string, bool) {
+	k, ok := flagschema.HelpKind(word)
+	if !ok {
+		return "", false
+	}
+	return k.Name(), true
 }
