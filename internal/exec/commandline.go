@@ -128,7 +128,8 @@ type CommandLine struct {
 // A value must come back exactly both through the variable bound to the
 // flag and through pflag's getters, which for the string lists, string
 // maps and float lists parse the flag's printed value again (see
-// readback.go). Known unrepresentable values: a NUL byte anywhere; an
+// flagschema.Write, which writes each flag's value from the table of flag
+// kinds). Known unrepresentable values: a NUL byte anywhere; an
 // empty list for stringArray and for the int, uint, float and duration
 // slices; a stringSlice or stringArray of one empty string (printed as
 // "[]"); an empty map; a stringSlice or stringArray element or

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/spf13/pflag"
+
+	"github.com/cobramcp/cobramcp/internal/flagschema"
 )
 
 func TestParseCompletion(t *testing.T) {
@@ -45,6 +47,13 @@ func TestFromMessage(t *testing.T) {
 		{`invalid argument "x" for "--m" flag: x must be formatted as key=value`, true, "stringToString"},
 		{`invalid argument "x" for "--ip" flag: failed to parse IP: "x"`, false, "ip"},
 		{`invalid argument "cobramcp-probe" for "--aggregation-rule" flag: malformed pair, expect string=string`, false, "stringToString"},
+		{`invalid argument "x" for "--n" flag: must be an integer`, true, "intSlice"},
+		{`invalid argument "x" for "--n" flag: strconv.ParseUint: parsing "x": invalid syntax`, true, "uintSlice"},
+		{`invalid argument "x" for "--f" flag: strconv.ParseFloat: parsing "x": invalid syntax`, true, "float64Slice"},
+		{`invalid argument "x" for "--d" flag: time: invalid duration "x"`, true, "durationSlice"},
+		{`invalid argument "x" for "--ip" flag: invalid string being converted to IP address: x`, true, "ipSlice"},
+		{`invalid argument "x" for "--net" flag: invalid CIDR address: x`, true, "ipNetSlice"},
+		{`invalid argument "x" for "--m" flag: malformed pair, expect string=string`, true, "stringToString"},
 		{`invalid argument "x" for "--level" flag: not a level`, false, ""},
 		{"", false, ""},
 	}
@@ -52,6 +61,37 @@ func TestFromMessage(t *testing.T) {
 		if got := fromMessage(tt.msg, tt.list); got != tt.want {
 			t.Errorf("fromMessage(%q, %v) = %q, want %q", tt.msg, tt.list, got, tt.want)
 		}
+	}
+}
+
+// TestSampleValues: every type a help page names is given, when its
+// parser is asked, a value that parser takes (a flag of the type as Build
+// makes it); the types that take any text get probeValue.
+func TestSampleValues(t *testing.T) {
+	for _, k := range flagschema.Kinds() {
+		if len(k.HelpWords()) == 0 {
+			continue // not seen from outside
+		}
+		v, ok := sampleValue(k.Name())
+		if !ok {
+			t.Errorf("%s: no sample", k.Name())
+			continue
+		}
+		fs := pflag.NewFlagSet("", pflag.ContinueOnError)
+		if err := define(fs, k.Name(), "f", ""); err != nil {
+			t.Fatal(err)
+		}
+		if err := fs.Set("f", v); err != nil {
+			t.Errorf("%s: the sample %q is refused: %v", k.Name(), v, err)
+		}
+	}
+	for _, typ := range []string{"string", "stringSlice", "stringArray"} {
+		if v, _ := sampleValue(typ); v != probeValue {
+			t.Errorf("%s: sample %q, want %q", typ, v, probeValue)
+		}
+	}
+	if v, ok := sampleValue("list"); ok {
+		t.Errorf("a custom type has a sample: %q", v)
 	}
 }
 

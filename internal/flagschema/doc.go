@@ -1,4 +1,11 @@
-// Package flagschema maps one pflag flag to one JSON Schema.
+// Package flagschema knows what each pflag type means, in one table of
+// flag kinds: its JSON Schema, how its default is read, how a value is
+// written on a command line and read back, a fresh value for a pin's
+// check, and the word its help shows. [For] maps one flag to one JSON
+// Schema; [Write] writes a value of it as the command line's texts; the
+// packages that run commands (exec), pin flags (toolset) and read a CLI
+// from outside (external) look a type up here ([KindOf], [Lookup],
+// [HelpKind], [ListOf]) and switch on nothing.
 //
 //	fs := pflag.NewFlagSet("serve", pflag.ContinueOnError)
 //	fs.Int8("level", 3, "compression level")
@@ -21,6 +28,31 @@
 //	mode {"description":"how to run","default":"fast","enum":["fast","safe"]}
 //	tag {"type":"array","items":{"type":"string"},"description":"tags to add","default":["a","b"]}
 //
+// # The table of flag kinds
+//
+// Each of pflag's types is one entry of the table (kinds, in kinds.go),
+// found by the name its Value.Type() returns ([Kind]). An entry of one
+// value holds its schema, its parser (a default's text as JSON, refusing
+// what Set refuses), its writer (a JSON value as the text Set reads back
+// exactly) and the texts of a default that mean none; a list or map names
+// its element's kind and its form (comma-separated, CSV, one element per
+// occurrence, key=value pairs), which derives the rest. Every entry says
+// how a flag of it is made (pflag's own constructor, for the fresh value a
+// pin is checked with and for a flag read from outside), which getter
+// reads its printed value again (a value is written only if that getter
+// gives it back), a sample its Set takes, and the words a help page shows
+// for it.
+//
+// Adding a flag type is one entry and its row in kindRows (kinds_test.go):
+// TestKindTable checks every entry against a real flag of its type made
+// by pflag's constructor (the schema, the default, a value written and
+// parsed back by pflag's command-line parser, the sample, the fresh value,
+// the definition, the help word), and fails for an entry without a row.
+// ExampleKind_custom shows an entry for a custom type. A custom
+// [pflag.Value] of a CLI needs no entry: it is text, its schema a string
+// naming its type, unless it accumulates ([Repeatable]) or carries an
+// [Annotation].
+//
 // # What the package promises
 //
 // [For] always returns a usable, fresh schema (github.com/google/jsonschema-go)
@@ -28,7 +60,7 @@
 // changes nothing.
 //
 // Every built-in pflag type has a precise schema, chosen by f.Value.Type()
-// ([Kind]): bool is a boolean; the integer types are integers, with exact
+// ([KindOf]): bool is a boolean; the integer types are integers, with exact
 // minimum and maximum for the types of up to 32 bits (64-bit bounds cannot be
 // held exactly by jsonschema-go's float64 bounds, so they are left out; the
 // unsigned types keep minimum 0); count is an integer of at least 0; floats

@@ -1,10 +1,13 @@
 package flagschema
 
 import (
+	"maps"
 	"math"
 	"net"
 	"reflect"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -206,6 +209,11 @@ func uintKind(name string, bits int, define func(fs *pflag.FlagSet, n, u string)
 func Lookup(name string) (*Kind, bool) {
 	k, ok := kinds()[name]
 	return k, ok
+}
+
+// Kinds returns the table's kinds, by name.
+func Kinds() []*Kind {
+	return slices.SortedFunc(maps.Values(kinds()), func(a, b *Kind) int { return strings.Compare(a.name, b.name) })
 }
 
 // KindOf returns the kind of f's value, by its Type(): the table's entry,

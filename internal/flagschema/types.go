@@ -46,7 +46,7 @@ const (
 	hexNote           = "hex-encoded bytes"
 	base64Note        = "base64-encoded bytes"
 	// floatSliceNote: pflag's GetFloat64Slice and GetFloat32Slice read the
-	// elements back from six decimals, so the exec package refuses others.
+	// elements back from six decimals, so Write refuses others.
 	floatSliceNote = "each with at most six decimal places, as pflag reads the list back"
 )
 
