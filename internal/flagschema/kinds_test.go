@@ -187,7 +187,10 @@ func kindRows() []kindRow {
 		},
 			schema: `{"type":"array","items":{"type":"string","pattern":` + strconv.Quote(durationPattern) + `},"minItems":1}`, note: durationSliceNote, def: `["1s"]`,
 			value: `["1s","120s"]`, argv: []string{"1s,2m0s"}, read: "[1s,2m0s]", fresh: true, word: "durationSlice", helpKind: "durationSlice"},
-		{name: "ipSlice", add: func(fs *pflag.FlagSet) func() string { fs.IPSlice("f", []net.IP{net.IPv4(10, 0, 0, 1)}, "u"); return nil },
+		{name: "ipSlice", add: func(fs *pflag.FlagSet) func() string {
+			fs.IPSlice("f", []net.IP{net.IPv4(10, 0, 0, 1)}, "u")
+			return nil
+		},
 			schema: `{"type":"array","items":{"type":"string","pattern":` + strconv.Quote(ipPattern) + `,"anyOf":[{"type":"string","format":"ipv4"},{"type":"string","format":"ipv6"}]}}`,
 			note:   ipSliceNote, def: `["10.0.0.1"]`,
 			value: `["::1","10.0.0.2"]`, argv: []string{"::1,10.0.0.2"}, read: "[::1,10.0.0.2]", fresh: true, word: "ipSlice", helpKind: "ipSlice"},
