@@ -32,20 +32,19 @@ import (
 // elements are read through [pflag.SliceValue.GetSlice] instead, which keeps
 // elements that contain commas intact.
 func Default(f *pflag.Flag) (any, bool) {
+	return defaultOf(KindOf(f), f)
+}
+
+// defaultOf is [Default] of f, whose kind is k.
+func defaultOf(k *Kind, f *pflag.Flag) (any, bool) {
 	if f == nil {
 		return nil, false
 	}
-	v, err := defaultValue(f)
+	v, err := k.form.def(k, f)
 	if err != nil || v == nil || isZero(v) {
 		return nil, false
 	}
 	return v, true
-}
-
-// defaultValue parses f's default; a nil value means "no default".
-func defaultValue(f *pflag.Flag) (any, error) {
-	k := KindOf(f)
-	return k.form.def(k, f)
 }
 
 // oneDefault reads the default of one value.
@@ -275,7 +274,7 @@ func emptyText(s string) bool {
 	return false
 }
 
-// isZero reports whether v, built by defaultValue, is a zero or empty value.
+// isZero reports whether v, built by a form's def, is a zero or empty value.
 func isZero(v any) bool {
 	switch v := v.(type) {
 	case bool:

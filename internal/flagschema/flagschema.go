@@ -89,7 +89,7 @@ func generated(f *pflag.Flag) *jsonschema.Schema {
 	if f != nil && f.Deprecated != "" {
 		s.Deprecated = true
 	}
-	if v, ok := Default(f); ok {
+	if v, ok := defaultOf(k, f); ok {
 		// Default only returns values built from JSON types, which marshal.
 		if raw, err := json.Marshal(v); err == nil {
 			s.Default = raw
