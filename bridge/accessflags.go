@@ -29,9 +29,9 @@ func addAccessFlag(c *cobra.Command) *string {
 // hook, which serves each caller by its rule. It applies the call path's
 // flags (fair shares, queue caps, the audit log) to every server; the
 // function returned closes the audit log once the calls have ended.
-func (f *streamFlags) sessions(o *Options, c *cobra.Command, ts *toolset.Served, authn serve.Authenticator, log *slog.Logger, confirm toolset.Confirm) (*mcp.Server, serve.HTTPOptions, func(), error) {
+func (f *streamFlags) sessions(o *Options, c *cobra.Command, ts *toolset.Served, authn serve.Authenticator, log *slog.Logger, confirm toolset.Confirm, obs toolset.Observer) (*mcp.Server, serve.HTTPOptions, func(), error) {
 	hopts := f.httpOptions(authn, log)
-	sopts := toolset.ServerOptions{Logger: log, HideEnv: secretVars(serverName(o, c), f), Confirm: confirm}
+	sopts := toolset.ServerOptions{Logger: log, HideEnv: secretVars(serverName(o, c), f), Confirm: confirm, Observer: obs}
 	closeAudit, err := f.calls.apply(c, serverName(o, c), log, &sopts)
 	if err != nil {
 		return nil, hopts, nil, err

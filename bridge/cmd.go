@@ -47,6 +47,10 @@ type Options struct {
 	// when the CLI did not opt in (WithOAuth).
 	oauth func(context.Context, serve.OAuthConfig) (serve.Authenticator, error)
 
+	// telemetry makes the traces and metrics of start and stream; nil
+	// when the CLI did not opt in (WithTelemetry).
+	telemetry func(context.Context, toolset.ObserverConfig) (Telemetry, error)
+
 	// group is the command the sub-commands hang from: the group New
 	// made, or Parent.
 	group *cobra.Command

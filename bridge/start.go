@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/cobramcp/cobramcp/serve"
 	"github.com/cobramcp/cobramcp/toolset"
@@ -37,10 +38,16 @@ func newStartCmd(o *Options) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			began := time.Now()
 			ts, err := pf.load(o, c)
 			if err != nil {
 				return err
 			}
+			tel, err := startTelemetry(c.Context(), o, c, ts, began, nil, log)
+			if err != nil {
+				return err
+			}
+			defer tel.shutdown()
 			confirm, err := kf.read(o, c, ts)
 			if err != nil {
 				return err
@@ -49,7 +56,7 @@ func newStartCmd(o *Options) *cobra.Command {
 			defer stop()
 			calls, endCalls := context.WithCancel(ctx) // a signal ends the running calls too
 			defer endCalls()
-			opts := toolset.ServerOptions{Logger: log, Context: calls, HideEnv: hiddenVars(o, c), Confirm: confirm}
+			opts := toolset.ServerOptions{Logger: log, Context: calls, HideEnv: hiddenVars(o, c), Confirm: confirm, Observer: tel.observer()}
 			closeAudit, err := cf.apply(c, serverName(o, c), log, &opts)
 			if err != nil {
 				return err

@@ -50,6 +50,7 @@ type streamFlags struct {
 	sessionTimeout time.Duration
 	maxSessions    int
 	oauth          oauthFlags
+	telemetry      *telemetryFlags // nil: the CLI did not opt in
 }
 
 func newStreamCmd(o *Options) *cobra.Command {
@@ -116,6 +117,7 @@ func newStreamCmd(o *Options) *cobra.Command {
 	fl.IntVar(&f.maxSessions, "max-sessions", httpserve.DefaultMaxSessions, "most stateful sessions held at once; a new one over it is refused (0: no limit)")
 	addOAuthFlags(c, &f.oauth)
 	f.confirm = addConfirmFlags(c)
+	f.telemetry = addTelemetryFlags(o, c)
 	return c
 }
 
@@ -177,6 +179,7 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 		return err
 	}
 
+	began := time.Now()
 	ts, err := f.policy.load(o, c)
 	if err != nil {
 		return err
@@ -185,8 +188,13 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 	if err != nil {
 		return err
 	}
+	tel, err := startTelemetry(c.Context(), o, c, ts, began, f.telemetry, log)
+	if err != nil {
+		return err
+	}
+	defer tel.shutdown()
 
-	srv, hopts, closeAudit, err := f.sessions(o, c, ts, authn, log, confirm) // fair shares, audit log, --access
+	srv, hopts, closeAudit, err := f.sessions(o, c, ts, authn, log, confirm, tel.observer()) // fair shares, audit log, --access, telemetry
 	if err != nil {
 		return err
 	}
@@ -236,6 +244,13 @@ func runStream(c *cobra.Command, o *Options, f *streamFlags) error {
 		return fmt.Errorf("--addr %s: %w: set a token with --%s FILE or $%s, or OAuth with --%s and --%s, or listen on 127.0.0.1; "+
 			"if a proxy in front of this server authenticates, pass --%s",
 			f.addr, serve.ErrPublicWithoutAuth, flagTokenFile, envName, flagOAuthIssuer, flagOAuthResource, flagInsecurePub)
+	}
+	if f.telemetry != nil {
+		stopMetrics, err := tel.serveMetrics(f.telemetry.metricsAddr)
+		if err != nil {
+			return err
+		}
+		defer stopMetrics()
 	}
 	log.Info("serving MCP over streamable HTTP", attrs...)
 	err = hs.Serve(ctx, ln)

@@ -2,6 +2,7 @@ package toolset
 
 import (
 	"context"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -31,6 +32,29 @@ type Observer interface {
 	// Called reports how a tool call ended, in the context of its request,
 	// before its result is sent.
 	Called(ctx context.Context, r CallReport)
+}
+
+// ObserverConfig is what a server's Observer is made from, by a program that
+// makes one when its server starts (bridge.WithTelemetry, package
+// telemetry's New): what the server serves, and what the person running it
+// asked for.
+type ObserverConfig struct {
+	// Service and Version name the served CLI: the telemetry's default
+	// service.name and service.version.
+	Service, Version string
+	// Metrics asks for a Prometheus /metrics handler.
+	Metrics bool
+	// BySubject counts calls by the caller's OAuth subject as well: one
+	// series per person, which the person running the server asks for.
+	BySubject bool
+	// ReflectionStart and Reflection are when the reading of the served
+	// command tree began and how long it took; Outside says the tree was
+	// read from an installed binary rather than the program's own.
+	ReflectionStart time.Time
+	Reflection      time.Duration
+	Outside         bool
+	// Logger receives the telemetry's own logs; nil means discard.
+	Logger *slog.Logger
 }
 
 // Phase is a part of a tool call that an Observer times.

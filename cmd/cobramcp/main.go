@@ -51,6 +51,7 @@ import (
 	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/internal/external"
 	"github.com/cobramcp/cobramcp/oauth"
+	"github.com/cobramcp/cobramcp/telemetry"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -288,7 +289,7 @@ func newRoot(out io.Writer, t *target) *cobra.Command {
 				return append(append(args, extra...), rf.args(true)...)
 			},
 		},
-	}, bridge.WithOAuth(oauth.New)) // the team server: cobramcp links every part
+	}, bridge.WithOAuth(oauth.New), bridge.WithTelemetry(telemetry.New)) // the team server: cobramcp links every part
 	group.Short = "Run one call of the CLI after -- without a server (`mcp call TOOL [ARGS] -- BINARY`)"
 	group.Long = "`cobramcp mcp call TOOL [ARGS] -- BINARY` runs one call of the Cobra CLI named after --\n" +
 		"through the same path as `cobramcp start -- BINARY` (validation, argv, limits), without a\n" +

@@ -27,7 +27,7 @@ var update = flag.Bool("update", false, "rewrite testdata/*.txt with the API as 
 
 // packages are the directories, from the repository's root, whose exported
 // names adopters rely on.
-var packages = []string{"bridge", "toolset", "serve", "oauth", "access", "audit"}
+var packages = []string{"bridge", "toolset", "serve", "oauth", "access", "audit", "telemetry"}
 
 const root = "../.."
 

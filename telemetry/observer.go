@@ -1,0 +1,340 @@
+package telemetry
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"reflect"
+	"strconv"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/cobramcp/cobramcp/internal/caller"
+	"github.com/cobramcp/cobramcp/toolset"
+)
+
+var _ toolset.Observer = (*Observer)(nil)
+
+// session is what is kept of an MCP session while it lasts.
+type session struct {
+	version string // the negotiated protocol version
+}
+
+// protocolHeader is the streamable HTTP transport's protocol version header.
+const protocolHeader = "Mcp-Protocol-Version"
+
+// Middleware observes every request: one server span, named and described
+// by the semantic conventions for MCP, whose parent is the trace context in
+// the request's params._meta (traceparent, tracestate), else the HTTP
+// request's traceparent header (which is then a link); and
+// mcp.server.operation.duration. It notes each session that initializes,
+// for mcp.server.session.duration.
+func (t *Observer) Middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		start := time.Now()
+		var header http.Header
+		if extra := req.GetExtra(); extra != nil {
+			header = extra.Header
+		}
+		ss, _ := req.GetSession().(*mcp.ServerSession)
+		common := t.commonAttrs(header)
+		var tool string
+		if r, ok := req.(*mcp.CallToolRequest); ok && r.Params != nil {
+			tool = r.Params.Name
+		}
+		name := method
+		spanAttrs := append(make([]attribute.KeyValue, 0, len(common)+5), common...)
+		spanAttrs = append(spanAttrs, attribute.String(keyMethod, method))
+		if tool != "" {
+			name += " " + tool
+			spanAttrs = append(spanAttrs, attribute.String(keyTool, tool), attribute.String(keyOperation, operationExecuteTool))
+		}
+		if ss != nil && ss.ID() != "" {
+			spanAttrs = append(spanAttrs, attribute.String(keySession, ss.ID()))
+		}
+		var user attribute.KeyValue
+		if t.bySubject {
+			if sub := caller.FromRequest(req).Subject; sub != "" {
+				user = attribute.String(keyUser, sub)
+				spanAttrs = append(spanAttrs, user)
+			}
+		}
+		parent, links := t.parent(ctx, req, header)
+		if user.Valid() {
+			parent = context.WithValue(parent, userKey{}, user)
+		}
+		ctx, span := t.tracer.Start(parent, name, trace.WithSpanKind(trace.SpanKindServer),
+			trace.WithTimestamp(start), trace.WithAttributes(spanAttrs...), trace.WithLinks(links...))
+
+		res, err := next(ctx, method, req)
+
+		var errType, code string
+		switch {
+		case err != nil:
+			errType = otherValue
+			var rpcErr *jsonrpc.Error
+			if errors.As(err, &rpcErr) {
+				code = strconv.FormatInt(rpcErr.Code, 10)
+				errType = code
+			} else if errors.Is(err, context.Canceled) {
+				errType = "canceled"
+			}
+		default:
+			if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.IsError {
+				errType = errorToolError
+			}
+		}
+		version := t.version(req, header, ss)
+		if ir, ok := res.(*mcp.InitializeResult); ok && ir != nil && err == nil {
+			version = ir.ProtocolVersion
+		}
+		if ss != nil && err == nil {
+			t.sessionSeen(ss, version, header != nil, common)
+		}
+		metricAttrs := append(make([]attribute.KeyValue, 0, len(common)+7), common...)
+		metricAttrs = append(metricAttrs, attribute.String(keyMethod, method))
+		if tool != "" {
+			// A tool the server does not have (a JSON-RPC error) is not
+			// a label of its own: clients could make up names without
+			// end.
+			if err != nil {
+				tool = otherValue
+				span.SetName(method)
+			}
+			metricAttrs = append(metricAttrs, attribute.String(keyTool, tool), attribute.String(keyOperation, operationExecuteTool))
+		}
+		if version != "" {
+			metricAttrs = append(metricAttrs, attribute.String(keyProtocolVersion, version))
+			span.SetAttributes(attribute.String(keyProtocolVersion, version))
+		}
+		if errType != "" {
+			metricAttrs = append(metricAttrs, attribute.String(keyErrorType, errType))
+			span.SetAttributes(attribute.String(keyErrorType, errType))
+			if code != "" {
+				metricAttrs = append(metricAttrs, attribute.String(keyStatusCode, code))
+				span.SetAttributes(attribute.String(keyStatusCode, code))
+			}
+			// The error's message is not the description: it may quote
+			// what the client sent.
+			span.SetStatus(codes.Error, errType)
+		}
+		if user.Valid() {
+			metricAttrs = append(metricAttrs, user)
+		}
+		span.End()
+		t.inst.operation.Record(ctx, time.Since(start).Seconds(), metric.WithAttributes(metricAttrs...))
+		return res, err
+	}
+}
+
+// commonAttrs are the attributes of the transport of every request and
+// session: network.transport, and network.protocol.name over HTTP.
+func (t *Observer) commonAttrs(header http.Header) []attribute.KeyValue {
+	if header == nil {
+		return pipeAttrs
+	}
+	return httpAttrs
+}
+
+// The attributes of the two transports; read only.
+var (
+	pipeAttrs = []attribute.KeyValue{attribute.String(keyTransport, transportPipe)}
+	httpAttrs = []attribute.KeyValue{attribute.String(keyTransport, transportTCP), attribute.String(keyProtocolName, "http")}
+)
+
+// version is the request's protocol version: the one its _meta states
+// (from 2026-07-28 on, every request does), else its HTTP header's, else
+// its session's as negotiated.
+func (t *Observer) version(req mcp.Request, header http.Header, ss *mcp.ServerSession) string {
+	if v, ok := metaOf(req)[mcp.MetaKeyProtocolVersion].(string); ok && v != "" {
+		return v
+	}
+	if v := header.Get(protocolHeader); v != "" {
+		return v
+	}
+	if ss == nil {
+		return ""
+	}
+	if s, ok := t.sessions.Load(ss); ok {
+		return s.(*session).version
+	}
+	return ""
+}
+
+// parent is the context of a request's span: the trace context in its
+// params._meta, else its HTTP request's traceparent header; links holds
+// the header's when the two differ, as the conventions ask.
+func (t *Observer) parent(ctx context.Context, req mcp.Request, header http.Header) (context.Context, []trace.Link) {
+	if meta := metaOf(req); len(meta) > 0 {
+		mctx := t.propagator.Extract(ctx, metaCarrier(meta))
+		if trace.SpanContextFromContext(mctx).IsValid() {
+			var links []trace.Link
+			if header != nil {
+				if hsc := trace.SpanContextFromContext(t.propagator.Extract(ctx, propagation.HeaderCarrier(header))); hsc.IsValid() && !hsc.Equal(trace.SpanContextFromContext(mctx)) {
+					links = append(links, trace.Link{SpanContext: hsc})
+				}
+			}
+			return mctx, links
+		}
+	}
+	if header != nil {
+		return t.propagator.Extract(ctx, propagation.HeaderCarrier(header)), nil
+	}
+	return ctx, nil
+}
+
+// metaOf is the _meta of a request's params; nil when it has none.
+func metaOf(req mcp.Request) map[string]any {
+	p := req.GetParams()
+	if p == nil {
+		return nil
+	}
+	if v := reflect.ValueOf(p); v.Kind() == reflect.Pointer && v.IsNil() {
+		return nil
+	}
+	return p.GetMeta()
+}
+
+// metaCarrier reads W3C trace context from a request's _meta.
+type metaCarrier map[string]any
+
+func (m metaCarrier) Get(key string) string {
+	s, _ := m[key].(string)
+	return s
+}
+
+func (m metaCarrier) Set(string, string) {}
+
+func (m metaCarrier) Keys() []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	return keys
+}
+
+// sessionSeen counts a session from its first request answered (its
+// initialize, or over stdio with protocols from 2026-07-28 on, which have
+// no initialize, its first request) until it ends, and then records its
+// duration. Stateless HTTP has no session to count: each request is one
+// of its own.
+func (t *Observer) sessionSeen(ss *mcp.ServerSession, version string, overHTTP bool, common []attribute.KeyValue) {
+	if overHTTP && ss.ID() == "" {
+		return
+	}
+	if _, known := t.sessions.Load(ss); known {
+		return
+	}
+	if _, again := t.sessions.LoadOrStore(ss, &session{version: version}); again {
+		return
+	}
+	start := time.Now()
+	attrs := common
+	if version != "" {
+		attrs = append(append([]attribute.KeyValue(nil), common...), attribute.String(keyProtocolVersion, version))
+	}
+	t.inst.sessions.Add(context.Background(), 1)
+	go func() {
+		_ = ss.Wait()
+		ctx := context.Background()
+		t.inst.sessions.Add(ctx, -1)
+		t.inst.session.Record(ctx, time.Since(start).Seconds(), metric.WithAttributes(attrs...))
+		t.sessions.Delete(ss)
+	}()
+}
+
+// phaseNames are the names of the phases' spans.
+var phaseNames = [...]string{
+	toolset.PhaseValidate: "validate",
+	toolset.PhaseConfirm:  "confirm",
+	toolset.PhaseQueue:    "wait for a call slot",
+	toolset.PhaseRun:      "run",
+}
+
+// Phase begins a child span of the call's for the phase; the queue and
+// run phases count in cobramcp.tool.calls.queued and .active while they
+// last.
+func (t *Observer) Phase(ctx context.Context, p toolset.Phase) (context.Context, func()) {
+	name := "phase"
+	if int(p) >= 0 && int(p) < len(phaseNames) {
+		name = phaseNames[p]
+	}
+	ctx, span := t.tracer.Start(ctx, name)
+	var gauge metric.Int64UpDownCounter
+	switch p {
+	case toolset.PhaseQueue:
+		gauge = t.inst.queued
+	case toolset.PhaseRun:
+		gauge = t.inst.active
+	default:
+		return ctx, func() { span.End() }
+	}
+	gauge.Add(ctx, 1)
+	return ctx, func() {
+		gauge.Add(ctx, -1)
+		span.End()
+	}
+}
+
+// envNames are the variables that carry a trace into a process, by the
+// OpenTelemetry specification's environment variable carrier (the W3C
+// names, upper case).
+var envNames = [...]struct{ key, env string }{
+	{"traceparent", "TRACEPARENT"},
+	{"tracestate", "TRACESTATE"},
+	{"baggage", "BAGGAGE"},
+}
+
+// Env returns TRACEPARENT, TRACESTATE and BAGGAGE for ctx (the run span's),
+// each empty when ctx has none, so that the process sees the call's trace
+// and never one it would inherit from the server.
+func (t *Observer) Env(ctx context.Context) []string {
+	c := propagation.MapCarrier{}
+	t.propagator.Inject(ctx, c)
+	out := make([]string, len(envNames))
+	for i, n := range envNames {
+		out[i] = n.env + "=" + c[n.key]
+	}
+	return out
+}
+
+// Called notes how a call ended on its request's span (the outcome, the
+// exit code, the command's tool in search mode) and counts it.
+func (t *Observer) Called(ctx context.Context, r toolset.CallReport) {
+	span := trace.SpanFromContext(ctx)
+	tool := r.Tool
+	if tool == "" {
+		tool = otherValue
+	}
+	outcome := attribute.String(keyOutcome, string(r.Outcome))
+	if span.IsRecording() {
+		attrs := []attribute.KeyValue{outcome, attribute.String(keyCommandTool, tool)}
+		if r.Ran {
+			attrs = append(attrs, attribute.Int(keyExitCode, r.ExitCode))
+		}
+		span.SetAttributes(attrs...)
+	}
+	toolAttr := attribute.String(keyTool, tool)
+	var user []attribute.KeyValue
+	if kv, ok := ctx.Value(userKey{}).(attribute.KeyValue); ok {
+		user = append(user, kv)
+	}
+	t.inst.calls.Add(ctx, 1, metric.WithAttributes(append([]attribute.KeyValue{toolAttr, outcome}, user...)...))
+	if r.OutputCut {
+		t.inst.outputCut.Add(ctx, 1, metric.WithAttributes(append([]attribute.KeyValue{toolAttr}, user...)...))
+	}
+	if r.Ran || r.Waited > 0 || r.Outcome == toolset.OutcomeQueueFull {
+		t.inst.wait.Record(ctx, r.Waited.Seconds(), metric.WithAttributes(user...))
+	}
+}
+
+// userKey is the context key of a request's user.id attribute, when calls
+// are counted by subject.
+type userKey struct{}
