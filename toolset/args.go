@@ -7,6 +7,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/cobra"
+
+	"github.com/cobramcp/cobramcp/internal/exec"
 )
 
 // Positional args: the arity a command accepts, inferred by probing
@@ -308,34 +310,79 @@ func validArg(v string) string {
 	return v
 }
 
-// subCommandOf returns the predicate exec.CommandLine.SubCommand for c: a
-// word that cobra's Find would read, as the first arg, as a sub-command of
-// c (its name or an alias, in any case when cobra.EnableCaseInsensitive is
-// set, or any prefix of one when cobra.EnablePrefixMatching is set). For
-// the root it also holds the commands cobra adds when it executes (help,
-// completion, __complete), which the tree may not hold yet. It returns nil
-// when there are none.
+// subCommandOf returns the predicate exec.CommandLine.SubCommand for c:
+// whether cobra's Find, given word as c's first positional arg, would
+// take it for a sub-command of c, and run that instead: its name or an
+// alias (in any case under cobra's EnableCaseInsensitive), or a prefix
+// that one sub-command alone has (under EnablePrefixMatching; cobra
+// compares prefixes as written). For the root it also holds the commands
+// cobra adds when it executes (help, completion, __complete), which the
+// tree may not hold yet; and a root without Args refuses every word
+// before "--" as an unknown command (cobra's legacy rule), so there it
+// reports true. The matching is the process's own cobra settings, or
+// what exec.AnnotationMatching on c or its root says (a tree read from
+// outside); under exec.MatchUnknown it reports true for every word. It
+// returns nil when c has no sub-commands.
 func subCommandOf(c *cobra.Command) func(string) bool {
-	var names []string
+	var cmds [][]string // each command's name and aliases
+	seen := map[string]bool{}
 	for _, sub := range c.Commands() {
-		names = append(names, sub.Name())
-		names = append(names, sub.Aliases...)
+		cmds = append(cmds, append([]string{sub.Name()}, sub.Aliases...))
+		seen[sub.Name()] = true
 	}
-	if !c.HasParent() {
-		names = append(names, "help", "completion", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd)
+	root := !c.HasParent()
+	if root && len(cmds) > 0 {
+		if !seen["help"] {
+			cmds = append(cmds, []string{"help"})
+		}
+		if !seen[compCmdName] && !c.CompletionOptions.DisableDefaultCmd {
+			cmds = append(cmds, []string{compCmdName})
+		}
+		if !seen[cobra.ShellCompRequestCmd] {
+			cmds = append(cmds, []string{cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd})
+		}
 	}
-	if len(names) == 0 {
+	if len(cmds) == 0 {
 		return nil
 	}
+	setting, known := matchingOf(c)
+	if setting == exec.MatchUnknown || root && c.Args == nil && !c.TraverseChildren {
+		return func(string) bool { return true }
+	}
 	return func(w string) bool {
-		for _, n := range names {
-			if n == w || cobra.EnableCaseInsensitive && strings.EqualFold(n, w) ||
-				cobra.EnablePrefixMatching && strings.HasPrefix(n, w) {
-				return true
+		prefix, fold := cobra.EnablePrefixMatching, cobra.EnableCaseInsensitive
+		if known {
+			prefix = strings.Contains(setting, exec.MatchPrefix)
+			fold = strings.Contains(setting, exec.MatchCase)
+		}
+		matches := 0
+		for _, names := range cmds {
+			hit := false
+			for _, n := range names {
+				if n == w || fold && strings.EqualFold(n, w) {
+					return true
+				}
+				hit = hit || prefix && strings.HasPrefix(n, w)
+			}
+			if hit {
+				matches++
 			}
 		}
-		return false
+		return matches == 1
 	}
+}
+
+// compCmdName is the name of cobra's default completion command.
+const compCmdName = "completion"
+
+// matchingOf returns exec.AnnotationMatching of c, or else of its root,
+// and whether either has it.
+func matchingOf(c *cobra.Command) (string, bool) {
+	if m, ok := c.Annotations[exec.AnnotationMatching]; ok {
+		return m, true
+	}
+	m, ok := c.Root().Annotations[exec.AnnotationMatching]
+	return m, ok
 }
 
 // traverseSubCommand returns, when the root has TraverseChildren and c has

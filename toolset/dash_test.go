@@ -120,12 +120,13 @@ func subTree(ran *[]string) *cobra.Command {
 }
 
 // TestDashFirstArgNamesSubCommand: a first arg that names a sub-command
-// (or alias) of the tool's command would make cobra run that command, and
-// a CLI may read other words as one (by prefix, in any case): the args of
-// a command with sub-commands go after "--", and the tool's command runs
-// with them as args. The root also has the commands cobra adds when it
-// runs (help). Args that are all "" or "-", which cobra never looks up,
-// need none.
+// (or alias) of the tool's command would make cobra run that command: the
+// args go after "--", and the tool's command runs with them as args. Any
+// other args stand as a person types them (ArgsLenAtDash -1): cobra looks
+// up only the first word that is not "" or "-", and with its prefix and
+// case-insensitive matching off (see prefixmatch_test.go for them on)
+// "children" names nothing. The root also has the commands cobra adds
+// when it runs (help).
 func TestDashFirstArgNamesSubCommand(t *testing.T) {
 	tests := []struct {
 		tool, in string
@@ -135,12 +136,16 @@ func TestDashFirstArgNamesSubCommand(t *testing.T) {
 		{"app_parent", `{"args":["child"]}`, []string{"app parent", "child"}, true},
 		{"app_parent", `{"args":["kid","x"]}`, []string{"app parent", "kid", "x"}, true},
 		{"app_parent", `{"args":["","child"]}`, []string{"app parent", "", "child"}, true},
-		{"app_parent", `{"args":["x","child"]}`, []string{"app parent", "x", "child"}, true},
-		{"app_parent", `{"args":["children"]}`, []string{"app parent", "children"}, true},
+		{"app_parent", `{"args":["x","child"]}`, []string{"app parent", "x", "child"}, false},
+		{"app_parent", `{"args":["children"]}`, []string{"app parent", "children"}, false},
+		{"app_parent", `{"args":["chi"]}`, []string{"app parent", "chi"}, false},
+		{"app_parent", `{"args":["CHILD"]}`, []string{"app parent", "CHILD"}, false},
 		{"app_parent", `{"args":["","-"]}`, []string{"app parent", "", "-"}, false},
 		{"app", `{"args":["help"]}`, []string{"app", "help"}, true},
 		{"app", `{"args":["parent"]}`, []string{"app", "parent"}, true},
-		{"app", `{"args":["x"]}`, []string{"app", "x"}, true},
+		{"app", `{"args":["x"]}`, []string{"app", "x"}, false},
+		{"app", `{"args":["completion"]}`, []string{"app", "completion"}, true},
+		{"app", `{"args":["__complete"]}`, []string{"app", "__complete"}, true},
 	}
 	for _, tt := range tests {
 		var argv, ran []string

@@ -3,11 +3,15 @@ package toolset_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/cobramcp/cobramcp/internal/exec"
+	"github.com/cobramcp/cobramcp/test/roundtrip"
 )
 
 // prefixTree is a CLI whose served "show" has a hidden sub-command
@@ -85,34 +89,90 @@ func TestArgsNeverRunASubCommandByPrefixOrCase(t *testing.T) {
 	}
 }
 
-// TestSubCommandArgvWithoutMatching: with cobra's matching off when the
-// argv is written (what a reflection from outside sees), show's args
-// still follow "--", so that the CLI, run with prefix and case-insensitive
-// matching on, reads none as a sub-command.
-func TestSubCommandArgvWithoutMatching(t *testing.T) {
-	var argv, ran []string
-	ts := fullView(mustTools(t, prefixTree(&ran, false), captureArgv(&argv)))
-	for _, args := range [][]string{{"sec"}, {"SECRET-WIPE"}, {"Nuke"}, {"other"}} {
-		in, _ := json.Marshal(map[string]any{"args": args})
-		res, err := ts.Call(context.Background(), "pc_show", in)
-		if err != nil || res.IsError {
-			t.Fatalf("%q: %v %s", args, err, resultText(res))
-		}
-		if want := append([]string{"show", "--"}, args...); !slices.Equal(argv, want) {
-			t.Errorf("%q: argv %q, want %q", args, argv, want)
-		}
-		t.Run("matching on", func(t *testing.T) {
-			withCobraMatching(t)
-			root := prefixTree(&ran, false)
-			root.SetArgs(argv)
-			root.SetOut(new(strings.Builder))
-			root.SetErr(new(strings.Builder))
-			if err := root.Execute(); err != nil {
-				t.Fatalf("argv %q: %v", argv, err)
-			}
-			if want := append([]string{"pc show"}, args...); !slices.Equal(ran, want) {
-				t.Errorf("argv %q ran %q, want %q", argv, ran, want)
-			}
-		})
+// TestSubCommandArgvFollowsMatching: the args of "show" follow "--"
+// exactly when the CLI would read the first of them as a sub-command's
+// name, by the matching the tree says it has: cobra's own settings for a
+// tree built in-process, exec.AnnotationMatching on the root for a tree
+// read from outside (where "unknown", what a CLI that was not asked
+// gives, writes "--" before any word). The argv, run by the CLI with that
+// matching, runs show with the args, and ArgsLenAtDash is -1 wherever no
+// "--" was needed.
+func TestSubCommandArgvFollowsMatching(t *testing.T) {
+	tests := []struct {
+		matching string // "" for cobra's own settings (in-process)
+		prefix   bool   // cobra's EnablePrefixMatching in the CLI
+		fold     bool   // cobra's EnableCaseInsensitive in the CLI
+		args     []string
+		dash     bool
+	}{
+		{"", false, false, []string{"secret-wipe"}, true},
+		{"", false, false, []string{"nuke", "x"}, true},
+		{"", false, false, []string{"sec"}, false},
+		{"", false, false, []string{"SECRET-WIPE"}, false},
+		{"", false, false, []string{"other", "secret-wipe"}, false},
+		{"", true, false, []string{"sec"}, true},
+		{"", true, false, []string{"nu"}, true},
+		{"", true, false, []string{"SEC"}, false},
+		{"", true, false, []string{"secret-wipes"}, false},
+		{"", false, true, []string{"SECRET-WIPE"}, true},
+		{"", false, true, []string{"Nuke"}, true},
+		{"", false, true, []string{"sec"}, false},
+		{"", true, true, []string{"s"}, true},
+		{"", true, true, []string{"", "-", "sec"}, true},
+		{"", true, true, []string{"other"}, false},
+		{exec.MatchExact, true, true, []string{"other"}, false},
+		{"prefix,case", true, true, []string{"sec"}, true},
+		{"prefix,case", true, true, []string{"NUKE"}, true},
+		{"prefix,case", true, true, []string{"other"}, false},
+		{exec.MatchPrefix, true, false, []string{"sec"}, true},
+		{exec.MatchCase, false, true, []string{"sec"}, false},
+		{exec.MatchUnknown, true, true, []string{"other"}, true},
+		{exec.MatchUnknown, true, true, []string{"sec"}, true},
 	}
+	for _, tt := range tests {
+		name := fmt.Sprintf("%q prefix=%v case=%v %q", tt.matching, tt.prefix, tt.fold, tt.args)
+		var argv, ran []string
+		func() {
+			if tt.matching == "" {
+				// In-process: the tree's own settings, the same when the
+				// argv is written and when it runs.
+				setCobraMatching(t, tt.prefix, tt.fold)
+			}
+			root := prefixTree(&ran, false)
+			if tt.matching != "" {
+				root.Annotations = map[string]string{exec.AnnotationMatching: tt.matching}
+			}
+			ts := fullView(mustTools(t, root, captureArgv(&argv)))
+			in, _ := json.Marshal(map[string]any{"args": tt.args})
+			res, err := ts.Call(context.Background(), "pc_show", in)
+			if err != nil || res.IsError {
+				t.Fatalf("%s: %v %s", name, err, resultText(res))
+			}
+		}()
+		if got := slices.Contains(argv, "--"); got != tt.dash {
+			t.Errorf("%s: argv %q, want \"--\" %v", name, argv, tt.dash)
+		}
+		setCobraMatching(t, tt.prefix, tt.fold)
+		got, err := roundtrip.Execute(prefixTree(&ran, false), argv)
+		if err != nil {
+			t.Errorf("%s: argv %q: %v", name, argv, err)
+			continue
+		}
+		wantDash := -1
+		if tt.dash {
+			wantDash = 0
+		}
+		if got.Command.CommandPath() != "pc show" || !slices.Equal(got.Args, tt.args) || got.ArgsLenAtDash != wantDash {
+			t.Errorf("%s: argv %q ran %q %q with ArgsLenAtDash %d, want pc show %q, %d", name, argv, got.Command.CommandPath(), got.Args, got.ArgsLenAtDash, tt.args, wantDash)
+		}
+	}
+}
+
+// setCobraMatching sets cobra's EnablePrefixMatching and
+// EnableCaseInsensitive (package globals: no test of this package runs in
+// parallel) for the rest of t.
+func setCobraMatching(t *testing.T, prefix, fold bool) {
+	p, f := cobra.EnablePrefixMatching, cobra.EnableCaseInsensitive
+	cobra.EnablePrefixMatching, cobra.EnableCaseInsensitive = prefix, fold
+	t.Cleanup(func() { cobra.EnablePrefixMatching, cobra.EnableCaseInsensitive = p, f })
 }

@@ -140,6 +140,10 @@ const childName = "child"
 // childName.
 func isChild(w string) bool { return w == childName }
 
+// anyWord is the Positional.SubCommand of a CLI whose matching is not
+// known (read from outside, not asked): any word may name a sub-command.
+func anyWord(string) bool { return true }
+
 // roundTripP is roundTrip with args and args after "--"; when
 // p.SubCommand is set, on a leaf that has the sub-command childName.
 func roundTripP(t testing.TB, flags map[string]any, p positional) ([]string, error) {
@@ -187,9 +191,8 @@ func roundTripP(t testing.TB, flags map[string]any, p positional) ([]string, err
 
 // wantArgsLenAtDash is where "--" stands as a person would type the
 // args: after the args when there are words for after it; before all of
-// them when one begins with "-" (other than "-" alone) or the command has
-// a sub-command and some arg is a word cobra looks up (not "" or "-");
-// nowhere otherwise. When the flags stop at the first arg, only the first arg can
+// them when one begins with "-" (other than "-" alone) or the first word
+// cobra looks up (not "" or "-") names a sub-command; nowhere otherwise. When the flags stop at the first arg, only the first arg can
 // begin a flag, and a "--" after an arg is an arg that pflag does not
 // record: with args, ArgsLenAtDash is 0 when the first needs "--", else
 // -1.
@@ -207,7 +210,10 @@ func wantArgsLenAtDash(p positional) int {
 	}
 	for _, a := range p.Args {
 		if a != "" && a != "-" && p.SubCommand != nil {
-			return 0
+			if p.SubCommand(a) {
+				return 0
+			}
+			break
 		}
 	}
 	return -1
@@ -625,12 +631,18 @@ func TestArgvPositional(t *testing.T) {
 		{positional{Args: []string{"a"}, AfterDash: []string{}}, []string{"a"}, nil},
 		{positional{Args: []string{"-n"}, AfterDash: []string{"ls"}}, nil, exec.ErrDashConflict},
 		{positional{Args: []string{childName}, AfterDash: []string{"ls"}, SubCommand: isChild}, nil, exec.ErrDashConflict},
-		// A command with sub-commands: its args always follow "--", since
-		// the CLI may read any word as one's name (by prefix, in any case).
-		{positional{Args: []string{"a"}, SubCommand: isChild}, []string{"--", "a"}, nil},
-		{positional{Args: []string{"chi"}, SubCommand: isChild}, []string{"--", "chi"}, nil},
+		// A command with sub-commands: its args follow "--" when the first
+		// word cobra looks up would be read as one's name (SubCommand
+		// says how the CLI matches names), and only then.
+		{positional{Args: []string{childName}, SubCommand: isChild}, []string{"--", childName}, nil},
+		{positional{Args: []string{"", "-", childName, "a"}, SubCommand: isChild}, []string{"--", "", "-", childName, "a"}, nil},
+		{positional{Args: []string{"a"}, SubCommand: isChild}, []string{"a"}, nil},
+		{positional{Args: []string{"chi"}, SubCommand: isChild}, []string{"chi"}, nil},
+		{positional{Args: []string{"a", childName}, SubCommand: isChild}, []string{"a", childName}, nil},
 		{positional{Args: []string{"", "-"}, SubCommand: isChild}, []string{"", "-"}, nil},
-		{positional{Args: []string{"a"}, AfterDash: []string{"ls"}, SubCommand: isChild}, nil, exec.ErrDashConflict},
+		{positional{Args: []string{"a"}, AfterDash: []string{"ls"}, SubCommand: isChild}, []string{"a", "--", "ls"}, nil},
+		{positional{Args: []string{"chi"}, SubCommand: anyWord}, []string{"--", "chi"}, nil},
+		{positional{Args: []string{"a"}, AfterDash: []string{"ls"}, SubCommand: anyWord}, nil, exec.ErrDashConflict},
 		{positional{AfterDash: []string{"ls"}, SubCommand: isChild}, []string{"--", "ls"}, nil},
 		{positional{Args: []string{"a"}, AfterDash: []string{"l\x00s"}}, nil, exec.ErrUnrepresentable},
 		// Flags that stop at the first arg (SetInterspersed(false)): only
@@ -639,7 +651,8 @@ func TestArgvPositional(t *testing.T) {
 		{positional{Args: []string{"-a", "b"}, StopsAtFirstArg: true}, []string{"--", "-a", "b"}, nil},
 		{positional{Args: []string{"", "-a"}, StopsAtFirstArg: true}, []string{"", "-a"}, nil},
 		{positional{Args: []string{childName, "-a"}, StopsAtFirstArg: true, SubCommand: isChild}, []string{"--", childName, "-a"}, nil},
-		{positional{Args: []string{"", "a"}, StopsAtFirstArg: true, SubCommand: isChild}, []string{"--", "", "a"}, nil},
+		{positional{Args: []string{"", "a"}, StopsAtFirstArg: true, SubCommand: isChild}, []string{"", "a"}, nil},
+		{positional{Args: []string{"", childName}, StopsAtFirstArg: true, SubCommand: isChild}, []string{"--", "", childName}, nil},
 		{positional{Args: []string{"web-0", "-it"}, AfterDash: []string{"ls", "-l"}, StopsAtFirstArg: true}, []string{"web-0", "-it", "--", "ls", "-l"}, nil},
 		{positional{AfterDash: []string{"ls", "-l"}, StopsAtFirstArg: true}, []string{"--", "ls", "-l"}, nil},
 		{positional{Args: []string{"-n"}, AfterDash: []string{"ls"}, StopsAtFirstArg: true}, []string{"--", "-n", "--", "ls"}, nil},

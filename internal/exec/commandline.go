@@ -38,10 +38,11 @@ type CommandLine struct {
 	// (DisableFlagParsing): its args are passed verbatim, and only the
 	// Traversed flags are written as flags.
 	NoParse bool
-	// SubCommand reports whether a word would be read by cobra as the
-	// name of a sub-command of the command (a name or an alias, in the way
-	// cobra matches them); nil: the command has none. When it is set, the
-	// args always follow "--" (see positional.SubCommand).
+	// SubCommand reports whether a word, as the first positional arg,
+	// would be read by cobra as the name of a sub-command of the command
+	// (a name or an alias, in the way the CLI matches them); nil: the
+	// command has none. The args follow "--" when it reports true for the
+	// first of them that cobra looks up (see positional.SubCommand).
 	SubCommand func(word string) bool
 	// TraverseSubCommand, when set (TraverseChildren with sub-commands),
 	// reports whether a positional arg anywhere could be taken by cobra's
@@ -116,10 +117,10 @@ type CommandLine struct {
 // The args follow the flags as a person types them: plain args as they
 // are, so the command sees ArgsLenAtDash() == -1 as when typed by hand;
 // when one of them begins with "-" (other than "-" alone: a negative
-// number, "--token=x") or the command has sub-commands (SubCommand: the
-// CLI may read any word as one's name, by prefix, in any case or as an
-// alias), "--" and then all of them, so that such an arg stays a
-// positional argument (ArgsLenAtDash() == 0). afterDash, when not empty,
+// number, "--token=x") or the first that cobra looks up would be read as
+// a sub-command's name (SubCommand: by name, alias, prefix or in another
+// case, as the CLI matches them), "--" and then all of them, so that such
+// an arg stays a positional argument (ArgsLenAtDash() == 0). afterDash, when not empty,
 // follows "--" (ArgsLenAtDash() == len(args)); args and afterDash cannot
 // both need the command line's one "--" ([ErrDashConflict]), except under
 // StopsAtFirstArg, where a second "--" is an arg too. With NoParse the

@@ -19,25 +19,25 @@ var ErrDashConflict = errors.New(`args and argsAfterDash both need "--"`)
 type positional struct {
 	// Args are the positional args, placed as a person types them: before
 	// any "--" when they are plain, all after "--" when one of them
-	// begins with "-" (other than "-" alone) or the command has
-	// sub-commands (see SubCommand).
+	// begins with "-" (other than "-" alone) or the first that cobra
+	// looks up would be read as a sub-command (see SubCommand).
 	Args []string
 	// AfterDash are the words that go after "--", verbatim, for commands
 	// that give "--" a meaning of their own (kubectl exec POD -- COMMAND).
 	// An empty list writes no "--".
 	AfterDash []string
 	// SubCommand is set for a command that has sub-commands: it reports
-	// whether word, as the first positional arg, would be read by cobra
-	// as a sub-command (a name or alias) of the command, which cobra
-	// would then run instead. nil: the command has none.
-	//
-	// When it is set, the args always follow "--" (unless all of them
-	// are "" or "-", which cobra never looks up), whatever it reports: a
-	// CLI can match sub-command names in ways its caller cannot see, by
-	// prefix (cobra's EnablePrefixMatching), in any case
-	// (EnableCaseInsensitive) or through aliases its help does not show,
-	// and cobra looks no sub-command up after "--". The report only
-	// names the sub-command in messages.
+	// whether cobra would read word, as the first positional arg, as a
+	// sub-command of the command (its name or an alias, by a unique
+	// prefix under cobra's EnablePrefixMatching, in any case under
+	// EnableCaseInsensitive), and so run that command instead, or refuse
+	// it as an unknown one (a root without Args). nil: the command has
+	// none. The args then follow "--" exactly when it reports true for
+	// the first of them that is not "" or "-" (which cobra never looks
+	// up), so that the command sees ArgsLenAtDash() as when a person
+	// types them. A caller that cannot tell how the CLI matches names (a
+	// CLI read from outside that was not asked) reports true for every
+	// word.
 	SubCommand func(word string) bool
 	// StopsAtFirstArg is set for a command whose flags stop at its first
 	// positional arg (pflag's SetInterspersed(false), as docker run has):
@@ -51,8 +51,7 @@ type positional struct {
 // begins with "-" (other than "-" alone) would be read as a flag, and a
 // first word read as a sub-command's name would run it. cobra's Find
 // skips "" and "-" when it looks for the sub-command's name, so the first
-// other word counts; when the command has sub-commands, any such word
-// could be read as one (see SubCommand).
+// other word counts (see SubCommand).
 func (p positional) needsDash() (bool, string) {
 	for i, a := range p.Args {
 		if i > 0 && p.StopsAtFirstArg {
@@ -68,9 +67,9 @@ func (p positional) needsDash() (bool, string) {
 				continue
 			}
 			if p.SubCommand(a) {
-				return true, fmt.Sprintf("args element %d (%q) names a sub-command", i, a)
+				return true, fmt.Sprintf("the CLI could read args element %d (%q) as the name of a sub-command (by name, alias, prefix or in another case)", i, a)
 			}
-			return true, fmt.Sprintf("the command has sub-commands, and the CLI could read args element %d (%q) as the name of one (by prefix, in another case or as an alias)", i, a)
+			break // cobra looks up the first such word only
 		}
 	}
 	return false, ""

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/cobramcp/cobramcp/internal/exec"
 	"github.com/cobramcp/cobramcp/internal/flagschema"
 )
 
@@ -23,6 +24,11 @@ func Build(spec *Spec) (*cobra.Command, []string) {
 	root := buildCommand(spec.Root, &notes, "")
 	root.Version = spec.Version
 	root.TraverseChildren = spec.TraverseChildren
+	matching := spec.Matching
+	if matching == "" {
+		matching = exec.MatchUnknown
+	}
+	annotate(root, exec.AnnotationMatching, matching)
 	return root, notes
 }
 
@@ -83,12 +89,26 @@ const leftOutName = "cobramcp-left-out"
 // positional args after "--", as for any command with sub-commands. From
 // outside, cobra's EnablePrefixMatching and EnableCaseInsensitive cannot
 // be seen: "sec", "SECRET-WIPE" or an alias given as the first arg of
-// "show" could run "show secret-wipe".
+// "show" could run "show secret-wipe". The command is marked
+// exec.MatchUnknown: its sub-commands' names are not known, so any word
+// could be one's.
 func keepSubCommands(c *cobra.Command, s *Command) {
 	if !s.HasCommands || c.HasSubCommands() {
 		return
 	}
 	c.AddCommand(&cobra.Command{Use: leftOutName, Hidden: true, Short: "sub-commands left out", Run: func(*cobra.Command, []string) {}})
+	annotate(c, exec.AnnotationMatching, exec.MatchUnknown)
+}
+
+// annotate sets one annotation of c, on a copy of the map the spec
+// (and its overlay) gave it.
+func annotate(c *cobra.Command, key, value string) {
+	a := make(map[string]string, len(c.Annotations)+1)
+	for k, v := range c.Annotations {
+		a[k] = v
+	}
+	a[key] = value
+	c.Annotations = a
 }
 
 // arity returns the cobra.PositionalArgs for min..max args (max -1: no

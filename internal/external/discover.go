@@ -61,6 +61,8 @@ type discoverer struct {
 	// rootHelp is the root's help, read to learn the root's name, kept
 	// for the root's reading.
 	rootHelp *string
+	// rootPage is the root's help too, kept whole for the matching probe.
+	rootPage string
 	// ownHelp: the root's help command is the CLI's own, not cobra's.
 	ownHelp bool
 	// ownHelpFlag: the root's --help flag is the CLI's own (gh's), which
@@ -375,6 +377,8 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 	var tail sync.WaitGroup
 	tail.Add(1)
 	go func() { defer tail.Done(); spec.TraverseChildren = d.traverses(ctx, root) }()
+	tail.Add(1)
+	go func() { defer tail.Done(); spec.Matching = d.matching(ctx, root) }()
 	if d.versionFlag {
 		if res, err := d.run(ctx, "--version"); err == nil && res.ExitCode == 0 {
 			v := strings.TrimSpace(firstLine(res.Stdout))
@@ -404,6 +408,7 @@ func (d *discoverer) rootName(ctx context.Context) string {
 		return ""
 	}
 	d.rootHelp = &res.Stdout
+	d.rootPage = res.Stdout
 	d.ownHelp = ownHelpCommand(res.Stdout)
 	return usageName(res.Stdout)
 }
@@ -498,6 +503,96 @@ func (d *discoverer) traverses(ctx context.Context, root *Command) bool {
 	}
 	res, err := d.run(ctx, "--"+f.Name+"="+value, "help")
 	return err == nil && res.ExitCode == 0 && !strings.Contains(res.Stderr+res.Stdout, "unknown flag")
+}
+
+// matching asks the binary how it reads a word as a sub-command's name:
+// whether cobra's EnablePrefixMatching and EnableCaseInsensitive are on in
+// its process, which no help shows. `BIN help P`, P a prefix that one of
+// the root's commands alone has, and `BIN help N`, N a command's name in
+// another case, are asked side by side: cobra's help command looks the
+// words up as Find does and runs nothing of the CLI's; it shows that
+// command's help when the word matched, and else says "Unknown help topic"
+// (or shows the root's help, for a root that takes args). It returns the
+// exec.AnnotationMatching value, or "" when it cannot tell (no such word,
+// the CLI's own help command, a process that failed): the call path then
+// writes "--" before the args of every command with sub-commands.
+func (d *discoverer) matching(ctx context.Context, root *Command) string {
+	if len(root.Commands) == 0 || d.ownHelp || d.rootPage == "" {
+		return ""
+	}
+	var cmds [][]string // each root command's name and aliases
+	seen := map[string]bool{}
+	for _, c := range root.Commands {
+		cmds = append(cmds, append([]string{c.Name}, c.Aliases...))
+		seen[c.Name] = true
+	}
+	for _, n := range [][]string{{"help"}, {"completion"}, {"__complete", "__completeNoDesc"}} {
+		if !seen[n[0]] {
+			cmds = append(cmds, n)
+		}
+	}
+	// clear reports whether w can only match cmds[own], and only the way
+	// asked: for a prefix, no name or alias in any case, and no other
+	// command's name or alias beginning with it; for a name in another
+	// case, no name or alias as written, no other command's in any case,
+	// and none beginning with it.
+	clear := func(w string, own int, byPrefix bool) bool {
+		for i, names := range cmds {
+			for _, n := range names {
+				switch {
+				case byPrefix && (strings.EqualFold(n, w) || i != own && strings.HasPrefix(n, w)),
+					!byPrefix && (strings.HasPrefix(n, w) || i != own && strings.EqualFold(n, w)):
+					return false
+				}
+			}
+		}
+		return true
+	}
+	var prefix, upper string
+	for i, names := range cmds {
+		name := names[0]
+		for l := 1; prefix == "" && l < len(name); l++ {
+			if p := name[:l]; !strings.HasPrefix(p, "-") && clear(p, i, true) {
+				prefix = p
+			}
+		}
+		if u := strings.ToUpper(name); upper == "" && clear(u, i, false) {
+			upper = u
+		}
+	}
+	if prefix == "" || upper == "" {
+		return ""
+	}
+	ask := func(word string) (bool, bool) {
+		res, err := d.run(ctx, "help", word)
+		if err != nil {
+			return false, false
+		}
+		if res.ExitCode != 0 || strings.Contains(res.Stdout+res.Stderr, "Unknown help topic") || res.Stdout == d.rootPage {
+			return false, true
+		}
+		return strings.TrimSpace(res.Stdout) != "", true
+	}
+	var byPrefix, byCase, askedPrefix, askedCase bool
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); byPrefix, askedPrefix = ask(prefix) }()
+	go func() { defer wg.Done(); byCase, askedCase = ask(upper) }()
+	wg.Wait()
+	if !askedPrefix || !askedCase {
+		return ""
+	}
+	var on []string
+	if byPrefix {
+		on = append(on, exec.MatchPrefix)
+	}
+	if byCase {
+		on = append(on, exec.MatchCase)
+	}
+	if len(on) == 0 {
+		return exec.MatchExact
+	}
+	return strings.Join(on, ",")
 }
 
 func firstLine(s string) string {
