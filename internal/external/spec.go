@@ -24,13 +24,13 @@ type Spec struct {
 	// TraverseChildren reports that the root reads its own local flags
 	// before a sub-command's name (cobra's TraverseChildren, as docker's
 	// global options): they are then served on every command.
-	TraverseChildren bool     `json:"traverseChildren,omitempty"`
+	TraverseChildren bool `json:"traverseChildren,omitempty"`
 	// Matching is how the CLI reads a word as a sub-command's name, as
 	// the binary answered (exec.AnnotationMatching: "exact", "prefix",
 	// "case" or "prefix,case"); "" when it was not asked or could not
 	// tell, and then any word may name one.
-	Matching string `json:"matching,omitempty"`
-	Root             *Command `json:"root"`
+	Matching string   `json:"matching,omitempty"`
+	Root     *Command `json:"root"`
 	// Notes are what reflection could not find out exactly: flags served
 	// as strings because their type stayed unknown, commands left out.
 	Notes []string `json:"notes,omitempty"`
