@@ -43,30 +43,24 @@ type Options struct {
 	// Logger receives why a caller was refused; nil: Server.Logger, or
 	// discarded.
 	Logger *slog.Logger
-	// MaxServers bounds the servers kept, one per rule and claim values,
-	// so that callers with many distinct claim values (one per user, for
-	// a rule pinning a flag to the email claim) cannot grow them without
-	// end; past it, one kept server is forgotten for each new one (its
-	// sessions keep it). 0 means 4096.
-	MaxServers int
 }
 
-// defaultMaxServers is the default of Options.MaxServers.
-const defaultMaxServers = 4096
-
 // Servers makes each caller's MCP server, serving that caller's view: the
-// tools its rule and Options.Policies leave, with its pins. Servers are
-// made once per rule and claim values, and kept.
+// tools its rule and Options.Policies leave, with its pins. There is one
+// view, and one server, per rule, made at start and shared by every
+// caller the rule matches: a flag that a rule pins to a claim (set-claim)
+// takes each call's value from that call's caller (toolset.Pin.Claim), so
+// that callers with distinct claim values cost no view of their own.
 type Servers struct {
 	file *File
 	ts   *toolset.Toolset
 	opts Options
 	log  *slog.Logger
 
-	views []*toolset.Served // per rule without set-claim, its view, made at start
+	views []*toolset.Served // per rule, its view
 
 	mu      sync.Mutex
-	servers map[string]*mcp.Server // by rule and claim values
+	servers []*mcp.Server // per rule, its server, made on its first session
 }
 
 // New checks every rule of f against ts and returns the Servers that serve
@@ -81,9 +75,9 @@ func New(f *File, ts *toolset.Toolset, o Options) (*Servers, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Servers{file: f, ts: ts, opts: o, log: log, views: make([]*toolset.Served, len(f.Rules)), servers: map[string]*mcp.Server{}}
+	s := &Servers{file: f, ts: ts, opts: o, log: log, views: make([]*toolset.Served, len(f.Rules)), servers: make([]*mcp.Server, len(f.Rules))}
 	for i, r := range f.Rules {
-		v, err := s.view(r, nil)
+		v, err := s.view(r, false)
 		if err != nil {
 			return nil, &RuleError{File: f.name, Rule: r, Err: err}
 		}
@@ -97,9 +91,12 @@ func New(f *File, ts *toolset.Toolset, o Options) (*Servers, error) {
 			slices.Sort(missing)
 			return nil, &RuleError{File: f.name, Rule: r, Err: fmt.Errorf(`"set-claim": no tool this rule serves takes %s`, strings.Join(missing, ", "))}
 		}
-		if len(r.SetClaim) == 0 {
-			s.views[i] = v
+		if len(r.SetClaim) > 0 {
+			if v, err = s.view(r, true); err != nil {
+				return nil, &RuleError{File: f.name, Rule: r, Err: err}
+			}
 		}
+		s.views[i] = v
 	}
 	return s, nil
 }
@@ -114,66 +111,55 @@ func takes(v *toolset.Served, flag string) bool {
 	return false
 }
 
-// view makes r's view with the claim pins of claims (flag to value); nil
-// claims leave the set-claim flags unpinned.
-func (s *Servers) view(r *Rule, claims map[string]string) (*toolset.Served, error) {
+// view makes r's view; with claims, its set-claim flags are pinned to the
+// caller's claims, else left unpinned.
+func (s *Servers) view(r *Rule, claims bool) (*toolset.Served, error) {
 	p := toolset.Policy{Tools: r.Tools, ExcludeTools: r.ExcludeTools, ReadOnly: r.ReadOnly}
 	from := fmt.Sprintf("access rule %d", r.index+1)
-	for _, flag := range slices.Sorted(maps.Keys(r.Set)) {
+	for _, flag := range sortedKeys(r.Set) {
 		p.Pins = append(p.Pins, toolset.Pin{Flag: flag, Value: r.Set[flag], From: from})
 	}
-	for _, flag := range slices.Sorted(maps.Keys(claims)) {
-		p.Pins = append(p.Pins, toolset.Pin{Flag: flag, Value: claims[flag], From: fmt.Sprintf("%s (claim %q)", from, r.SetClaim[flag])})
+	if claims {
+		for _, flag := range sortedKeys(r.SetClaim) {
+			p.Pins = append(p.Pins, toolset.Pin{Flag: flag, Claim: r.SetClaim[flag], From: fmt.Sprintf("%s (claim %q)", from, r.SetClaim[flag])})
+		}
 	}
 	return s.ts.View(s.opts.Listing, append([]toolset.Policy{p}, s.opts.Policies...)...)
 }
 
+func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
+
 // viewFor returns who's view: the tools who may call, as listed to who.
 // Its errors wrap serve.ErrForbidden.
 func (s *Servers) viewFor(who *auth.TokenInfo) (*toolset.Served, error) {
-	r, claims, _, err := s.resolve(who)
+	r, err := s.resolve(who)
 	if err != nil {
 		return nil, err
 	}
-	return s.viewOf(who, r, claims)
+	return s.views[r.index], nil
 }
 
-// resolve finds who's rule and the values of the claims it pins flags to,
-// and the key of who's server: the rule and those values.
-func (s *Servers) resolve(who *auth.TokenInfo) (*Rule, map[string]string, string, error) {
+// resolve finds who's rule, and checks that who's token carries every
+// claim the rule pins a flag to, each a value its flag takes.
+func (s *Servers) resolve(who *auth.TokenInfo) (*Rule, error) {
 	r, err := s.file.Match(who)
 	if err != nil {
 		s.log.Info("access refused", "subject", subject(who), "why", err)
-		return nil, nil, "", forbidden{err}
+		return nil, forbidden{err}
 	}
-	key := fmt.Sprint(r.index)
-	var claims map[string]string
-	for _, flag := range slices.Sorted(maps.Keys(r.SetClaim)) {
-		val, ok := caller.FromToken(who).Claim(r.SetClaim[flag])
-		if !ok {
+	for _, flag := range sortedKeys(r.SetClaim) {
+		if _, ok := caller.FromToken(who).Claim(r.SetClaim[flag]); !ok {
 			s.log.Warn("access refused: the token lacks a claim its rule pins a flag to", "subject", subject(who), "rule", r.index+1, "claim", r.SetClaim[flag], "flag", flag)
-			return nil, nil, "", forbidden{ErrClaim}
+			return nil, forbidden{ErrClaim}
 		}
-		if claims == nil {
-			claims = map[string]string{}
+	}
+	if len(r.SetClaim) > 0 {
+		if err := s.views[r.index].CheckClaims(who); err != nil {
+			s.log.Warn("access refused: a claim's value does not fit the flag its rule pins", "subject", subject(who), "rule", r.index+1, "err", err)
+			return nil, forbidden{ErrClaim}
 		}
-		claims[flag] = val
-		key += "\x00" + val
 	}
-	return r, claims, key, nil
-}
-
-// viewOf returns the view of rule r with claims pinned.
-func (s *Servers) viewOf(who *auth.TokenInfo, r *Rule, claims map[string]string) (*toolset.Served, error) {
-	if v := s.views[r.index]; v != nil {
-		return v, nil
-	}
-	v, err := s.view(r, claims)
-	if err != nil {
-		s.log.Warn("access refused: a claim's value does not fit the flag its rule pins", "subject", subject(who), "rule", r.index+1, "err", err)
-		return nil, forbidden{ErrClaim}
-	}
-	return v, nil
+	return r, nil
 }
 
 // subject is who's subject, for the log.
@@ -184,41 +170,14 @@ func subject(who *auth.TokenInfo) string {
 // ServerFor returns the MCP server of who: the hook of serve's HTTP options
 // (called once per new session). Its errors wrap serve.ErrForbidden.
 func (s *Servers) ServerFor(_ context.Context, who *auth.TokenInfo) (*mcp.Server, error) {
-	r, claims, key, err := s.resolve(who)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	srv := s.servers[key]
-	s.mu.Unlock()
-	if srv != nil {
-		return srv, nil
-	}
-	v, err := s.viewOf(who, r, claims)
+	r, err := s.resolve(who)
 	if err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if srv := s.servers[key]; srv != nil {
-		return srv, nil
+	if s.servers[r.index] == nil {
+		s.servers[r.index] = s.views[r.index].NewServer(s.opts.Server)
 	}
-	srv = v.NewServer(s.opts.Server)
-	if len(s.servers) >= s.maxServers() {
-		// Bounded whatever the callers' claims: forget one (a session
-		// keeps the server it was given; a later one makes it again).
-		for k := range s.servers {
-			delete(s.servers, k)
-			break
-		}
-	}
-	s.servers[key] = srv
-	return srv, nil
-}
-
-func (s *Servers) maxServers() int {
-	if s.opts.MaxServers > 0 {
-		return s.opts.MaxServers
-	}
-	return defaultMaxServers
+	return s.servers[r.index], nil
 }

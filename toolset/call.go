@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/pflag"
 
+	"github.com/cobramcp/cobramcp/internal/caller"
 	"github.com/cobramcp/cobramcp/internal/fairshare"
 	"github.com/cobramcp/cobramcp/internal/flagschema"
 	"github.com/cobramcp/cobramcp/internal/schemacheck"
@@ -58,6 +59,9 @@ type callOptions struct {
 	trace   *trace
 	confirm *confirmer // asks a person before the calls it names; nil: none
 	request *mcp.CallToolRequest
+	// claimed are the argv elements of the call's claim pins, each to its
+	// redacted form (see Served.claimPins).
+	claimed map[string]string
 	// observer times the call's phases and carries its trace into the
 	// process; nil: none.
 	observer Observer
@@ -366,6 +370,17 @@ func (s *Served) call(ctx context.Context, t *Tool, arguments json.RawMessage, o
 		o.trace.served = t.Name
 	}
 	pins := s.pins[t.Name]
+	if pins != nil && len(pins.claims) > 0 {
+		var who caller.Caller
+		if o.request != nil {
+			who = caller.FromRequest(o.request)
+		}
+		var err error
+		if pins, o.claimed, err = s.claimPins(t, pins, who); err != nil {
+			o.trace.refuse(OutcomeRefused)
+			return errorResult(fmt.Sprintf("%s: %v. Nothing was run.", t.Name, err))
+		}
+	}
 	_, validated := o.phase(ctx, PhaseValidate)
 	in, err := t.decodeInput(arguments, pins, s.pinFrom)
 	if err != nil {
@@ -381,7 +396,7 @@ func (s *Served) call(ctx context.Context, t *Tool, arguments json.RawMessage, o
 	}
 	if o.confirm != nil && o.confirm.asks(t) {
 		_, confirmed := o.phase(ctx, PhaseConfirm)
-		r := o.confirm.confirm(o.request, t, argv, s.Redact(argv))
+		r := o.confirm.confirm(o.request, t, argv, s.redactWith(argv, o.claimed))
 		confirmed()
 		if r != nil {
 			if len(r.InputRequests) == 0 {

@@ -99,7 +99,7 @@ func (s *Served) runner(o callOptions) RunFunc {
 		if tr == nil {
 			tr = &trace{}
 		}
-		tr.tool, tr.argv = c.Tool, s.Redact(c.Argv)
+		tr.tool, tr.argv = c.Tool, s.redactWith(c.Argv, o.claimed)
 		sched := o.sched
 		if sched == nil {
 			sched = ts.scheds.get(Limits{})

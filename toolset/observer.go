@@ -115,7 +115,8 @@ const (
 	OutcomeNotConfirmed Outcome = "not_confirmed"
 	// OutcomeQueueFull: too many calls were waiting for a slot; nothing ran.
 	OutcomeQueueFull Outcome = "queue_full"
-	// OutcomeRefused: a Middleware refused the call; nothing ran.
+	// OutcomeRefused: a Middleware refused the call, or its caller lacks a
+	// claim that a pin takes its value from (Pin.Claim); nothing ran.
 	OutcomeRefused Outcome = "refused"
 	// OutcomeFailed: the command could not be started, or the call
 	// panicked.

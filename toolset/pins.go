@@ -21,8 +21,11 @@ import (
 // the schema a call is checked against.
 type toolPins struct {
 	names []string         // the pinned flags' names, sorted
-	line  exec.CommandLine // the tool's command line with the pins as Fixed elements
+	line  exec.CommandLine // the tool's command line with the pins as Fixed elements (claims' aside)
 	check *validator       // the tool's input schema without the pinned flags
+	// claims are the pins to a claim of the caller, by flag name: their
+	// texts join line.Fixed at each call.
+	claims map[string]Pin
 }
 
 // validator resolves a schema at its first use.

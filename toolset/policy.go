@@ -46,6 +46,13 @@ func (p Policy) IsZero() bool {
 type Pin struct {
 	Flag  string // the flag's long name
 	Value string // its value as it would be written on the command line
+	// Claim, when set, pins the flag to this claim of each call's caller
+	// instead of to Value: the claim of the caller's verified token (a
+	// string, number or boolean), checked by the flag's parser at the call
+	// (each value once, in a bounded cache). A call whose caller has no
+	// such claim, or one the flag refuses, is refused and nothing runs.
+	// The view is the same for every caller: one view serves every value.
+	Claim string
 	// From says where the pin came from, in the caller's words, for
 	// messages: "--set" or "before mcp start".
 	From string
@@ -174,6 +181,7 @@ func (ts *Toolset) View(l Listing, ps ...Policy) (*Served, error) {
 		pins:     map[string]*toolPins{},
 		pinFrom:  map[string]string{},
 		redacted: map[string]string{},
+		claims:   &claimTexts{},
 	}
 	for _, t := range tools {
 		s.byName[t.Name] = t
@@ -206,7 +214,7 @@ func distinctPins(pins []Pin) ([]Pin, error) {
 			out = append(out, pin)
 			continue
 		}
-		if out[i].Value != pin.Value {
+		if out[i].Value != pin.Value || out[i].Claim != pin.Claim {
 			return nil, fmt.Errorf("flag --%s is pinned twice, to different values (%s and %s)", pin.Flag, out[i].From, pin.From)
 		}
 	}
@@ -217,7 +225,8 @@ func distinctPins(pins []Pin) ([]Pin, error) {
 // records, per such tool, the flags fixed, its command line writing them,
 // and the schema its calls are checked against.
 func (s *Served) applyPins(pins []Pin) error {
-	fixed := map[string]map[string][]string{} // per tool, the texts by flag name
+	fixed := map[string]map[string][]string{} // per tool, the texts by flag name (nil: a claim's)
+	claims := map[string]map[string]Pin{}     // per tool, the claim pins by flag name
 	for _, pin := range pins {
 		s.pinFrom[pin.Flag] = pin.From
 		takers := 0
@@ -227,9 +236,20 @@ func (s *Served) applyPins(pins []Pin) error {
 				continue
 			}
 			takers++
-			texts, err := pinTexts(t, f, pin)
-			if err != nil {
-				return err
+			var texts []string
+			if pin.Claim != "" {
+				if t.flagSchemaOf(pin.Flag) == nil {
+					return fmt.Errorf("flag --%s (pinned %s): tool %s has no schema for it", pin.Flag, pin.From, t.Name)
+				}
+				if claims[t.Name] == nil {
+					claims[t.Name] = map[string]Pin{}
+				}
+				claims[t.Name][pin.Flag] = pin
+			} else {
+				var err error
+				if texts, err = pinTexts(t, f, pin); err != nil {
+					return err
+				}
 			}
 			if fixed[t.Name] == nil {
 				fixed[t.Name] = map[string][]string{}
@@ -258,8 +278,12 @@ func (s *Served) applyPins(pins []Pin) error {
 	}
 	for name, texts := range fixed {
 		t := s.byName[name]
-		tp := &toolPins{names: slices.Sorted(maps.Keys(texts)), line: t.line}
-		tp.line.Fixed = texts
+		tp := &toolPins{names: slices.Sorted(maps.Keys(texts)), line: t.line, claims: claims[name]}
+		// A claim's flag is written at each call (Served.claimPins).
+		tp.line.Fixed = maps.Clone(texts)
+		for flag := range claims[name] {
+			delete(tp.line.Fixed, flag)
+		}
 		tp.check = newValidator(withoutFlags(t.expanded, tp.names).InputSchema.(*jsonschema.Schema))
 		s.pins[name] = tp
 		for flag, list := range texts {

@@ -22,6 +22,7 @@ type Served struct {
 	pins     map[string]*toolPins // per tool taking a pinned flag, by tool name
 	pinFrom  map[string]string    // where each pinned flag came from, by flag name
 	redacted map[string]string    // each pinned argv element, to its form with the value replaced
+	claims   *claimTexts          // the claim pins' values checked (see Pin.Claim)
 }
 
 // Tools returns the tools as listed, sorted by name: what tools/list

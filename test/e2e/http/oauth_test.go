@@ -21,13 +21,13 @@ import (
 // oauthServer starts `mycli mcp stream` as the resource server of idp, on
 // a free loopback port whose URL is the resource, with the OAuth settings
 // given by flags (or, with env, by MYCLI_MCP_OAUTH_*).
-func oauthServer(t *testing.T, idp *oidctest.Provider, viaEnv bool, args ...string) *server {
+func oauthServer(t testing.TB, idp *oidctest.Provider, viaEnv bool, args ...string) *server {
 	t.Helper()
 	return oauthServerAt(t, freeAddr(t), idp, viaEnv, args...)
 }
 
 // freeAddr returns a loopback address that was free a moment ago.
-func freeAddr(t *testing.T) string {
+func freeAddr(t testing.TB) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -38,7 +38,7 @@ func freeAddr(t *testing.T) string {
 }
 
 // oauthServerAt is oauthServer on addr.
-func oauthServerAt(t *testing.T, addr string, idp *oidctest.Provider, viaEnv bool, args ...string) *server {
+func oauthServerAt(t testing.TB, addr string, idp *oidctest.Provider, viaEnv bool, args ...string) *server {
 	t.Helper()
 	resource := "http://" + addr + "/mcp"
 	var env []string

@@ -2,6 +2,7 @@ package teame2e
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -49,17 +50,31 @@ func TestRuleKinds(t *testing.T) {
 }
 
 // set-claim pins the claim's value, per caller: two callers of one rule
-// get their own values.
+// get their own values, each call its caller's, with their sessions open
+// at once on the rule's one server; the audit line hides the value.
 func TestSetClaimPerCaller(t *testing.T) {
 	s := start(t, setup{access: `{"rules": [{"set-claim": {"str": "sub"}, "tools": ["mycli_echo"]}]}`})
 	ctx := context.Background()
-	for _, who := range []string{"bob", "carol", "bob"} {
-		res, err := s.mustConnect(t, who).CallTool(ctx, &mcp.CallToolParams{Name: "mycli_echo", Arguments: map[string]any{}})
+	sessions := map[string]*mcp.ClientSession{}
+	for _, who := range []string{"bob", "carol"} {
+		sessions[who] = s.mustConnect(t, who)
+	}
+	for _, who := range []string{"bob", "carol", "bob", "carol"} {
+		res, err := sessions[who].CallTool(ctx, &mcp.CallToolParams{Name: "mycli_echo", Arguments: map[string]any{}})
 		if err != nil || res.IsError {
 			t.Fatalf("%s: %v %s", who, err, text(res))
 		}
 		if !strings.Contains(text(res), `"str":"`+who+`"`) {
 			t.Errorf("%s's echo: %s", who, text(res))
+		}
+	}
+	lines := s.auditLines(t)
+	if len(lines) != 4 {
+		t.Fatalf("%d audit lines, want 4", len(lines))
+	}
+	for _, l := range lines {
+		if argv := fmt.Sprint(l["argv"]); !strings.Contains(argv, "--str=***") || strings.Contains(argv, "bob") || strings.Contains(argv, "carol") {
+			t.Errorf("%s's audit argv %s; want the claim's value hidden", l["subject"], argv)
 		}
 	}
 }
