@@ -29,6 +29,12 @@ const (
 // parses flags during completion.
 const probeFlag = "--cobramcp-no-such-flag=1"
 
+// helpProbe gives cobra's --help a value that is no boolean: a command
+// that parses its flags refuses it, even one that lets unknown flags
+// through (cobra's FParseErrWhitelist, kubebuilder's root), which takes
+// probeFlag.
+const helpProbe = "--help=cobramcp-probe"
+
 // probeValue is the value given to a flag to learn its type from the
 // parser's answer.
 const probeValue = "cobramcp-probe"
@@ -212,7 +218,7 @@ func (d *discoverer) help(ctx context.Context, path []string) (string, error) {
 		// The CLI's own help command may not show a command's help:
 		// `PATH --help` does, through cobra, for a command that parses
 		// flags (one that does not would run, with "--help" an arg).
-		c, err := d.complete(ctx, append(slices.Clone(path), probeFlag, "-")...)
+		c, err := d.parseProbe(ctx, path)
 		if err != nil {
 			return "", err
 		}
@@ -298,7 +304,7 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 	}
 	// Does completion parse flags? (cobra 1.2 and later: an unknown flag is
 	// an error.) Only then can the parser be probed for types.
-	if c, err := d.complete(ctx, probeFlag, "-"); err == nil {
+	if c, err := d.parseProbe(ctx, nil); err == nil {
 		d.newComp = c.refused()
 		d.rootProbe = c // the root's answer too: asked once
 	}
@@ -393,6 +399,25 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 	d.mu.Unlock()
 	sort.Strings(spec.Notes)
 	return spec, nil
+}
+
+// parseProbe asks whether the command at path parses its flags: its
+// answer to an unknown flag (probeFlag) is refused() when it does. A
+// command that lets unknown flags through (FParseErrWhitelist: kubebuilder's
+// root, whose plugins add flags) takes it, as one that parses its own
+// flags (DisableFlagParsing) does: it is asked again with helpProbe, which
+// it refuses as any command that parses does, and that answer is
+// returned. The answer of a command that does not parse lists its flags.
+func (d *discoverer) parseProbe(ctx context.Context, path []string) (*completion, error) {
+	c, err := d.complete(ctx, append(slices.Clone(path), probeFlag, "-")...)
+	if err != nil || c.refused() {
+		return c, err
+	}
+	h, err := d.complete(ctx, append(slices.Clone(path), helpProbe, "-")...)
+	if err != nil || !h.refused() {
+		return c, err
+	}
+	return h, nil
 }
 
 // rootName reads the root's help (kept for the root's reading) and
@@ -725,7 +750,7 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 			parseC := d.rootProbe
 			if len(path) > 0 || parseC == nil {
 				var err error
-				if parseC, err = d.complete(ctx, append(slices.Clone(path), probeFlag, "-")...); err != nil {
+				if parseC, err = d.parseProbe(ctx, path); err != nil {
 					return fmt.Errorf("listing the flags of %s: %w", full, err)
 				}
 			}

@@ -42,28 +42,27 @@ func TestShapesFromOutside(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
-		name, bin                       string
-		ownHelp, ownHelpFlag, noGlobals bool
+		name, bin string
+		shapes    string // shapes.Env: the shapes chosen by name
 	}{
-		{"shapes", bin, false, false, false},
-		{"own help", bin, true, false, false},
+		{"shapes", bin, ""},
+		{"own help", bin, "own-help"},
 		// gh's own persistent --help: one listing with it set tells
 		// which commands parse their flags.
-		{"own help flag", bin, false, true, false},
+		{"own help flag", bin, "own-help-flag"},
 		// gh's groups: no flag but --help, not listed.
-		{"own help flag, no globals", bin, false, true, true},
-		{"renamed copy", renamed, false, false, false},
-		{"symlink", link, false, false, false},
+		{"own help flag, no globals", bin, "own-help-flag,no-globals"},
+		{"renamed copy", renamed, ""},
+		{"symlink", link, ""},
+		// kubebuilder's root lets unknown flags through: it parses its
+		// flags all the same, and completion parses flags.
+		{"lenient root", bin, "lenient"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if tt.ownHelp {
-				t.Setenv("SHAPES_OWN_HELP", "1")
-			}
-			if tt.ownHelpFlag {
-				t.Setenv("SHAPES_OWN_HELP_FLAG", "1")
-			}
-			if tt.noGlobals {
-				t.Setenv("SHAPES_NO_GLOBALS", "1")
+			t.Setenv(shapes.Env, tt.shapes)
+			o, err := shapes.OptionsFromEnv(os.Getenv)
+			if err != nil {
+				t.Fatal(err)
 			}
 			r, err := external.Load(context.Background(), tt.bin, &external.Options{NoCache: true})
 			if err != nil {
@@ -76,7 +75,7 @@ func TestShapesFromOutside(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			in, err := corpustest.Expanded(shapes.NewWith(shapes.Options{OwnHelp: tt.ownHelp, OwnHelpFlag: tt.ownHelpFlag, NoGlobals: tt.noGlobals}), nil)
+			in, err := corpustest.Expanded(shapes.NewWith(o), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

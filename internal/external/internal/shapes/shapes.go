@@ -74,6 +74,40 @@ type Options struct {
 	// that (with OwnHelpFlag) the groups show no flag but --help, as
 	// gh's do.
 	NoGlobals bool
+	// Lenient: the root lets unknown flags through
+	// (FParseErrWhitelist), as kubebuilder's does for its plugins'
+	// flags: it takes an unknown flag as a command that parses its own
+	// flags does, yet it parses its flags.
+	Lenient bool
+}
+
+// Env names the variable that chooses Options by name, comma-separated
+// ("lenient,own-help"), as OptionsFromEnv reads them.
+const Env = "SHAPES"
+
+// optionNames are the names of Options that Env takes.
+var optionNames = map[string]func(*Options){
+	"own-help":      func(o *Options) { o.OwnHelp = true },
+	"own-help-flag": func(o *Options) { o.OwnHelpFlag = true },
+	"no-globals":    func(o *Options) { o.NoGlobals = true },
+	"lenient":       func(o *Options) { o.Lenient = true },
+}
+
+// OptionsFromEnv returns the Options that the value of Env names (getenv
+// reads it); an unknown name is an error.
+func OptionsFromEnv(getenv func(string) string) (Options, error) {
+	var o Options
+	for _, n := range strings.Split(getenv(Env), ",") {
+		if n = strings.TrimSpace(n); n == "" {
+			continue
+		}
+		set, ok := optionNames[n]
+		if !ok {
+			return o, fmt.Errorf("%s: unknown shape %q", Env, n)
+		}
+		set(&o)
+	}
+	return o, nil
 }
 
 // choice is a flag value that takes only the values it names, and names
@@ -102,6 +136,9 @@ func NewWith(o Options) *cobra.Command {
 		Use:   "shapes",
 		Short: "A CLI of the shapes reading from outside must get right",
 		Run:   func(c *cobra.Command, args []string) { fmt.Println("the main command") },
+	}
+	if o.Lenient {
+		root.FParseErrWhitelist.UnknownFlags = true
 	}
 	if o.NoGlobals {
 		root.Flags().Bool("verbose", false, "say more")

@@ -2,7 +2,8 @@
 // SHAPES_OWN_HELP set, its help command is its own, with sub-commands;
 // with SHAPES_OWN_HELP_FLAG set, its --help flag is its own; with
 // SHAPES_NO_GLOBALS set, its root has no flag that others inherit
-// (shapes.Options). With SHAPES_ARGV_LOG set, it appends its args, one
+// (shapes.Options); SHAPES names more of them (shapes.OptionsFromEnv).
+// With SHAPES_ARGV_LOG set, it appends its args, one
 // line a process, to that file.
 package main
 
@@ -22,11 +23,14 @@ func main() {
 		f.WriteString(strings.Join(os.Args[1:], " ") + "\n")
 		f.Close()
 	}
-	o := shapes.Options{
-		OwnHelp:     os.Getenv("SHAPES_OWN_HELP") != "",
-		OwnHelpFlag: os.Getenv("SHAPES_OWN_HELP_FLAG") != "",
-		NoGlobals:   os.Getenv("SHAPES_NO_GLOBALS") != "",
+	o, err := shapes.OptionsFromEnv(os.Getenv)
+	if err != nil {
+		os.Stderr.WriteString(err.Error() + "\n")
+		os.Exit(2)
 	}
+	o.OwnHelp = o.OwnHelp || os.Getenv("SHAPES_OWN_HELP") != ""
+	o.OwnHelpFlag = o.OwnHelpFlag || os.Getenv("SHAPES_OWN_HELP_FLAG") != ""
+	o.NoGlobals = o.NoGlobals || os.Getenv("SHAPES_NO_GLOBALS") != ""
 	if err := shapes.NewWith(o).Execute(); err != nil {
 		os.Exit(1)
 	}
