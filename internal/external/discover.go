@@ -435,7 +435,7 @@ func (d *discoverer) rootName(ctx context.Context) string {
 	d.rootHelp = &res.Stdout
 	d.rootPage = res.Stdout
 	d.ownHelp = ownHelpCommand(res.Stdout)
-	return usageName(res.Stdout)
+	return usageName(res.Stdout, d.name)
 }
 
 // unlistedFlag reports whether a help text has a flag line, in any
@@ -465,8 +465,9 @@ func ownHelpCommand(help string) bool {
 
 // usageName is the first word of a help's usage section ("Usage:" or gh's
 // "USAGE", the use line on the next line or after "Usage:" as docker
-// prints it), "" when there is none or it is no plain name.
-func usageName(help string) string {
+// prints it), "" when there is none or it is no plain name. file is the
+// binary's file name.
+func usageName(help, file string) string {
 	lines := strings.Split(strings.ReplaceAll(help, "\r\n", "\n"), "\n")
 	for i, l := range lines {
 		if indented(l) {
@@ -483,6 +484,16 @@ func usageName(help string) string {
 		line := strings.TrimSpace(rest)
 		for j := i + 1; line == "" && j < len(lines) && indented(lines[j]); j++ {
 			line = strings.TrimSpace(lines[j])
+		}
+		if line == "" && i+1 < len(lines) {
+			// A template that prints the usage lines at column 0: taken
+			// when the line names the file, or the next line (the
+			// root's "NAME [command]") names the same command.
+			next := lines[i+1]
+			word, _, _ := strings.Cut(next, " ")
+			if word == file || word != "" && i+2 < len(lines) && strings.HasPrefix(lines[i+2], word+" ") {
+				line = next
+			}
 		}
 		name, _, _ := strings.Cut(line, " ")
 		if plainName().MatchString(name) {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/spf13/pflag"
 
@@ -158,6 +159,10 @@ func sectionOf(lines []string, i int, hc helpContext) string {
 		if first == "" && len(body) > 0 {
 			first = strings.TrimSpace(body[0])
 		}
+		if first == "" && i+1 < len(lines) {
+			// A template that prints the usage lines at column 0.
+			first = lines[i+1]
+		}
 		if first == hc.path || strings.HasPrefix(first, hc.path+" ") {
 			return secUsage
 		}
@@ -189,7 +194,10 @@ func sectionOf(lines []string, i int, hc helpContext) string {
 	if titled && strings.Contains(title, "command") && slices.ContainsFunc(body, func(l string) bool { return commandLine().MatchString(l) }) {
 		return secCommands
 	}
-	if rest == "" && title == strings.TrimSpace(strings.ToLower(lines[i])) && strings.ToUpper(strings.TrimSpace(lines[i])) == strings.TrimSpace(lines[i]) && len(body) > 0 {
+	if rest == "" && title == strings.TrimSpace(strings.ToLower(lines[i])) && strings.ToUpper(strings.TrimSpace(lines[i])) == strings.TrimSpace(lines[i]) && len(body) > 0 &&
+		strings.ContainsFunc(title, unicode.IsLetter) {
+		// (A title has words: a "{" that opens a JSON example at
+		// column 0 is the description's text.)
 		return secOther // an upper-case title of a layout's own (gh's LEARN MORE, ARGUMENTS)
 	}
 	return ""
@@ -208,6 +216,10 @@ func parseHelp(text string, hc helpContext) *helpPage {
 	leadOpen := true // no section seen yet but a usage section before any text
 	var lead, example []string
 	var last *helpFlag
+	// unindented: the usage section's lines so far are at column 0 (a
+	// template's own), so the next unindented line that starts with the
+	// command's path is one of them.
+	unindented := false
 	kinds := map[int]string{} // the kind of section each unindented line starts
 	var order []int
 	for i, line := range lines {
@@ -231,9 +243,15 @@ func parseHelp(text string, hc helpContext) *helpPage {
 	}
 	for i, line := range lines {
 		trimmed := strings.TrimSpace(line)
+		if line != "" && !indented(line) && kinds[i] == "" && section == secUsage && unindented && (trimmed == hc.path || strings.HasPrefix(trimmed, hc.path+" ")) {
+			p.useLines = append(p.useLines, trimmed)
+			p.useSpace = append(p.useSpace, "")
+			continue
+		}
 		if line != "" && !indented(line) {
 			kind := kinds[i]
 			last = nil
+			unindented = false
 			if kind == "" && section == secExamples {
 				// cobra prints the examples as they are written:
 				// they run up to the next section.
@@ -264,6 +282,8 @@ func parseHelp(text string, hc helpContext) *helpPage {
 				if _, rest := heading(line); rest != "" {
 					p.useLines = append(p.useLines, rest)
 					p.useSpace = append(p.useSpace, "")
+				} else {
+					unindented = i+1 < len(lines) && lines[i+1] != "" && !indented(lines[i+1])
 				}
 			}
 			continue

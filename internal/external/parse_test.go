@@ -558,8 +558,13 @@ func TestUsageName(t *testing.T) {
 		"\nUsage:  docker [OPTIONS] COMMAND\n\nA self-sufficient runtime\n":            "docker",
 		"Usage:\n  /usr/local/bin/tool [flags]\n":                                      "",
 		"no usage here\n": "",
+		// Usage lines at column 0: the root's two lines name it, or
+		// the file's name does.
+		"A CLI\n\nUsage:\nshapes [flags]\nshapes [command]\n": "shapes",
+		"A CLI\n\nUsage:\nsh [flags]\n":                      "sh",
+		"A CLI\n\nUsage:\nRun it as you like.\n":             "",
 	} {
-		if got := usageName(help); got != want {
+		if got := usageName(help, "sh"); got != want {
 			t.Errorf("UsageName(%q) = %q, want %q", help, got, want)
 		}
 	}

@@ -25,6 +25,28 @@ Other Flags:
 {{otherFlags .}}
 `
 
+// unindentedTemplate is cobra's usage template with its usage lines at
+// column 0.
+const unindentedTemplate = `Usage:
+{{if .Runnable}}{{.UseLine}}
+{{end}}{{if .HasAvailableSubCommands}}{{.CommandPath}} [command]
+{{end}}{{if gt (len .Aliases) 0}}
+Aliases:
+  {{.NameAndAliases}}
+{{end}}{{if .HasExample}}
+Examples:
+{{.Example}}
+{{end}}{{if .HasAvailableSubCommands}}
+Available Commands:{{range .Commands}}{{if (or .IsAvailableCommand (eq .Name "help"))}}
+  {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}
+{{end}}{{if .HasAvailableLocalFlags}}
+Flags:
+{{.LocalFlags.FlagUsages | trimTrailingWhitespaces}}
+{{end}}{{if .HasAvailableInheritedFlags}}
+Global Flags:
+{{.InheritedFlags.FlagUsages | trimTrailingWhitespaces}}
+{{end}}`
+
 func init() {
 	cobra.AddTemplateFunc("requiredFlags", func(c *cobra.Command) string { return flagUsages(c, true) })
 	cobra.AddTemplateFunc("otherFlags", func(c *cobra.Command) string { return flagUsages(c, false) })
@@ -74,6 +96,10 @@ type Options struct {
 	// that (with OwnHelpFlag) the groups show no flag but --help, as
 	// gh's do.
 	NoGlobals bool
+	// Unindented: the usage template prints the usage lines at column 0
+	// ("Usage:", then "shapes server [flags]" and "shapes server
+	// [command]").
+	Unindented bool
 	// Lenient: the root lets unknown flags through
 	// (FParseErrWhitelist), as kubebuilder's does for its plugins'
 	// flags: it takes an unknown flag as a command that parses its own
@@ -91,6 +117,7 @@ var optionNames = map[string]func(*Options){
 	"own-help-flag": func(o *Options) { o.OwnHelpFlag = true },
 	"no-globals":    func(o *Options) { o.NoGlobals = true },
 	"lenient":       func(o *Options) { o.Lenient = true },
+	"unindented":    func(o *Options) { o.Unindented = true },
 }
 
 // OptionsFromEnv returns the Options that the value of Env names (getenv
@@ -193,9 +220,26 @@ func NewWith(o Options) *cobra.Command {
 	notify.Flags().String("phone", "", "the number")
 	notify.Flags().Bool("urgent", false, "now")
 	notify.MarkFlagsOneRequired("email", "phone")
+	// A description with a JSON example at column 0, whose "{" line is
+	// no section title.
+	patch := &cobra.Command{
+		Use:   "patch FILE",
+		Short: "Patch a file",
+		Long: `Patch a file with a JSON merge patch, such as:
+{
+  "name": "web",
+  "replicas": 2
+}
+The patch is read from --patch.`,
+		Run: func(c *cobra.Command, args []string) { fmt.Println("patching", args) },
+	}
+	patch.Flags().String("patch", "", "the patch")
 	group := &cobra.Command{Use: "config", Short: "Manage the configuration"}
 	group.AddCommand(&cobra.Command{Use: "view", Short: "View it", Run: func(*cobra.Command, []string) {}})
-	root.AddCommand(server, deploy, release, notify, group)
+	root.AddCommand(server, deploy, release, notify, patch, group)
+	if o.Unindented {
+		root.SetUsageTemplate(unindentedTemplate)
+	}
 	if o.OwnHelpFlag {
 		root.PersistentFlags().Bool("help", false, "Show help for command")
 		root.AddCommand(&cobra.Command{
