@@ -443,8 +443,10 @@ func (d *discoverer) rootName(ctx context.Context) string {
 // listing without --help may be cobra's list of the required flags alone,
 // whatever titles the help gives its flag sections.
 func unlistedFlag(help string, names map[string]bool) bool {
-	for _, l := range strings.Split(help, "\n") {
-		if f := matchFlag(l); f != nil && f.name != "help" && !names[f.name] {
+	text, styled := unpad(help)
+	hc := helpContext{styled: styled}
+	for _, l := range strings.Split(text, "\n") {
+		if f := hc.match(l); f != nil && f.name != "help" && !names[f.name] {
 			return true
 		}
 	}
@@ -455,9 +457,11 @@ func unlistedFlag(help string, names map[string]bool) bool {
 // is not cobra's (a CLI's own, which may have sub-commands of its own and
 // print something else than a command's help for `help PATH`).
 func ownHelpCommand(help string) bool {
-	for _, l := range strings.Split(help, "\n") {
-		if m := commandLine().FindStringSubmatch(l); m != nil && strings.TrimSuffix(m[1], ":") == "help" {
-			return strings.TrimSpace(m[2]) != "Help about any command"
+	text, styled := unpad(help)
+	hc := helpContext{styled: styled}
+	for _, l := range strings.Split(text, "\n") {
+		if name, short, ok := hc.command(l); ok && name == "help" {
+			return short != "Help about any command"
 		}
 	}
 	return false
@@ -803,7 +807,7 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 			// help counts cobra's --help, which the bridge leaves out).
 			use = strings.TrimSuffix(use, " [options]")
 			c.NoFlagsInUse = !c.NoParse && !strings.Contains(use, "[flags]")
-			if h := page.flags["help"]; h == nil || strings.Join(h.text, " ") == "help for "+c.Name {
+			if h := page.flags["help"]; h == nil || strings.EqualFold(strings.Join(h.text, " "), "help for "+c.Name) {
 				// cobra's own --help, which cobra adds to a command
 				// only when it runs: not the CLI's own (gh's "Show
 				// help for command", which makes every command have

@@ -100,6 +100,7 @@ func (d *discoverer) flags(c *Command, path []string, page *helpPage, comp *comp
 		if hf != nil {
 			hf.unwrap(raw)
 			hf.unquote(raw)
+			hf.restyle(raw)
 			// The help has the whole usage (completion shows its first
 			// line only), followed by the default.
 			if u, _, _ := hf.split(helpType(hf)); u != "" || lf.usage == "" {
@@ -243,7 +244,7 @@ func (d *discoverer) inherited(page *helpPage, hf *helpFlag, lf *completedFlag, 
 	if page.global[lf.name] {
 		return true
 	}
-	if hf != nil && page.sections {
+	if hf != nil && page.sections && !page.styled {
 		return false // listed among the command's own flags
 	}
 	return p.Usage == lf.usage && p.Shorthand == lf.shorthand
@@ -396,7 +397,7 @@ func (it *probeItem) finish(pass *flagPass, full string) {
 			pass.note("%s --%s: type unknown (the parser refused every probe value): served as a string", full, f.Name)
 		}
 	}
-	if it.hf != nil && it.hf.style == "pflag" {
+	if it.hf != nil && (it.hf.style == "pflag" || it.hf.style == "styled") {
 		// The usage and default, read again for the type found: a
 		// string's default is quoted, so "(default [main branch])" on
 		// a string is its usage's own words.

@@ -26,6 +26,10 @@ type helpPage struct {
 	sections bool            // the help has cobra's "Flags:" section
 	upper    bool            // the titles are in upper case without colons (gh's layout)
 	quotes   bool            // a kubectl-style flag line quotes its default: the help quotes strings' defaults
+	// styled: the help was printed by a styling library (charmbracelet/fang's),
+	// read without its padding (unpad): its flag lines name no type, and
+	// its flags section holds the inherited flags too.
+	styled bool
 }
 
 // leaf reports that the help shows a command without sub-commands: no
@@ -56,7 +60,7 @@ func isCommandWord(w string) bool {
 // ("[flags]", kubectl's "[options]", docker's "[OPTIONS]").
 func isFlagsWord(w string) bool {
 	switch w {
-	case "[flags]", "[options]", "[OPTIONS]", "[FLAGS]":
+	case "[flags]", "[options]", "[OPTIONS]", "[FLAGS]", "[--flags]":
 		return true
 	}
 	return false
@@ -68,7 +72,7 @@ type helpItem struct{ name, short string }
 type helpFlag struct {
 	name, shorthand string
 	word            string // the word after the name in pflag's format ("" for bool)
-	style           string // "pflag" or "assign" (kubectl's --name=DEFAULT:)
+	style           string // "pflag", "assign" (kubectl's --name=DEFAULT:) or "styled" (fang's, no type word)
 	noOpt           string // the [=X] part, without [= and ]
 	boolNoOpt       bool   // pflag's [=true|false]
 	assigned        string // kubectl style: the text after "=" (the default)
@@ -89,6 +93,10 @@ var (
 	assignLine = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^\s+(?:-([^-\s]), )?--([A-Za-z0-9][\w.:-]*)=(.*):\s*$`)
 	})
+	// fang: "  -n --name   Usage (default)", no type word
+	styledLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s+(?:-([^-\s]) )?--([A-Za-z0-9][\w.:-]*)(?:\s{2,}(.*))?$`)
+	})
 	// a command line of a command section: "  name   short"
 	// (gh's "  auth:          Authenticate gh")
 	commandLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ {1,4}([A-Za-z0-9][\w.-]*:?)(?:\s+(.*))?$`) })
@@ -102,6 +110,68 @@ var (
 type helpContext struct {
 	path  string
 	flags map[string]bool
+	// styled: the help's flag lines are fang's (see helpPage.styled).
+	styled bool
+}
+
+// command reads a command line of a command section in the help's style:
+// the command's name and its short description. fang prints the name with
+// its use line's args ("check [configuration files] [--flags]"), the
+// short description after two spaces at least.
+func (hc helpContext) command(line string) (name, short string, ok bool) {
+	m := commandLine().FindStringSubmatch(line)
+	if m == nil {
+		return "", "", false
+	}
+	name, short = strings.TrimSuffix(m[1], ":"), strings.TrimSpace(m[2])
+	if hc.styled {
+		if i := strings.Index(short, "  "); i >= 0 {
+			short = strings.TrimSpace(short[i:])
+		} else if strings.HasPrefix(short, "[") || strings.HasPrefix(short, "<") {
+			short = "" // args alone
+		}
+	}
+	return name, short, true
+}
+
+// match reads a flag line in the help's style.
+func (hc helpContext) match(line string) *helpFlag {
+	if hc.styled {
+		return matchStyled(line)
+	}
+	return matchFlag(line)
+}
+
+// unpad reads a help that a styling library printed (charmbracelet/fang's,
+// as goreleaser's): every line indented by two spaces or more and padded
+// with spaces to its block's width, the section titles ("USAGE",
+// "EXAMPLES", "COMMANDS", "FLAGS") in upper case among them. It returns
+// the text without the trailing spaces and the common indentation, the
+// titles at column 0 as gh's, and reports whether the help is such a one.
+func unpad(text string) (string, bool) {
+	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	indent, usage := -1, false
+	for i, l := range lines {
+		l = strings.TrimRight(l, " ")
+		lines[i] = l
+		if l == "" {
+			continue
+		}
+		n := len(l) - len(strings.TrimLeft(l, " "))
+		if indent < 0 || n < indent {
+			indent = n
+		}
+		usage = usage || strings.TrimSpace(l) == "USAGE"
+	}
+	if indent < 2 || !usage {
+		return text, false
+	}
+	for i, l := range lines {
+		if len(l) >= indent {
+			lines[i] = l[indent:]
+		}
+	}
+	return strings.Join(lines, "\n"), true
 }
 
 // Section kinds of a help page.
@@ -176,7 +246,7 @@ func sectionOf(lines []string, i int, hc helpContext) string {
 		return secAliases
 	}
 	for _, l := range body {
-		if f := matchFlag(l); f != nil && (hc.flags == nil || hc.flags[f.name]) {
+		if f := hc.match(l); f != nil && (hc.flags == nil || hc.flags[f.name]) {
 			if strings.Contains(title, "global") || strings.Contains(title, "inherited") {
 				return secGlobal
 			}
@@ -211,6 +281,8 @@ func sectionOf(lines []string, i int, hc helpContext) string {
 // whole, whatever its lines look like. Parts it cannot find stay empty.
 func parseHelp(text string, hc helpContext) *helpPage {
 	p := &helpPage{flags: map[string]*helpFlag{}, global: map[string]bool{}}
+	text, p.styled = unpad(text)
+	hc.styled = p.styled
 	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
 	section := secText
 	leadOpen := true // no section seen yet but a usage section before any text
@@ -309,11 +381,11 @@ func parseHelp(text string, hc helpContext) *helpPage {
 		case secExamples:
 			example = append(example, line)
 		case secCommands:
-			if m := commandLine().FindStringSubmatch(line); m != nil {
-				p.commands = append(p.commands, helpItem{strings.TrimSuffix(m[1], ":"), strings.TrimSpace(m[2])})
+			if name, short, ok := hc.command(line); ok {
+				p.commands = append(p.commands, helpItem{name, short})
 			}
 		case secFlags, secGlobal:
-			if f := matchFlag(line); f != nil {
+			if f := hc.match(line); f != nil {
 				if _, quoted := f.assignDefault(); quoted && f.style == "assign" {
 					p.quotes = true
 				}
@@ -345,7 +417,49 @@ func parseHelp(text string, hc helpContext) *helpPage {
 		}
 	}
 	p.example = strings.Join(example, "\n")
+	if p.styled {
+		// fang prints cobra's "[flags]" as "[--flags]", and adds
+		// "[command]" before the args of a command that has
+		// sub-commands, whether it runs or not: a use line with args
+		// besides (the group runs) is read without it.
+		for i, l := range p.useLines {
+			l = strings.Replace(l, " [--flags]", " [flags]", 1)
+			if rest, ok := strings.CutPrefix(l, hc.path+" "); ok && !groupUse(rest) {
+				l = strings.Replace(l, " [command]", "", 1)
+			}
+			p.useLines[i] = l
+		}
+	}
 	return p
+}
+
+// matchStyled reads a flag line of fang's help: "-n --name", then the
+// usage with its first word title-cased and the default in parentheses.
+func matchStyled(line string) *helpFlag {
+	m := styledLine().FindStringSubmatch(line)
+	if m == nil {
+		return nil
+	}
+	f := &helpFlag{shorthand: m[1], name: m[2], style: "styled"}
+	if m[3] != "" {
+		f.text = []string{m[3]}
+		f.col = strings.LastIndex(line, m[3])
+	}
+	return f
+}
+
+// restyle gives a fang-style flag's usage its first line as the CLI wrote
+// it (raw, from completion): fang prints it with its first word
+// title-cased and its spaces collapsed.
+func (f *helpFlag) restyle(raw string) {
+	if f.style != "styled" || raw == "" || len(f.text) == 0 {
+		return
+	}
+	printed := strings.Join(strings.Fields(raw), " ")
+	if len(f.text[0]) >= len(printed) && strings.EqualFold(f.text[0][:len(printed)], printed) {
+		f.text[0] = raw + f.text[0][len(printed):]
+		f.raw = raw
+	}
 }
 
 func matchFlag(line string) *helpFlag {
@@ -546,7 +660,7 @@ func pflagWrap(s string, width int) []string {
 // and the rest of the line is the usage's own (kustomize's "\t\tIf not
 // specified"); kubectl's style indents them by a tab.
 func (f *helpFlag) continuation(line string) string {
-	if f.style == "pflag" && f.col > 0 && len(line) > f.col && strings.TrimLeft(line[:f.col], " ") == "" {
+	if (f.style == "pflag" || f.style == "styled") && f.col > 0 && len(line) > f.col && strings.TrimLeft(line[:f.col], " ") == "" {
 		return line[f.col:]
 	}
 	return strings.TrimSpace(line)
@@ -577,6 +691,9 @@ func (f *helpFlag) split(typ string) (usage, def string, ok bool) {
 			lines[0] = f.raw + rest
 		}
 	}
+	if f.style == "styled" {
+		return f.styledSplit(typ, lines)
+	}
 	if f.style == "assign" {
 		// kubectl's style gives the default after "=": a "(default X)"
 		// at the end is the usage's own text ("(default hide labels
@@ -596,6 +713,31 @@ func (f *helpFlag) split(typ string) (usage, def string, ok bool) {
 		if m := plainDefault().FindStringSubmatchIndex(last); m != nil && printedDefault(typ, last[m[2]:m[3]]) {
 			lines[len(lines)-1] = last[:m[0]]
 			return strings.TrimSpace(strings.Join(lines, "\n")), last[m[2]:m[3]], true
+		}
+	}
+	return strings.Join(lines, "\n"), "", false
+}
+
+// styledSplit is split for a fang-style flag: fang appends " (X)" to the
+// usage for a default other than "", "false", "0" and "[]", as it is,
+// unquoted. Where the usage is one line that completion gave (raw), the
+// text after it tells; otherwise a " (X)" that ends the usage is the
+// default only when typ is known and not a string, and X a value of it.
+func (f *helpFlag) styledSplit(typ string, lines []string) (usage, def string, ok bool) {
+	last := lines[len(lines)-1]
+	if len(lines) == 1 && f.raw != "" {
+		rest, _ := strings.CutPrefix(last, f.raw)
+		if v, found := strings.CutPrefix(rest, " ("); found && strings.HasSuffix(v, ")") && len(rest) == len(last)-len(f.raw) {
+			return f.raw, strings.TrimSuffix(v, ")"), true
+		}
+		return last, "", false
+	}
+	if typ != "" && typ != "string" {
+		if i := strings.LastIndex(last, " ("); i >= 0 && strings.HasSuffix(last, ")") {
+			if v := last[i+2 : len(last)-1]; printedDefault(typ, v) {
+				lines[len(lines)-1] = last[:i]
+				return strings.Join(lines, "\n"), v, true
+			}
 		}
 	}
 	return strings.Join(lines, "\n"), "", false

@@ -61,6 +61,8 @@ func TestShapesFromOutside(t *testing.T) {
 		{"lenient root", bin, "lenient"},
 		// A usage template that prints the usage lines at column 0.
 		{"unindented usage", bin, "unindented"},
+		// goreleaser's help, printed by charmbracelet/fang.
+		{"styled help", bin, "styled"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv(shapes.Env, tt.shapes)

@@ -9,9 +9,12 @@ package shapes
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // requiredTemplate lists the required flags and the others under titles
@@ -100,6 +103,11 @@ type Options struct {
 	// ("Usage:", then "shapes server [flags]" and "shapes server
 	// [command]").
 	Unindented bool
+	// Styled: the help is printed as charmbracelet/fang prints it
+	// (goreleaser's): every line indented and padded with spaces,
+	// upper-case titles, flags without types and with every inherited
+	// flag among them, "[--flags]" in the usage lines.
+	Styled bool
 	// Lenient: the root lets unknown flags through
 	// (FParseErrWhitelist), as kubebuilder's does for its plugins'
 	// flags: it takes an unknown flag as a command that parses its own
@@ -118,6 +126,7 @@ var optionNames = map[string]func(*Options){
 	"no-globals":    func(o *Options) { o.NoGlobals = true },
 	"lenient":       func(o *Options) { o.Lenient = true },
 	"unindented":    func(o *Options) { o.Unindented = true },
+	"styled":        func(o *Options) { o.Styled = true },
 }
 
 // OptionsFromEnv returns the Options that the value of Env names (getenv
@@ -240,6 +249,12 @@ The patch is read from --patch.`,
 	if o.Unindented {
 		root.SetUsageTemplate(unindentedTemplate)
 	}
+	if o.Styled {
+		root.SetHelpFunc(func(c *cobra.Command, _ []string) { styledHelp(c) })
+		// fang prints the same usage line for a group that runs and one
+		// that does not: goreleaser's root does not run.
+		root.Run = nil
+	}
 	if o.OwnHelpFlag {
 		root.PersistentFlags().Bool("help", false, "Show help for command")
 		root.AddCommand(&cobra.Command{
@@ -272,4 +287,121 @@ The patch is read from --patch.`,
 		root.SetHelpCommand(help)
 	}
 	return root
+}
+
+// styledHelp prints c's help as charmbracelet/fang does, without colors:
+// the long text (or short), then titled blocks, every line indented by
+// two spaces at least and padded with spaces to its block's width.
+func styledHelp(c *cobra.Command) {
+	var lines []string
+	pad := func(width int, ls ...string) {
+		for _, l := range ls {
+			lines = append(lines, l+strings.Repeat(" ", max(0, width-len(l))))
+		}
+	}
+	title := func(t string) { pad(len(t)+4, "", "  "+strings.ToUpper(t)+"  ", "") }
+	text := c.Long
+	if text == "" {
+		text = c.Short
+	}
+	lines = append(lines, "")
+	for _, l := range strings.Split(text, "\n") {
+		pad(120, "  "+l)
+	}
+	title("usage")
+	use := styledUsage(c, true)
+	pad(len(use)+6, "    "+use+"  ")
+	if c.Example != "" {
+		title("examples")
+		ex := strings.Split(c.Example, "\n")
+		for i, l := range ex {
+			if l = strings.TrimSpace(l); (i == 0 || i == len(ex)-1) && l == "" {
+				continue
+			}
+			pad(60, "    "+l)
+		}
+	}
+	type item struct{ key, help string }
+	var cmds, flags []item
+	for _, sc := range c.Commands() {
+		if !sc.Hidden {
+			cmds = append(cmds, item{styledUsage(sc, false), sc.Short})
+		}
+	}
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		key := "--" + f.Name
+		if f.Shorthand != "" {
+			key = "-" + f.Shorthand + " " + key
+		}
+		help := strings.Split(f.Usage, "\n")
+		if words := strings.Fields(help[0]); len(words) > 0 {
+			words[0] = strings.ToUpper(words[0][:1]) + strings.ToLower(words[0][1:])
+			help[0] = strings.Join(words, " ")
+		}
+		h := strings.Join(help, "\n")
+		if d := f.DefValue; d != "" && d != "false" && d != "0" && d != "[]" {
+			h += " (" + d + ")"
+		}
+		flags = append(flags, item{key, h})
+	})
+	space := 10
+	for _, it := range append(slices.Clone(cmds), flags...) {
+		space = max(space, len(it.key)+2)
+	}
+	for _, group := range []struct {
+		name  string
+		items []item
+	}{{"commands", cmds}, {"flags", flags}} {
+		if len(group.items) == 0 {
+			continue
+		}
+		title(group.name)
+		for _, it := range group.items {
+			help := strings.Split(it.help, "\n")
+			lines = append(lines, "    "+it.key+strings.Repeat(" ", space-len(it.key))+help[0])
+			for _, l := range help[1:] {
+				lines = append(lines, strings.Repeat(" ", 4+space)+l)
+			}
+		}
+	}
+	lines = append(lines, "")
+	fmt.Fprintln(c.OutOrStdout(), strings.Join(lines, "\n"))
+}
+
+// styledUsage is fang's usage line of c (its Use alone when complete is
+// false): "[flags]", "[args]", "[command]" and the bracketed args taken
+// out, and put back in its order, "[--flags]" last.
+func styledUsage(c *cobra.Command, complete bool) string {
+	u := c.Use
+	if complete {
+		u = c.UseLine()
+	}
+	hasArgs := strings.Contains(u, "[args]")
+	hasFlags := strings.Contains(u, "[flags]") || c.HasFlags() || c.HasPersistentFlags() || c.HasAvailableFlags()
+	hasCommands := strings.Contains(u, "[command]") || c.HasAvailableSubCommands()
+	for _, k := range []string{"[args]", "[flags]", "[--flags]", "[command]"} {
+		u = strings.ReplaceAll(u, k, "")
+	}
+	var other []string
+	for _, a := range regexp.MustCompile(`(\[.*\])`).FindAllString(u, -1) {
+		u = strings.ReplaceAll(u, a, "")
+		other = append(other, a)
+	}
+	out := strings.Join(strings.Fields(u), " ")
+	if hasCommands {
+		out += " [command]"
+	}
+	if hasArgs {
+		out += " [args]"
+	}
+	for _, a := range other {
+		out += " " + a
+	}
+	if hasFlags {
+		out += " [--flags]"
+	}
+	return out
 }
