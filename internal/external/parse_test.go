@@ -561,8 +561,8 @@ func TestUsageName(t *testing.T) {
 		// Usage lines at column 0: the root's two lines name it, or
 		// the file's name does.
 		"A CLI\n\nUsage:\nshapes [flags]\nshapes [command]\n": "shapes",
-		"A CLI\n\nUsage:\nsh [flags]\n":                      "sh",
-		"A CLI\n\nUsage:\nRun it as you like.\n":             "",
+		"A CLI\n\nUsage:\nsh [flags]\n":                       "sh",
+		"A CLI\n\nUsage:\nRun it as you like.\n":              "",
 	} {
 		if got := usageName(help, "sh"); got != want {
 			t.Errorf("UsageName(%q) = %q, want %q", help, got, want)
