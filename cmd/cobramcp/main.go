@@ -41,6 +41,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -346,6 +347,59 @@ const clientRule = "After --, one word is a Cobra CLI to serve: the session is w
 	"command line of an MCP server (`-- yourcli mcp start`, `-- npx -y some-server`); --server\n" +
 	"makes one word a server's command line too."
 
+// servedFailure is the error of a client command whose `start -- BIN`
+// did not serve: start's own error, on stderr above, says why (and what
+// to try: an overlay that leaves out a command whose help cannot be read).
+// When BIN is no Cobra CLI (said holds the end of start's stderr), BIN is
+// asked for an MCP handshake: only if it answers is --server offered.
+func servedFailure(ctx context.Context, bin string, err error, said string) error {
+	if !strings.Contains(said, external.ErrNotCobra.Error()) {
+		return fmt.Errorf("serving %s: %w (`cobramcp start -- %s` could not serve it: its error is above)", bin, err, bin)
+	}
+	if answersMCP(ctx, bin, 5*time.Second) {
+		return fmt.Errorf("serving %s: %w: %s is no Cobra CLI but answers as an MCP server: give --server to talk to it as one", bin, err, bin)
+	}
+	return fmt.Errorf("serving %s: %w: %s is not a Cobra CLI (it does not answer cobra's completion command), and it does not answer an MCP handshake on stdin either", bin, err, bin)
+}
+
+// answersMCP reports whether bin, started with no args, answers an MCP
+// client's initialize request on stdin within timeout; it is ended then.
+func answersMCP(ctx context.Context, bin string, timeout time.Duration) bool {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := osexec.CommandContext(ctx, bin)
+	client := mcp.NewClient(&mcp.Implementation{Name: "cobramcp", Version: "0.1.0"}, nil)
+	s, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: time.Second}, nil)
+	if err != nil {
+		return false
+	}
+	_ = s.Close()
+	return true
+}
+
+// tail keeps the last max bytes written to it.
+type tail struct {
+	max int
+	mu  sync.Mutex
+	b   []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = t.b[len(t.b)-t.max:]
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b)
+}
+
 // clientCommands are the commands of the client role.
 func clientCommands(out io.Writer, t *target, rf *reflectFlags) []*cobra.Command {
 	var timeout time.Duration
@@ -371,13 +425,16 @@ func clientCommands(out io.Writer, t *target, rf *reflectFlags) []*cobra.Command
 		ctx, cancel := context.WithTimeout(c.Context(), timeout)
 		defer cancel()
 		server := osexec.Command(line[0], line[1:]...)
-		server.Stderr = os.Stderr
+		// What the server says goes on to stderr; its end is kept, to
+		// tell why a served CLI could not be read.
+		said := &tail{max: 4096}
+		server.Stderr = io.MultiWriter(os.Stderr, said)
 		client := mcp.NewClient(&mcp.Implementation{Name: "cobramcp", Version: "0.1.0"}, nil)
 		s, err := client.Connect(ctx, &mcp.CommandTransport{Command: server}, nil)
 		if err != nil {
 			what := strings.Join(args[dash:], " ")
 			if served {
-				return fmt.Errorf("serving %s: %w (if %s is an MCP server itself rather than a Cobra CLI, give --server)", what, err, what)
+				return servedFailure(c.Context(), what, err, said.String())
 			}
 			return fmt.Errorf("connecting to %s: %w: after -- more than one word is an MCP server's command line; to serve a Cobra CLI, give it alone after -- (`%s -- BINARY`)", what, err, c.CommandPath())
 		}

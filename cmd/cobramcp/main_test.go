@@ -116,3 +116,46 @@ func TestClientRoleServesOneWord(t *testing.T) {
 		t.Error("list --server -- mycli: mycli alone is no MCP server, yet no error")
 	}
 }
+
+// TestServedFailureMessages: a client command given one word that cannot
+// be served says why: a binary that is no Cobra CLI and answers no MCP
+// handshake is said to be neither, with no --server offered; one that
+// answers a handshake gets --server offered; a Cobra CLI whose reflection
+// failed points at start's own error, and never at --server.
+func TestServedFailureMessages(t *testing.T) {
+	self := build(t, ".", "cobramcp")
+	notCobra := build(t, "../../internal/external/testdata/notcobra", "notcobra")
+	server := build(t, "testdata/mcpserver", "mcpserver")
+	shapes := build(t, "../../internal/external/testdata/shapes", "shapes")
+	for _, tt := range []struct {
+		name, bin string
+		env       []string
+		want      []string
+		not       string
+	}{
+		{"not cobra", notCobra, nil, []string{"is not a Cobra CLI", "does not answer an MCP handshake"}, "--server"},
+		{"an MCP server", server, nil, []string{"answers as an MCP server: give --server"}, ""},
+		// A command whose help cannot be read: start's error names the
+		// overlay that leaves it out.
+		{"unreadable help", shapes, []string{"SHAPES=default-command,broken-help"},
+			[]string{"could not serve it: its error is above", `{"exclude": ["crash"]}`}, "--server"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := osexec.Command(self, "list", "--no-cache", "--timeout", "1m", "--", tt.bin)
+			c.Env = append(os.Environ(), tt.env...)
+			var out bytes.Buffer
+			c.Stdout, c.Stderr = &out, &out
+			if err := c.Run(); err == nil {
+				t.Fatalf("no error:\n%s", out.String())
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("output lacks %q:\n%s", w, out.String())
+				}
+			}
+			if tt.not != "" && strings.Contains(out.String(), tt.not) {
+				t.Errorf("output offers %s:\n%s", tt.not, out.String())
+			}
+		})
+	}
+}

@@ -71,6 +71,13 @@ type discoverer struct {
 	rootPage string
 	// ownHelp: the root's help command is the CLI's own, not cobra's.
 	ownHelp bool
+	// helpEaten: `BIN help PATH` failed where `BIN PATH --help` showed
+	// the help: the CLI's main turns a first word it does not know
+	// (cobra's help command is added only when it executes) into its
+	// default command's (yq's eval). Commands' helps are read with
+	// --help from then on, and nothing else is asked through cobra's
+	// help command but completion.
+	helpEaten atomic.Bool
 	// ownHelpFlag: the root's --help flag is the CLI's own (gh's), which
 	// cobra does not watch once set (helpUnset); helpItems are its lines
 	// in the root's flag listing.
@@ -85,6 +92,7 @@ type discoverer struct {
 
 	mu      sync.Mutex
 	notes   []string
+	unread  []string // commands whose help could not be read, which the overlay excludes
 	partial bool // a process did not answer in time: see Spec.Partial
 }
 
@@ -214,27 +222,82 @@ func (d *discoverer) help(ctx context.Context, path []string) (string, error) {
 			return *h, nil
 		}
 		args = []string{"--help"}
-	} else if d.ownHelp {
-		// The CLI's own help command may not show a command's help:
-		// `PATH --help` does, through cobra, for a command that parses
-		// flags (one that does not would run, with "--help" an arg).
-		c, err := d.parseProbe(ctx, path)
-		if err != nil {
-			return "", err
-		}
-		if !c.refused() {
-			return "", nil
-		}
-		args = append(slices.Clone(path), "--help")
+	} else if d.ownHelp || d.helpEaten.Load() {
+		return d.flagHelp(ctx, path)
 	}
 	res, err := d.run(ctx, args...)
 	if err != nil {
 		return "", err
 	}
+	if res.ExitCode != 0 && len(path) > 0 {
+		// A main that makes an unknown first word its default
+		// command's (cobra's help command is one until it executes)
+		// ran that command: the help is asked with --help.
+		h, ok, err := d.flagHelpOnce(ctx, path)
+		if err != nil {
+			return "", err
+		}
+		if ok {
+			if !d.helpEaten.Swap(true) {
+				d.note("%s: `%s help PATH` runs another command (the CLI's main makes an unknown first word its default command's): the helps were read with `PATH --help`", d.name, d.name)
+			}
+			return h, nil
+		}
+	}
 	if res.ExitCode != 0 {
-		return "", fmt.Errorf("`%s %s` exited with %d%s", d.name, strings.Join(args, " "), res.ExitCode, excerpt(res.Stdout, res.Stderr))
+		return "", &HelpError{Binary: d.name, Path: path, Args: args, ExitCode: res.ExitCode, Output: excerpt(res.Stdout, res.Stderr)}
 	}
 	return res.Stdout, nil
+}
+
+// flagHelp returns the help of the command at path from `PATH --help`,
+// for a CLI whose help command does not show it (its own, or one its main
+// hands to another command): cobra shows it for a command that parses
+// flags; one that does not (DisableFlagParsing) would run, with "--help"
+// an arg, so its help is not read ("").
+func (d *discoverer) flagHelp(ctx context.Context, path []string) (string, error) {
+	h, ok, err := d.flagHelpOnce(ctx, path)
+	if err != nil || ok {
+		return h, err
+	}
+	return "", nil
+}
+
+// flagHelpOnce is flagHelp, reporting whether `PATH --help` was asked and
+// answered.
+func (d *discoverer) flagHelpOnce(ctx context.Context, path []string) (string, bool, error) {
+	c, err := d.parseProbe(ctx, path)
+	if err != nil {
+		return "", false, err
+	}
+	if !c.refused() {
+		return "", false, nil
+	}
+	args := append(slices.Clone(path), "--help")
+	res, err := d.run(ctx, args...)
+	if err != nil {
+		return "", false, err
+	}
+	if res.ExitCode != 0 {
+		return "", false, &HelpError{Binary: d.name, Path: path, Args: args, ExitCode: res.ExitCode, Output: excerpt(res.Stdout, res.Stderr)}
+	}
+	return res.Stdout, true, nil
+}
+
+// HelpError is the error of a reflection that could not read the help of
+// a command: what was run and what it answered. Leaving the command out
+// with an overlay ({"exclude": ["PATH"]}) lets the rest be served.
+type HelpError struct {
+	Binary   string   // the root's name
+	Path     []string // the command's path below the root
+	Args     []string // what the binary was run with
+	ExitCode int
+	Output   string // an excerpt of what it printed, as excerpt quotes it
+}
+
+func (e *HelpError) Error() string {
+	return fmt.Sprintf("`%s %s` exited with %d%s: to serve %s without that command, give --overlay FILE, FILE holding {\"exclude\": [%q]}",
+		e.Binary, strings.Join(e.Args, " "), e.ExitCode, e.Output, e.Binary, strings.Join(e.Path, " "))
 }
 
 // proxyEnv points the proxy variables at a closed local port, so that a
@@ -325,6 +388,19 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 	walk = func(c *Command, path []string, parent map[string]*Flag, subs *completion) {
 		defer wg.Done()
 		done := func(err error) bool {
+			var he *HelpError
+			if err != nil && len(path) > 0 && errors.As(err, &he) && d.opts.Overlay.excludes(path) {
+				// Its help cannot be read, and the overlay leaves it
+				// out: the others are served.
+				d.note("%s: left out by the overlay; its help could not be read: %v", strings.Join(append([]string{d.name}, path...), " "), err)
+				d.mu.Lock()
+				d.unread = append(d.unread, strings.Join(path, " "))
+				d.mu.Unlock()
+				errMu.Lock()
+				left[c] = true
+				errMu.Unlock()
+				return false
+			}
 			if err != nil && len(path) > 0 && errors.Is(err, errTimedOut) && ctx.Err() == nil {
 				// One command that hangs does not fail the others.
 				d.note("%s: left out: %v", strings.Join(append([]string{d.name}, path...), " "), err)
@@ -396,6 +472,8 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 	d.mu.Lock()
 	spec.Notes = slices.Clone(d.notes)
 	spec.Partial = d.partial
+	spec.Unread = slices.Clone(d.unread)
+	sort.Strings(spec.Unread)
 	d.mu.Unlock()
 	sort.Strings(spec.Notes)
 	return spec, nil
@@ -518,7 +596,9 @@ var plainName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 // root's). Only a root local flag that takes its default is given, and
 // only to the help command, which runs nothing of the CLI's.
 func (d *discoverer) traverses(ctx context.Context, root *Command) bool {
-	if len(root.Commands) == 0 {
+	if len(root.Commands) == 0 || d.helpEaten.Load() {
+		// A main that hands an unknown first word to its default
+		// command would run it with the flag and "help".
 		return false
 	}
 	var f *Flag

@@ -133,6 +133,31 @@ type FlagOverlay struct {
 	Hidden bool `json:"hidden,omitempty"`
 }
 
+// excludes reports whether the overlay leaves out the command at path
+// (an exclusion of it or of an ancestor).
+func (o *Overlay) excludes(path []string) bool {
+	if o == nil {
+		return false
+	}
+	for _, p := range o.Exclude {
+		if e := strings.Fields(p); len(e) > 0 && len(e) <= len(path) && slices.Equal(e, path[:len(e)]) {
+			return true
+		}
+	}
+	return false
+}
+
+// covers reports whether the overlay excludes every command of unread
+// (Spec.Unread).
+func (o *Overlay) covers(unread []string) bool {
+	for _, u := range unread {
+		if !o.excludes(strings.Fields(u)) {
+			return false
+		}
+	}
+	return true
+}
+
 // ReadOverlay reads an overlay file: JSON, where comments (// and /* */)
 // and trailing commas are allowed (hujson), so that a hand-written overlay
 // can say why; unknown members are an error.
@@ -205,6 +230,9 @@ func (o *Overlay) Apply(spec *Spec) (*Spec, error) {
 		}
 		parent := s.Root.find(path[:len(path)-1])
 		if parent == nil || parent.find(path[len(path)-1:]) == nil {
+			if slices.Contains(s.Unread, strings.Join(path, " ")) {
+				continue // its help could not be read: left out already
+			}
 			if err := miss("exclude %q: no such command", p); err != nil {
 				return nil, err
 			}

@@ -240,6 +240,11 @@ func Load(ctx context.Context, name string, opts *Options) (*Result, error) {
 	if cache != "" && !o.Refresh {
 		var fresh bool
 		spec, fresh = readCache(ctx, cache, path, root, o)
+		if spec != nil && !o.Overlay.covers(spec.Unread) {
+			// Reflected with an overlay that left out commands whose
+			// help could not be read, which this one does not.
+			spec = nil
+		}
 		switch {
 		case spec != nil && !fresh && o.Stale:
 			stale, refreshed = true, make(chan error, 1)
@@ -359,5 +364,6 @@ func logNotes(log *slog.Logger, notes []string, cached bool) {
 // isProblem tells a note that says something was lost from one that
 // says what was done on purpose.
 func isProblem(note string) bool {
-	return !strings.Contains(note, "cobramcp's own command group") && !strings.HasPrefix(note, "applied the overlay cobramcp ships")
+	return !strings.Contains(note, "cobramcp's own command group") && !strings.HasPrefix(note, "applied the overlay cobramcp ships") &&
+		!strings.Contains(note, "the helps were read with")
 }

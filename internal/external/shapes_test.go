@@ -3,6 +3,7 @@ package external_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,6 +64,8 @@ func TestShapesFromOutside(t *testing.T) {
 		{"unindented usage", bin, "unindented"},
 		// goreleaser's help, printed by charmbracelet/fang.
 		{"styled help", bin, "styled"},
+		// yq's main: `shapes help PATH` runs the default command.
+		{"default command", bin, "default-command"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv(shapes.Env, tt.shapes)
@@ -252,5 +255,37 @@ func TestHiddenFlagOverlay(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err = %v; want %q", overlay, err, want)
 		}
+	}
+}
+
+// TestUnreadableHelp: a command whose help cannot be read fails the
+// reflection with an error that names the overlay that leaves it out;
+// with that overlay, the others are served, and a cache entry written so
+// is not served without it.
+func TestUnreadableHelp(t *testing.T) {
+	bin := fixture(t, "testdata/shapes")
+	t.Setenv(shapes.Env, "default-command,broken-help")
+	cache := t.TempDir()
+	_, err := external.Load(context.Background(), bin, &external.Options{CacheDir: cache})
+	var he *external.HelpError
+	if !errors.As(err, &he) || !strings.Contains(err.Error(), `give --overlay FILE, FILE holding {"exclude": ["crash"]}`) {
+		t.Fatalf("err = %v; want a *HelpError naming the overlay that leaves crash out", err)
+	}
+	o, err := external.ParseOverlay([]byte(`{"exclude": ["crash"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := external.Load(context.Background(), bin, &external.Options{CacheDir: cache, Overlay: o})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if findCommand(r.Spec.Root, "crash") != nil || findCommand(r.Spec.Root, "deploy") == nil || findCommand(r.Spec.Root, "eval") == nil {
+		t.Errorf("with the overlay: want deploy and eval, no crash; got %v", r.Spec.Root.Commands)
+	}
+	if r, err := external.Load(context.Background(), bin, &external.Options{CacheDir: cache, Overlay: o}); err != nil || !r.Cached {
+		t.Errorf("again with the overlay: cached %v, err %v; want the cache entry", r != nil && r.Cached, err)
+	}
+	if _, err := external.Load(context.Background(), bin, &external.Options{CacheDir: cache}); !errors.As(err, &he) {
+		t.Errorf("without the overlay, after the cache entry: err = %v; want a *HelpError", err)
 	}
 }

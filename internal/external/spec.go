@@ -39,6 +39,11 @@ type Spec struct {
 	// (each said in Notes). Load does not cache such a spec: a binary that
 	// was slow once is asked again on the next start.
 	Partial bool `json:"partial,omitempty"`
+	// Unread are the commands (paths below the root) whose help could
+	// not be read, left out because the overlay of the reflection
+	// excluded them: a spec that has some serves only with an overlay
+	// that excludes them too.
+	Unread []string `json:"unread,omitempty"`
 }
 
 // Command is one command of the reflected tree.

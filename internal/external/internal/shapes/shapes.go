@@ -9,6 +9,7 @@ package shapes
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -108,6 +109,13 @@ type Options struct {
 	// upper-case titles, flags without types and with every inherited
 	// flag among them, "[--flags]" in the usage lines.
 	Styled bool
+	// DefaultCommand: the main hands a first word that is no command
+	// to the eval command (DefaultArgs), as yq's does; cobra's help
+	// command, added only when the tree executes, is such a word.
+	DefaultCommand bool
+	// BrokenHelp: the crash command's help exits with 3, however it is
+	// asked.
+	BrokenHelp bool
 	// Lenient: the root lets unknown flags through
 	// (FParseErrWhitelist), as kubebuilder's does for its plugins'
 	// flags: it takes an unknown flag as a command that parses its own
@@ -121,12 +129,14 @@ const Env = "SHAPES"
 
 // optionNames are the names of Options that Env takes.
 var optionNames = map[string]func(*Options){
-	"own-help":      func(o *Options) { o.OwnHelp = true },
-	"own-help-flag": func(o *Options) { o.OwnHelpFlag = true },
-	"no-globals":    func(o *Options) { o.NoGlobals = true },
-	"lenient":       func(o *Options) { o.Lenient = true },
-	"unindented":    func(o *Options) { o.Unindented = true },
-	"styled":        func(o *Options) { o.Styled = true },
+	"own-help":        func(o *Options) { o.OwnHelp = true },
+	"own-help-flag":   func(o *Options) { o.OwnHelpFlag = true },
+	"no-globals":      func(o *Options) { o.NoGlobals = true },
+	"lenient":         func(o *Options) { o.Lenient = true },
+	"unindented":      func(o *Options) { o.Unindented = true },
+	"styled":          func(o *Options) { o.Styled = true },
+	"default-command": func(o *Options) { o.DefaultCommand = true },
+	"broken-help":     func(o *Options) { o.BrokenHelp = true },
 }
 
 // OptionsFromEnv returns the Options that the value of Env names (getenv
@@ -248,6 +258,28 @@ The patch is read from --patch.`,
 	root.AddCommand(server, deploy, release, notify, patch, group)
 	if o.Unindented {
 		root.SetUsageTemplate(unindentedTemplate)
+	}
+	if o.BrokenHelp {
+		crash := &cobra.Command{Use: "crash", Short: "Crash on help", Run: func(*cobra.Command, []string) {}}
+		crash.SetHelpFunc(func(*cobra.Command, []string) { os.Exit(3) })
+		root.AddCommand(crash)
+	}
+	if o.DefaultCommand {
+		eval := &cobra.Command{
+			Use:   "eval EXPRESSION [FILE...]",
+			Short: "Evaluate an expression on files (the default command)",
+			RunE: func(c *cobra.Command, args []string) error {
+				for _, f := range args[min(1, len(args)):] {
+					if _, err := os.Stat(f); err != nil {
+						return err
+					}
+				}
+				fmt.Println("evaluated", args)
+				return nil
+			},
+		}
+		eval.Flags().Bool("null-input", false, "read no file")
+		root.AddCommand(eval)
 	}
 	if o.Styled {
 		root.SetHelpFunc(func(c *cobra.Command, _ []string) { styledHelp(c) })
@@ -404,4 +436,19 @@ func styledUsage(c *cobra.Command, complete bool) string {
 		out += " [--flags]"
 	}
 	return out
+}
+
+// DefaultArgs returns the args to execute root with, as a main that has a
+// default command (DefaultCommand) makes them: a first word that the tree
+// does not know, cobra's help command among them (it is added only when
+// the tree executes), goes to eval; cobra's completion command is left as
+// it is (yq's main does the same).
+func DefaultArgs(root *cobra.Command, args []string) []string {
+	if len(args) == 0 || args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd {
+		return args
+	}
+	if _, _, err := root.Find(args); err != nil {
+		return append([]string{"eval"}, args...)
+	}
+	return args
 }

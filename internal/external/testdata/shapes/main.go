@@ -31,7 +31,11 @@ func main() {
 	o.OwnHelp = o.OwnHelp || os.Getenv("SHAPES_OWN_HELP") != ""
 	o.OwnHelpFlag = o.OwnHelpFlag || os.Getenv("SHAPES_OWN_HELP_FLAG") != ""
 	o.NoGlobals = o.NoGlobals || os.Getenv("SHAPES_NO_GLOBALS") != ""
-	if err := shapes.NewWith(o).Execute(); err != nil {
+	root := shapes.NewWith(o)
+	if o.DefaultCommand {
+		root.SetArgs(shapes.DefaultArgs(root, os.Args[1:]))
+	}
+	if err := root.Execute(); err != nil {
 		os.Exit(1)
 	}
 }
