@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // A CacheError refuses a cache directory or entry that another user could
@@ -89,7 +88,7 @@ func readCache(ctx context.Context, file, path, name string, o *Options) (spec *
 		// cobra prints "ROOT version X", ROOT the root command's name.
 		d := newDiscoverer(path, s.Root.Name, o, 1)
 		res, err := d.run(ctx, "--version")
-		if err != nil || res.ExitCode != 0 || strings.TrimPrefix(strings.TrimSpace(firstLine(res.Stdout)), s.Root.Name+" version ") != s.Version {
+		if err != nil || res.ExitCode != 0 || versionOf(res.Stdout, s.Root.Name) != s.Version {
 			o.Logger.Info("version changed since it was cached", "binary", path)
 			return &s, false
 		}

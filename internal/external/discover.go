@@ -463,8 +463,7 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 	go func() { defer tail.Done(); spec.Matching = d.matching(ctx, root) }()
 	if d.versionFlag {
 		if res, err := d.run(ctx, "--version"); err == nil && res.ExitCode == 0 {
-			v := strings.TrimSpace(firstLine(res.Stdout))
-			v = strings.TrimPrefix(v, d.name+" version ")
+			v := versionOf(res.Stdout, d.name)
 			spec.Version, spec.VersionFlag = v, true
 		}
 	}
@@ -637,7 +636,7 @@ func (d *discoverer) traverses(ctx context.Context, root *Command) bool {
 // the CLI's own help command, a process that failed): the call path then
 // writes "--" before the args of every command with sub-commands.
 func (d *discoverer) matching(ctx context.Context, root *Command) string {
-	if len(root.Commands) == 0 || d.ownHelp || d.rootPage == "" {
+	if len(root.Commands) == 0 || d.ownHelp || d.helpEaten.Load() || d.rootPage == "" {
 		return ""
 	}
 	var cmds [][]string // each root command's name and aliases
@@ -713,6 +712,21 @@ func (d *discoverer) matching(ctx context.Context, root *Command) string {
 		return exec.MatchExact
 	}
 	return strings.Join(on, ",")
+}
+
+// versionOf reads the root's Version from what its --version printed:
+// cobra's template prints "NAME version X"; a template of the CLI's own
+// ("{{.Version}}", goreleaser's) prints the Version as it is, which may
+// take many lines.
+func versionOf(out, name string) string {
+	first := strings.TrimSpace(firstLine(out))
+	if v, ok := strings.CutPrefix(first, name+" version "); ok {
+		return v
+	}
+	if strings.Count(strings.TrimRight(out, "\n"), "\n") == 0 {
+		return first
+	}
+	return out
 }
 
 func firstLine(s string) string {

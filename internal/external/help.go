@@ -403,6 +403,9 @@ func parseHelp(text string, hc helpContext) *helpPage {
 			}
 		}
 	}
+	if p.styled {
+		lead = unwrapStyled(lead)
+	}
 	p.lead = strings.TrimSpace(strings.Join(lead, "\n"))
 	// The template's blank lines are empty; an example's own last line
 	// may hold spaces (kustomize's "\t\t").
@@ -431,6 +434,30 @@ func parseHelp(text string, hc helpContext) *helpPage {
 		}
 	}
 	return p
+}
+
+// styledWidth is the width at which fang wraps a command's long text: its
+// block is 120 columns wide, two of them its left padding.
+const styledWidth = 118
+
+// unwrapStyled joins the lines of a long text that fang wrapped at
+// styledWidth: a line followed by one whose first word would not have
+// fit on it was broken by the wrap (a break the text had there reads the
+// same, and is joined too).
+func unwrapStyled(lines []string) []string {
+	var out []string
+	for i, l := range lines {
+		if i > 0 && len(out) > 0 {
+			prev := out[len(out)-1]
+			word, _, _ := strings.Cut(strings.TrimLeft(l, " "), " ")
+			if prev != "" && word != "" && !indented(l) && len(prev)+1+len(word) > styledWidth {
+				out[len(out)-1] = prev + " " + l
+				continue
+			}
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // matchStyled reads a flag line of fang's help: "-n --name", then the
