@@ -890,6 +890,11 @@ func (d *discoverer) command(ctx context.Context, c *Command, path []string, par
 		}
 		c.Example = page.example
 		use, ok := page.useLine(full)
+		if !ok && len(c.Commands) == 0 && len(page.useLines) == 1 && strings.HasPrefix(page.useLines[0], full+" ") {
+			// A command without sub-commands whose Use holds
+			// "[command]" (hugo's): it runs, and that is its use line.
+			use, ok = page.useLines[0], true
+		}
 		switch {
 		case ok:
 			// kubectl's help template appends " [options]" to the usage
@@ -1084,6 +1089,11 @@ func (d *discoverer) helpUnset(c *completion, helpText, full string, parent map[
 // runs reports whether the help page shows a command that runs (the
 // decision that rest makes when it sets Runnable).
 func runs(page *helpPage, full string, hasSubs bool) bool {
+	if !hasSubs {
+		// Listed, with no sub-command: cobra lists a command that runs
+		// or has sub-commands (hugo's "watch status [command]" runs).
+		return true
+	}
 	use, ok := page.useLine(full)
 	switch {
 	case ok:

@@ -817,9 +817,17 @@ func (f *helpFlag) assignDefault() (v string, quoted bool) {
 func (p *helpPage) useLine(path string) (string, bool) {
 	root, _, _ := strings.Cut(path, " ")
 	var use []string
+	// cobra's template prints the use line of a command that runs, then
+	// "PATH [command]" when it has sub-commands: with that line last, the
+	// first is the use line, whatever it names (hugo's Use strings hold
+	// "[command]" themselves: "hugo server [command] [flags]").
+	two := len(p.useLines) >= 2 && p.useLines[len(p.useLines)-1] == path+" [command]" &&
+		(p.useLines[0] == path || strings.HasPrefix(p.useLines[0], path+" "))
 	for i, l := range p.useLines {
 		rest, ok := strings.CutPrefix(l, path)
 		switch {
+		case two && i == 0:
+			use = append(use, l)
 		case ok && (rest == "" || rest[0] == ' ') && groupUse(rest):
 		case use == nil && ok && (rest == "" || rest[0] == ' '):
 			use = append(use, l)

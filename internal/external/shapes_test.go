@@ -66,6 +66,9 @@ func TestShapesFromOutside(t *testing.T) {
 		{"styled help", bin, "styled"},
 		// yq's main: `shapes help PATH` runs the default command.
 		{"default command", bin, "default-command"},
+		// hugo's: "[command]" in the Use of a command that runs and
+		// has sub-commands, and of one that has none.
+		{"command in use", bin, "command-in-use"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv(shapes.Env, tt.shapes)

@@ -113,6 +113,11 @@ type Options struct {
 	// to the eval command (DefaultArgs), as yq's does; cobra's help
 	// command, added only when the tree executes, is such a word.
 	DefaultCommand bool
+	// CommandInUse: hugo's Use strings hold "[command]": a watch command
+	// that runs, "watch [command]", with a sub-command, whose help's
+	// usage lines are "shapes watch [command] [flags]" and "shapes watch
+	// [command]".
+	CommandInUse bool
 	// BrokenHelp: the crash command's help exits with 3, however it is
 	// asked.
 	BrokenHelp bool
@@ -137,6 +142,7 @@ var optionNames = map[string]func(*Options){
 	"styled":          func(o *Options) { o.Styled = true },
 	"default-command": func(o *Options) { o.DefaultCommand = true },
 	"broken-help":     func(o *Options) { o.BrokenHelp = true },
+	"command-in-use":  func(o *Options) { o.CommandInUse = true },
 }
 
 // OptionsFromEnv returns the Options that the value of Env names (getenv
@@ -258,6 +264,16 @@ The patch is read from --patch.`,
 	root.AddCommand(server, deploy, release, notify, patch, group)
 	if o.Unindented {
 		root.SetUsageTemplate(unindentedTemplate)
+	}
+	if o.CommandInUse {
+		watch := &cobra.Command{
+			Use:   "watch [command]",
+			Short: "Watch the files and rebuild",
+			Run:   func(*cobra.Command, []string) { fmt.Println("watching") },
+		}
+		watch.Flags().Int("poll", 0, "poll every this many seconds")
+		watch.AddCommand(&cobra.Command{Use: "status [command]", Short: "Say what is watched", Run: func(*cobra.Command, []string) {}})
+		root.AddCommand(watch)
 	}
 	if o.BrokenHelp {
 		crash := &cobra.Command{Use: "crash", Short: "Crash on help", Run: func(*cobra.Command, []string) {}}
