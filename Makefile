@@ -51,17 +51,17 @@ docker:
 # The corpus of real CLIs (test/corpus, its own module): each built from the module proxy at a
 # pinned version, its binary reflected from outside and compared with the in-process tree its
 # main builds (docs/external.md gives the table). corpus-fast, part of make test, runs cobra-cli
-# v1.3.0 (on cobra 1.3.0), crane and etcdctl (about 20 s with warm caches); corpus runs them all,
-# gh and kind too (the build tag corpusall; their dependencies take minutes to build the first
-# time), and prints the table; then k3d, from test/corpus/k3d (a module of its own: its docker
-# client pin conflicts with the others').
+# v1.3.0 (on cobra 1.3.0), crane, etcdctl and kubebuilder (about 25 s with warm caches); corpus runs
+# them all, gh and kind too (the build tag corpusall; their dependencies take minutes to build the
+# first time), and prints the table; then hugo, goreleaser and k3d, each from a module of its own
+# under test/corpus (their pins would move the others').
 corpus-fast:
 	cd test/corpus && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 corpus:
 	@log=$$(mktemp); cd test/corpus && $(GO) vet -tags corpusall ./... && \
 	  $(GO) test -tags corpusall -count=1 -timeout=60m -v -run TestCorpus . > $$log 2>&1; rc=$$?; \
-	  (cd k3d && $(GO) vet ./... && $(GO) test -count=1 -timeout=30m -v ./...) >> $$log 2>&1 || rc=1; \
+	  for m in hugo goreleaser k3d; do (cd $$m && $(GO) vet ./... && $(GO) test -count=1 -timeout=30m -v ./...) >> $$log 2>&1 || rc=1; done; \
 	  (cd ../docker && $(GO) test -count=1 -timeout=30m -v -run TestDockerFromOutside .) >> $$log 2>&1 || rc=1; \
 	  grep -E '^ *([a-z0-9]+_test.go:[0-9]+: )?\| |not listed|^(--- |ok|FAIL)' $$log | cut -c1-400; echo "full log: $$log"; exit $$rc
 

@@ -6,10 +6,22 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"reflect"
 	"strings"
-	_ "unsafe" // go:linkname, for the roots that mains keep unexported
+	"unsafe" // go:linkname, for the roots that mains keep unexported
 
 	crane "github.com/google/go-containerregistry/cmd/crane/cmd"
+	kbcli "sigs.k8s.io/kubebuilder/v4/pkg/cli"
+	cfgv3 "sigs.k8s.io/kubebuilder/v4/pkg/config/v3"
+	kbplugin "sigs.k8s.io/kubebuilder/v4/pkg/plugin"
+	kustomizecommonv2 "sigs.k8s.io/kubebuilder/v4/pkg/plugins/common/kustomize/v2"
+	"sigs.k8s.io/kubebuilder/v4/pkg/plugins/golang"
+	deployimagev1alpha1 "sigs.k8s.io/kubebuilder/v4/pkg/plugins/golang/deploy-image/v1alpha1"
+	golangv4 "sigs.k8s.io/kubebuilder/v4/pkg/plugins/golang/v4"
+	autoupdatev1alpha "sigs.k8s.io/kubebuilder/v4/pkg/plugins/optional/autoupdate/v1alpha"
+	grafanav1alpha "sigs.k8s.io/kubebuilder/v4/pkg/plugins/optional/grafana/v1alpha"
+	helmv1alpha "sigs.k8s.io/kubebuilder/v4/pkg/plugins/optional/helm/v1alpha" //nolint:staticcheck // kubebuilder's main registers it
+	helmv2alpha "sigs.k8s.io/kubebuilder/v4/pkg/plugins/optional/helm/v2alpha"
 
 	"github.com/cobramcp/cobramcp/test/corpustest"
 	"github.com/spf13/cobra"
@@ -66,6 +78,50 @@ var fast = []CLI{
 	{Name: "etcdctl", Version: "v3.7.3", Main: "go.etcd.io/etcd/etcdctl/v3",
 		Root:  func() *cobra.Command { return etcdctlRoot },
 		Calls: []Call{{Tool: "etcdctl_version", Arguments: `{}`, Argv: []string{"version"}}}},
+	// kubebuilder's root lets unknown flags through (its plugins add
+	// flags), and create api has required flags.
+	{Name: "kubebuilder", Version: "v4.16.0", Main: "sigs.k8s.io/kubebuilder/v4",
+		Root: kubebuilderRoot,
+		Calls: []Call{
+			{Tool: "kubebuilder_version", Arguments: `{}`, Argv: []string{"version"}},
+			{Tool: "kubebuilder_create_api", Arguments: `{"flags":{"kind":"Captain","version":"v1","group":"crew"}}`, Argv: []string{"create", "api", "--group=crew", "--kind=Captain", "--version=v1"}},
+		}},
+}
+
+// kubebuilderRoot returns kubebuilder's tree as its main
+// (internal/cli/cmd.Run) builds it, with the same plugins.
+func kubebuilderRoot() *cobra.Command {
+	gov4Bundle, _ := kbplugin.NewBundleWithOptions(kbplugin.WithName(golang.DefaultNameQualifier),
+		kbplugin.WithVersion(kbplugin.Version{Number: 4}),
+		kbplugin.WithPlugins(kustomizecommonv2.Plugin{}, golangv4.Plugin{}),
+		kbplugin.WithDescription("Default scaffold (go/v4 + kustomize/v2)"),
+	)
+	c, err := kbcli.New(
+		kbcli.WithCommandName("kubebuilder"),
+		// Its main passes its build's version (a package of its own,
+		// internal): a version adds the version command.
+		kbcli.WithVersion("v4.16.0"),
+		kbcli.WithCliVersion("4.16.0"),
+		kbcli.WithPlugins(
+			golangv4.Plugin{},
+			gov4Bundle,
+			&kustomizecommonv2.Plugin{},
+			&deployimagev1alpha1.Plugin{},
+			&grafanav1alpha.Plugin{},
+			&helmv1alpha.Plugin{},
+			&helmv2alpha.Plugin{},
+			&autoupdatev1alpha.Plugin{},
+		),
+		kbcli.WithDefaultPlugins(cfgv3.Version, gov4Bundle),
+		kbcli.WithDefaultProjectVersion(cfgv3.Version),
+		kbcli.WithCompletion(),
+	)
+	if err != nil {
+		panic(err)
+	}
+	// The root is unexported (kbcli.CLI's cmd).
+	f := reflect.ValueOf(c).Elem().FieldByName("cmd")
+	return *(**cobra.Command)(unsafe.Pointer(f.UnsafeAddr()))
 }
 
 // Build builds the CLI's binary into dir (named after the CLI) and returns
