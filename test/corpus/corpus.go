@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"reflect"
+	"slices"
 	"strings"
 	"unsafe" // go:linkname, for the roots that mains keep unexported
 
