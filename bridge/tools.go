@@ -145,7 +145,7 @@ func exportTools(w io.Writer, ts *toolset.Served, f dialect.Format, strict bool)
 		}
 		return b, nil
 	}
-	doc, err := exportDialect(w, ts.Tools(), ts.Info(), f, strict)
+	doc, err := exportDialect(w, ts.Tools(), ts.Toolset().Info(), f, strict)
 	if err != nil {
 		return nil, err
 	}
@@ -257,7 +257,7 @@ func writeExternal(c *cobra.Command, ts *toolset.Served, dir string, strict, for
 	// The canonical export checks the names and schemas that the scripts'
 	// --schema will print, and reports what it changed.
 	tools := sortedTools(ts.Tools())
-	doc, err := exportDialect(c.ErrOrStderr(), tools, ts.Info(), dialect.Canonical, strict)
+	doc, err := exportDialect(c.ErrOrStderr(), tools, ts.Toolset().Info(), dialect.Canonical, strict)
 	if err != nil {
 		return err
 	}

@@ -113,7 +113,7 @@ func (s *Served) CheckClaims(who *auth.TokenInfo) error {
 // redactWith is Redact with the elements of extra replaced too (a call's
 // claim pins).
 func (s *Served) redactWith(argv []string, extra map[string]string) []string {
-	out := s.Redact(argv)
+	out := s.redact(argv)
 	if len(extra) == 0 {
 		return out
 	}

@@ -29,9 +29,9 @@ import (
 //     MaxDescription bytes; what is left out is marked.
 //   - the output schema states {stdout, stderr, exitCode} without prose.
 
-// MaxDescription is the most bytes of a tool description in the compact
+// maxDescription is the most bytes of a tool description in the compact
 // listing: Claude Code cuts longer descriptions.
-const MaxDescription = 2048
+const maxDescription = 2048
 
 // maxExamples is how many examples a compact description keeps.
 const maxExamples = 3
@@ -258,7 +258,7 @@ func compactDescription(c *cobra.Command, groups []string) string {
 		}
 		parts = append(parts, text)
 	}
-	return cut(strings.Join(parts, "\n\n"), MaxDescription)
+	return cut(strings.Join(parts, "\n\n"), maxDescription)
 }
 
 func plural(n int, one, many string) string {

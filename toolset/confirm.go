@@ -31,8 +31,8 @@ type Confirm struct {
 	Destructive bool
 }
 
-// Enabled reports whether c asks for any confirmation.
-func (c Confirm) Enabled() bool { return len(c.Tools) > 0 || c.Destructive }
+// enabled reports whether c asks for any confirmation.
+func (c Confirm) enabled() bool { return len(c.Tools) > 0 || c.Destructive }
 
 // asks reports whether a call of t is confirmed first.
 func (c Confirm) asks(t *Tool) bool {
@@ -119,7 +119,7 @@ type confirmer struct {
 // newConfirmer returns the confirmer of c for the CLI named cli, or nil
 // when c asks for nothing.
 func newConfirmer(c Confirm, cli string) *confirmer {
-	if !c.Enabled() {
+	if !c.enabled() {
 		return nil
 	}
 	cf := &confirmer{Confirm: c, cli: cli}

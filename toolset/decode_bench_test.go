@@ -29,7 +29,7 @@ func BenchmarkDecodeInput(b *testing.B) {
 		{"kl_echo", `{"args":["hello","world"]}`},
 		{"kl_get", `{"flags":{"output":"json","all-namespaces":true,"sort-by":["a","b"],"namespace":"x"},"args":["pods","a"]}`},
 	} {
-		t, ok := ts.Lookup(bc.tool)
+		t, ok := ts.lookup(bc.tool)
 		if !ok {
 			b.Fatalf("no tool %s", bc.tool)
 		}

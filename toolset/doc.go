@@ -7,7 +7,8 @@
 //		Selectors: []toolset.Selector{{Cmd: toolset.ExcludeCmds("delete")}},
 //	})
 //	if err != nil { ... }
-//	for _, t := range ts.List() {
+//	v, err := ts.View(toolset.Listing{})
+//	for _, t := range v.List() {
 //		fmt.Println(t.Name, t.Command.CommandPath())
 //	}
 //

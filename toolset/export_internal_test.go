@@ -6,6 +6,7 @@ import (
 
 	"github.com/cobramcp/cobramcp/internal/schemacheck"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/pflag"
 )
 
 // ArgsUsage exposes argsUsage to the external tests.
@@ -26,7 +27,7 @@ const SharedIntro = sharedIntro
 // evaluates the tool's schema at all (then it decides every call, valid or
 // not: the documents validated hold only JSON's types).
 func DecodeBoth(ts *Toolset, name string, arguments json.RawMessage) (fast, general string, covered bool) {
-	t, ok := ts.Lookup(name)
+	t, ok := ts.lookup(name)
 	if !ok {
 		panic("no tool " + name)
 	}
@@ -50,3 +51,30 @@ func DecodeBoth(ts *Toolset, name string, arguments json.RawMessage) (fast, gene
 
 // Compact returns t's compact form, as a view lists it without pins.
 func Compact(t *Tool) *mcp.Tool { return t.compact }
+
+// The names below are the package's own (an adopter needs none of them),
+// exported for the external tests.
+
+const (
+	MaxDescription  = maxDescription
+	MaxInstructions = maxInstructions
+	MaxNameLen      = maxNameLen
+	WaitNoted       = waitNoted
+)
+
+// Problem is a command or flag left out, or an annotation ignored.
+type Problem = problem
+
+var ToolName = toolName
+
+func (ts *Toolset) List() []*Tool                    { return ts.allTools() }
+func (ts *Toolset) Lookup(name string) (*Tool, bool) { return ts.lookup(name) }
+func (ts *Toolset) Problems() []Problem              { return ts.problemList() }
+func (s *Served) Lookup(name string) (*Tool, bool)   { return s.lookup(name) }
+func (s *Served) Mode() ToolMode                     { return s.mode() }
+func (s *Served) SharedFlags() []*pflag.Flag         { return s.sharedFlags() }
+func (s *Served) Instructions() string               { return s.instructions() }
+func (s *Served) Redact(argv []string) []string      { return s.redact(argv) }
+func (s *Served) Info() Info                         { return s.ts.Info() }
+func (t *Tool) ReadOnly() bool                       { return t.readOnly() }
+func (c Confirm) Enabled() bool                      { return c.enabled() }

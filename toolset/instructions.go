@@ -8,19 +8,19 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// MaxInstructions is the most bytes of the server instructions: Claude Code
+// maxInstructions is the most bytes of the server instructions: Claude Code
 // cuts longer ones at 2 KB.
-const MaxInstructions = 2048
+const maxInstructions = 2048
 
-// Instructions returns the server instructions that the initialize result
-// carries: Config.Instructions (the author's text), then what the CLI is
+// instructions returns the server instructions that the initialize result
+// carries: Config.instructions (the author's text), then what the CLI is
 // and how its tools are called, then, in the compact listing, the shared
 // flags, which no tool's schema repeats. The whole fits in
 // MaxInstructions bytes: the shared flags are stated with their meanings
 // when they fit, each meaning cut to the most bytes that fit otherwise,
 // by name and type when not even a short cut fits; text that still does
 // not fit is cut with a mark.
-func (s *Served) Instructions() string {
+func (s *Served) instructions() string {
 	head := s.generatedInstructions()
 	flags := s.instructionFlags()
 	const sep = "\n\n"
@@ -29,17 +29,17 @@ func (s *Served) Instructions() string {
 	// leaves, keeping room for the shared flags' names.
 	reserve := len(head)
 	if len(flags) > 0 {
-		reserve += len(sep) + min(len(sharedIntro)+1+len(flagNames(flags)), MaxInstructions/3)
+		reserve += len(sep) + min(len(sharedIntro)+1+len(flagNames(flags)), maxInstructions/3)
 	}
 	if author != "" {
-		author = cut(author, max(MaxInstructions-reserve-len(sep), len(cutMark)+1))
+		author = cut(author, max(maxInstructions-reserve-len(sep), len(cutMark)+1))
 		head = author + sep + head
 	}
 	if len(flags) == 0 {
-		return cut(head, MaxInstructions)
+		return cut(head, maxInstructions)
 	}
-	text, _ := sharedFlagsText(flags, MaxInstructions-len(head)-len(sep))
-	return cut(head+sep+text, MaxInstructions)
+	text, _ := sharedFlagsText(flags, maxInstructions-len(head)-len(sep))
+	return cut(head+sep+text, maxInstructions)
 }
 
 // sharedIntro begins the statement of the shared flags.
@@ -105,7 +105,7 @@ func (s *Served) exampleTool() string {
 	if t := s.exampleT(); t != nil {
 		return t.Name
 	}
-	return ToolName(s.ts.root.Name())
+	return toolName(s.ts.root.Name())
 }
 
 func (s *Served) exampleLine() string {

@@ -13,10 +13,10 @@ import (
 	"github.com/cobramcp/cobramcp/internal/fairshare"
 )
 
-// WaitNoted is the shortest wait for a call slot that a call's result
+// waitNoted is the shortest wait for a call slot that a call's result
 // mentions (a line on its stderr); shorter waits, a burst's, would only
 // clutter results. The audit log records every wait.
-const WaitNoted = time.Second
+const waitNoted = time.Second
 
 // Defaults of Limits.
 const (
@@ -138,7 +138,7 @@ func (s *Served) runner(o callOptions) RunFunc {
 			return nil, fmt.Errorf("could not start the command: %w", err)
 		}
 		tr.noteRun(res)
-		if waited >= WaitNoted {
+		if waited >= waitNoted {
 			// The result says how long the call waited, as it says a
 			// timeout: a line of the server's on stderr.
 			if res.Stderr != "" && res.Stderr[len(res.Stderr)-1] != '\n' {

@@ -23,13 +23,13 @@ func (w *walker) toolName(c *cobra.Command) string {
 	if rp := relPath(c); rp != "" {
 		parts = append(parts, strings.Split(rp, " ")...)
 	}
-	return ToolName(strings.Join(parts, "_"))
+	return toolName(strings.Join(parts, "_"))
 }
 
-// ToolName maps s to a valid tool name: characters outside [a-zA-Z0-9_-]
+// toolName maps s to a valid tool name: characters outside [a-zA-Z0-9_-]
 // become "_", and a name longer than MaxNameLen keeps its first 55
 // characters followed by "_" and 8 hex digits of the SHA-256 of s.
-func ToolName(s string) string {
+func toolName(s string) string {
 	name := strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' {
 			return r
@@ -39,9 +39,9 @@ func ToolName(s string) string {
 	if name == "" {
 		name = "_"
 	}
-	if len(name) > MaxNameLen {
+	if len(name) > maxNameLen {
 		sum := sha256.Sum256([]byte(s))
-		name = name[:MaxNameLen-9] + "_" + hex.EncodeToString(sum[:4])
+		name = name[:maxNameLen-9] + "_" + hex.EncodeToString(sum[:4])
 	}
 	return name
 }

@@ -37,11 +37,6 @@ type Policy struct {
 	Pins []Pin
 }
 
-// IsZero reports whether p leaves every tool as it is.
-func (p Policy) IsZero() bool {
-	return len(p.Tools) == 0 && len(p.ExcludeTools) == 0 && !p.ReadOnly && len(p.Pins) == 0
-}
-
 // Pin is one flag fixed for every call.
 type Pin struct {
 	Flag  string // the flag's long name
@@ -162,7 +157,7 @@ func (ts *Toolset) View(l Listing, ps ...Policy) (*Served, error) {
 		pins = append(pins, p.Pins...)
 	}
 	if readOnly {
-		tools = slices.DeleteFunc(slices.Clone(tools), func(t *Tool) bool { return !t.ReadOnly() })
+		tools = slices.DeleteFunc(slices.Clone(tools), func(t *Tool) bool { return !t.readOnly() })
 	}
 	if len(tools) == 0 {
 		return nil, &PolicyError{Err: ErrNothingServed, Active: activeSettings(ps)}
@@ -344,9 +339,9 @@ func withFlagsDescription(t *mcp.Tool, d string) *mcp.Tool {
 	return &cp
 }
 
-// ReadOnly reports whether the tool's command is annotated
+// readOnly reports whether the tool's command is annotated
 // mcp.readOnlyHint "true", which --read-only requires.
-func (t *Tool) ReadOnly() bool {
+func (t *Tool) readOnly() bool {
 	return t.expanded.Annotations != nil && t.expanded.Annotations.ReadOnlyHint
 }
 

@@ -55,7 +55,7 @@ func newSearchMode(s *Served) *searchMode {
 		pathOf: map[string]*Tool{},
 		docs:   make([]rank.Doc, len(s.tools)),
 	}
-	m.searchName, m.describe, m.run, m.list = searchToolNames(ToolName(prefix), ts.byName)
+	m.searchName, m.describe, m.run, m.list = searchToolNames(toolName(prefix), ts.byName)
 	for i, t := range s.tools {
 		m.pathOf[relPath(t.Command)] = t
 		m.docs[i] = rankDoc(t)
@@ -120,7 +120,7 @@ func searchToolNames(p string, full map[string]*Tool) (search, describe, run, li
 		}
 	}
 	for i, n := range names {
-		names[i] = ToolName(n)
+		names[i] = toolName(n)
 	}
 	return names[0], names[1], names[2], names[3]
 }
@@ -381,7 +381,7 @@ func (m *searchMode) callSearch(ctx context.Context, arguments json.RawMessage) 
 			Command:  t.Name,
 			Summary:  oneLine(t.Command.Short),
 			Usage:    t.Command.UseLine(),
-			ReadOnly: t.ReadOnly(),
+			ReadOnly: t.readOnly(),
 		})
 	}
 	if len(out.Results) == 0 {

@@ -34,18 +34,15 @@ func (s *Served) Tools() []*mcp.Tool { return slices.Clone(s.list.tools()) }
 // List returns the served tools (as defined) sorted by name.
 func (s *Served) List() []*Tool { return slices.Clone(s.tools) }
 
-// Lookup returns the served tool named name (as defined).
-func (s *Served) Lookup(name string) (*Tool, bool) {
+// lookup returns the served tool named name (as defined).
+func (s *Served) lookup(name string) (*Tool, bool) {
 	t, ok := s.byName[name]
 	return t, ok
 }
 
-// Mode returns the shape of the listing: full or search (View resolves
+// mode returns the shape of the listing: full or search (View resolves
 // auto).
-func (s *Served) Mode() ToolMode { return s.list.mode() }
-
-// Info describes the CLI.
-func (s *Served) Info() Info { return s.ts.Info() }
+func (s *Served) mode() ToolMode { return s.list.mode() }
 
 // Toolset returns the reflection s was made from, from which other views
 // that share its call slots and Wait are made (per-caller views, package
@@ -56,19 +53,19 @@ func (s *Served) Toolset() *Toolset { return s.ts }
 // Toolset, which share its limits.
 func (s *Served) Wait() { s.ts.running.wait() }
 
-// SharedFlags returns the flags stated once in the compact listing rather
+// sharedFlags returns the flags stated once in the compact listing rather
 // than in every tool's schema, sorted by name: the flags inherited from an
 // ancestor that every tool parsing flags serves, or shadows with its own
 // flag of the same name, except the required ones and those in a flag
 // group. Every tool with a "flags" argument accepts them; where a tool's
 // schema names a flag of the same name, that one is meant. It is empty
 // with Listing.Expanded.
-func (s *Served) SharedFlags() []*pflag.Flag { return slices.Clone(s.shared) }
+func (s *Served) sharedFlags() []*pflag.Flag { return slices.Clone(s.shared) }
 
-// Redact returns argv with the value of each pinned flag replaced by
+// redact returns argv with the value of each pinned flag replaced by
 // "***" ("--token=***"), for logs: a pin may hold a secret. argv itself
 // is not changed.
-func (s *Served) Redact(argv []string) []string {
+func (s *Served) redact(argv []string) []string {
 	if len(s.redacted) == 0 {
 		return argv
 	}

@@ -60,7 +60,7 @@ func (s *Served) NewServer(opts ServerOptions) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: ts.root.Name(), Version: version}, &mcp.ServerOptions{
 		Logger:       sdkLogger,
-		Instructions: s.Instructions(),
+		Instructions: s.instructions(),
 		// Advertise only what the server does: tools, whose list never
 		// changes while it runs. The SDK's defaults would add logging and
 		// tools.listChanged, neither of which it ever sends.

@@ -30,7 +30,7 @@ type Toolset struct {
 	// longestName is the length of the longest tool name: a longer name
 	// is no tool's, known without hashing it.
 	longestName int
-	problems    []Problem
+	problems    []problem
 	scheds      *schedulers // the fair schedulers of the call slots, by Limits
 	running     *inFlight
 	lookups     lookupLimit // search mode's search, list and describe calls
@@ -85,19 +85,19 @@ func New(root *cobra.Command, cfg *Config) (*Toolset, error) {
 	return ts, nil
 }
 
-// List returns every tool of the tree (as defined) sorted by name.
-func (ts *Toolset) List() []*Tool { return slices.Clone(ts.tools) }
+// allTools returns every tool of the tree (as defined) sorted by name.
+func (ts *Toolset) allTools() []*Tool { return slices.Clone(ts.tools) }
 
-// Lookup returns the tool of the tree named name (as defined).
-func (ts *Toolset) Lookup(name string) (*Tool, bool) {
+// lookup returns the tool of the tree named name (as defined).
+func (ts *Toolset) lookup(name string) (*Tool, bool) {
 	t, ok := ts.byName[name]
 	return t, ok
 }
 
-// Problems returns the commands and flags left out, and the annotations
+// problemList returns the commands and flags left out, and the annotations
 // ignored on served commands (an unknown mcp.* key, a value that is not a
 // boolean, an Ophis key overridden by ours), with their reasons.
-func (ts *Toolset) Problems() []Problem { return slices.Clone(ts.problems) }
+func (ts *Toolset) problemList() []problem { return slices.Clone(ts.problems) }
 
 // Info describes the CLI being served.
 type Info struct {
@@ -200,7 +200,7 @@ func (ts *Toolset) prefixHint(patterns []string) string {
 	if ts.cfg.ToolPrefix != "" {
 		prefix = ts.cfg.ToolPrefix
 	}
-	prefix = ToolName(prefix) + "_"
+	prefix = toolName(prefix) + "_"
 	var with []string
 	for _, p := range patterns {
 		if strings.HasPrefix(p, prefix) {

@@ -19,10 +19,10 @@ import (
 // this mark rather than by name.
 const AnnotationGroup = "cobramcp.group"
 
-// MaxNameLen is the longest tool name produced. MCP allows 128 characters,
+// maxNameLen is the longest tool name produced. MCP allows 128 characters,
 // but Claude Desktop and OpenAI reject a whole tool list holding a longer
 // name than 64.
-const MaxNameLen = 64
+const maxNameLen = 64
 
 var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`) })
 
@@ -66,16 +66,16 @@ type Tool struct {
 	check *validator // the input schema, resolved at the first call
 }
 
-// Problem is a command or flag left out, or an annotation ignored on a
+// problem is a command or flag left out, or an annotation ignored on a
 // command that is served, with the reason.
-type Problem struct {
+type problem struct {
 	Command string // the command's full path
 	Tool    string // the tool name, when one was derived
 	Flag    string // the flag's name, when the problem is a flag's
 	Err     error
 }
 
-func (p Problem) String() string {
+func (p problem) String() string {
 	s := p.Command
 	if p.Tool != "" {
 		s += " (tool " + p.Tool + ")"
@@ -106,7 +106,7 @@ type walker struct {
 	cfg      *Config
 	root     *cobra.Command
 	tools    []*Tool
-	problems []Problem
+	problems []problem
 	flags    map[*pflag.Flag]flagEntry   // one schema per flag, shared by every tool that serves it
 	served   map[*pflag.Flag]*pflag.Flag // the flag served in place of each of the tree's (see servedFlag)
 	output   *jsonschema.Schema          // the output schema, shared by every tool (as the flags' are)
@@ -121,7 +121,7 @@ func (w *walker) outputSchema() *jsonschema.Schema {
 }
 
 func (w *walker) problem(c *cobra.Command, tool, flag string, err error) {
-	p := Problem{Command: c.CommandPath(), Tool: tool, Flag: flag, Err: err}
+	p := problem{Command: c.CommandPath(), Tool: tool, Flag: flag, Err: err}
 	w.problems = append(w.problems, p)
 	w.cfg.Logger.Warn("left out of the MCP tools", "command", p.Command, "tool", tool, "flag", flag, "reason", err)
 }
@@ -130,7 +130,7 @@ func (w *walker) problem(c *cobra.Command, tool, flag string, err error) {
 // unknown mcp.* key, a value that is not a boolean, an Ophis key overridden
 // by ours); c is served all the same.
 func (w *walker) annotationProblem(c *cobra.Command, tool string, err error) {
-	p := Problem{Command: c.CommandPath(), Tool: tool, Err: err}
+	p := problem{Command: c.CommandPath(), Tool: tool, Err: err}
 	w.problems = append(w.problems, p)
 	w.cfg.Logger.Warn("annotation ignored", "command", p.Command, "tool", tool, "reason", err)
 }

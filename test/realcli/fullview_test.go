@@ -1,6 +1,10 @@
 package realcli
 
-import "github.com/cobramcp/cobramcp/toolset"
+import (
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cobramcp/cobramcp/toolset"
+)
 
 // fullView is the view of every tool of ts in the default listing (full,
 // compact), as a server without a policy serves them.
@@ -10,4 +14,23 @@ func fullView(ts *toolset.Toolset) *toolset.Served {
 		panic(err)
 	}
 	return v
+}
+
+// lookup returns the tool of v named name (as defined).
+func lookup(v *toolset.Served, name string) (*toolset.Tool, bool) {
+	for _, t := range v.List() {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+// toolNames returns the names of tools, as listed.
+func toolNames(tools []*mcp.Tool) []string {
+	var out []string
+	for _, t := range tools {
+		out = append(out, t.Name)
+	}
+	return out
 }

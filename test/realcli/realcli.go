@@ -16,6 +16,7 @@ import (
 
 	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/example/mycli"
+	"github.com/cobramcp/cobramcp/test/wirelist"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -93,7 +94,11 @@ func Measure(name string, root *cobra.Command, l toolset.Listing) (Figures, erro
 	if err != nil {
 		return Figures{}, fmt.Errorf("%s: encoding tools/list: %w", name, err)
 	}
-	f := Figures{Tree: name, Tools: len(tools), List: len(b), Instructions: len(ts.Instructions())}
+	instructions, err := wirelist.Instructions(ts.NewServer(toolset.ServerOptions{}))
+	if err != nil {
+		return Figures{}, fmt.Errorf("%s: initialize: %w", name, err)
+	}
+	f := Figures{Tree: name, Tools: len(tools), List: len(b), Instructions: len(instructions)}
 	for _, t := range ts.List() {
 		f.Baseline += len(UsageLines(t.Command))
 	}

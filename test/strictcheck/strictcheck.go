@@ -77,7 +77,7 @@ func MapKeys(t testing.TB, c Case) Counts {
 		return "", slices.Clone(argv)
 	}
 	var n Counts
-	for _, tl := range ts.List() {
+	for _, tl := range v.List() {
 		params, ok := strict[dialect.NameFor(dialect.OpenAI, tl.Name)]
 		if !ok {
 			continue

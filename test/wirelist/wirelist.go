@@ -64,3 +64,22 @@ func bytesAt(srv *mcp.Server, version string) (int, error) {
 	}
 	return 0, errors.New("wirelist: no tools/list response in the session's log")
 }
+
+// Instructions returns the server instructions of srv as a client reads
+// them from its initialize result, from a go-sdk client connected in
+// memory.
+func Instructions(srv *mcp.Server) (string, error) {
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		return "", err
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "wirelist", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		return "", err
+	}
+	defer cs.Close()
+	return cs.InitializeResult().Instructions, nil
+}
