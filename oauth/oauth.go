@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -89,6 +90,12 @@ func New(ctx context.Context, cfg serve.OAuthConfig) (*ResourceServer, error) {
 	if cfg.ClockSkew == 0 {
 		cfg.ClockSkew = defaultClockSkew
 	}
+	if cfg.KeyRefresh < 0 {
+		return nil, fmt.Errorf("oauth: key refresh interval %v: want a positive duration", cfg.KeyRefresh)
+	}
+	if cfg.KeyRefresh == 0 {
+		cfg.KeyRefresh = serve.DefaultOAuthKeyRefresh
+	}
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{Timeout: 10 * time.Second}
 	}
@@ -107,7 +114,7 @@ func New(ctx context.Context, cfg serve.OAuthConfig) (*ResourceServer, error) {
 		cfg.Scopes = scopes
 	}
 	skew := cfg.ClockSkew
-	keys := oidc.NewRemoteKeySet(oidc.ClientContext(context.Background(), cfg.HTTPClient), jwks)
+	keys := newKeySet(jwks, cfg.HTTPClient, cfg.Algorithms, cfg.KeyRefresh, log)
 	rs := &ResourceServer{
 		cfg: cfg,
 		log: log,
@@ -216,12 +223,16 @@ func (rs *ResourceServer) verify(ctx context.Context, token string) (*auth.Token
 		}
 		return nil, err
 	}
-	claims := map[string]any{}
-	if err := t.Claims(&claims); err != nil {
+	var payload json.RawMessage
+	if err := t.Claims(&payload); err != nil {
 		return nil, fmt.Errorf("reading the token's claims: %v", err)
 	}
-	if nbf, ok := claims["nbf"].(float64); ok && time.Unix(int64(nbf), 0).After(time.Now().Add(rs.cfg.ClockSkew)) {
-		return nil, fmt.Errorf("token not valid before %s", time.Unix(int64(nbf), 0).UTC().Format(time.RFC3339))
+	claims, err := decodeClaims(payload)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkTimes(claims, time.Now(), rs.cfg.ClockSkew); err != nil {
+		return nil, err
 	}
 	if t.Subject == "" {
 		return nil, errors.New("token has no sub")
@@ -234,24 +245,89 @@ func (rs *ResourceServer) verify(ctx context.Context, token string) (*auth.Token
 	}, nil
 }
 
-// checkHeader refuses a token whose JOSE header says it is not a JWT
-// access token (RFC 9068 types JWT and at+jwt; no typ is taken as JWT) or
-// is unsigned. The signature and its algorithm are go-oidc's to check.
+// decodeClaims decodes a token's claims with every number as the
+// json.Number of its text: a numeric claim keeps its exact value (above
+// 2^53 too) and is written as the token writes it.
+func decodeClaims(payload []byte) (map[string]any, error) {
+	d := json.NewDecoder(bytes.NewReader(payload))
+	d.UseNumber()
+	var claims map[string]any
+	if err := d.Decode(&claims); err != nil || claims == nil {
+		return nil, fmt.Errorf("the token's claims are not a JSON object: %v", err)
+	}
+	if d.More() {
+		return nil, errors.New("the token's claims are not one JSON object")
+	}
+	return claims, nil
+}
+
+// checkTimes checks exp, nbf and iat: each a JSON number when present
+// (RFC 7519 NumericDate; exp is required), and nbf not after now beyond
+// skew. go-oidc checked exp already, but reads a string of digits as a
+// number.
+func checkTimes(claims map[string]any, now time.Time, skew time.Duration) error {
+	for _, name := range []string{"exp", "nbf", "iat"} {
+		v, ok := claims[name]
+		if !ok {
+			if name == "exp" {
+				return errors.New("token has no exp")
+			}
+			continue
+		}
+		n, ok := v.(json.Number)
+		if !ok {
+			return fmt.Errorf("the token's %s is %s, not a number (RFC 7519 NumericDate)", name, jsonType(v))
+		}
+		f, err := n.Float64()
+		if err != nil {
+			return fmt.Errorf("the token's %s %s is not a time", name, n)
+		}
+		if name == "nbf" && time.Unix(int64(f), 0).After(now.Add(skew)) {
+			return fmt.Errorf("token not valid before %s", time.Unix(int64(f), 0).UTC().Format(time.RFC3339))
+		}
+	}
+	return nil
+}
+
+// jsonType names the JSON type of a decoded value.
+func jsonType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return "a number"
+}
+
+// errNotJWT is the refusal of a token that is not a JWT at all: an
+// opaque token (Ory Hydra's default, for one) that only the provider can
+// read.
+var errNotJWT = errors.New("this token is not a JWT: configure your provider to issue JWT access tokens")
+
+// checkHeader refuses a token that is not a JWT, whose JOSE header says
+// it is not a JWT access token (RFC 9068 types JWT and at+jwt; no typ is
+// taken as JWT), or that is unsigned. The signature and its algorithm are
+// go-oidc's and go-jose's to check.
 func checkHeader(token string) error {
-	head, _, ok := strings.Cut(token, ".")
-	if !ok {
-		return errors.New("malformed token: not a JWT")
+	parts := strings.Count(token, ".") + 1
+	if parts == 5 {
+		return errors.New("this token is encrypted (JWE): configure your provider to issue signed JWT access tokens, not encrypted ones")
 	}
+	head, _, _ := strings.Cut(token, ".")
 	b, err := base64.RawURLEncoding.DecodeString(head)
-	if err != nil {
-		return errors.New("malformed token: its header is not base64url")
-	}
 	var h struct {
 		Alg string `json:"alg"`
 		Typ string `json:"typ"`
 	}
-	if err := json.Unmarshal(b, &h); err != nil {
-		return errors.New("malformed token: its header is not JSON")
+	if parts != 3 || err != nil || json.Unmarshal(b, &h) != nil {
+		return errNotJWT
 	}
 	if h.Alg == "" || strings.EqualFold(h.Alg, "none") {
 		return errors.New("unsigned token (alg none)")

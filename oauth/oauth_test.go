@@ -18,12 +18,16 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 
+	"github.com/cobramcp/cobramcp/internal/caller"
 	"github.com/cobramcp/cobramcp/internal/oidctest"
 	"github.com/cobramcp/cobramcp/oauth"
 	"github.com/cobramcp/cobramcp/serve"
 )
 
 const resource = "http://127.0.0.1:8080/mcp"
+
+// errNotJWT is what an opaque token is told.
+const errNotJWT = "this token is not a JWT: configure your provider to issue JWT access tokens"
 
 func newRS(t *testing.T, idp *oidctest.Provider) *oauth.ResourceServer {
 	t.Helper()
@@ -85,7 +89,18 @@ func TestVerify(t *testing.T) {
 		{"HS256 with a shared secret", hs256, "malformed"},
 		{"an ID token type", idp.Sign(t, kp, "id_token+jwt", good), "not an access token"},
 		{"no sub", idp.Token(t, with("sub", nil)), "no sub"},
-		{"not a JWT", "opaque-token-0123456789", "not a JWT"},
+		{"nbf a string 200s ahead", idp.Token(t, with("nbf", fmt.Sprint(now.Add(200*time.Second).Unix()))), "nbf is a string, not a number"},
+		{"nbf a string in the past", idp.Token(t, with("nbf", fmt.Sprint(now.Add(-time.Hour).Unix()))), "nbf is a string, not a number"},
+		{"exp a string", idp.Token(t, with("exp", fmt.Sprint(now.Add(time.Hour).Unix()))), "exp is a string, not a number"},
+		{"iat a string", idp.Token(t, with("iat", fmt.Sprint(now.Unix()))), "iat is a string, not a number"},
+		{"iat null", idp.Token(t, with("iat", json.RawMessage("null"))), "unmarshal claims"}, // go-oidc refuses it first
+		{"nbf an object", idp.Token(t, with("nbf", map[string]any{"t": 1})), "unmarshal claims"},
+		{"nbf 200s ahead", idp.Token(t, with("nbf", now.Add(200*time.Second).Unix())), "not valid before"},
+		{"nbf within the clock skew", idp.Token(t, with("nbf", now.Add(10*time.Second).Unix())), ""},
+		{"not a JWT", "opaque-token-0123456789", errNotJWT},
+		{"an opaque token with a dot (Ory Hydra's)", "ory_at_6hW3cTZ1mXq0pJr8kLbYvN2sD4fGhJk.9sF3kLmNpQrStUvWxYz0aBcDeFgHiJk", errNotJWT},
+		{"three parts, no JSON header", "abc.def.ghi", errNotJWT},
+		{"an encrypted token (JWE)", "eyJhbGciOiJSU0EtT0FFUCJ9.a.b.c.d", "encrypted (JWE)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -135,6 +150,9 @@ func TestTokenInfo(t *testing.T) {
 			}
 			if info.Extra["email"] != "bob@example.com" || fmt.Sprint(info.Extra["groups"]) != "[admins oncall]" || info.Extra["iss"] != idp.Issuer() {
 				t.Errorf("Extra %v lacks the claims", info.Extra)
+			}
+			if info.Extra["exp"] != json.Number(fmt.Sprint(exp.Unix())) {
+				t.Errorf("Extra exp %#v, want the json.Number %d", info.Extra["exp"], exp.Unix())
 			}
 		})
 	}
@@ -333,6 +351,30 @@ func TestRequire(t *testing.T) {
 		want := fmt.Sprintf("map[authorization_servers:[%s] bearer_methods_supported:[header] resource:%s scopes_supported:[mycli.read mycli.write]]", idp.Issuer(), resource)
 		if fmt.Sprint(doc) != want {
 			t.Errorf("GET %s: %v\nwant %s", p, doc, want)
+		}
+	}
+}
+
+// Numeric claims keep their exact text: 2^53+1 and 2^53 are two values,
+// and an integer is never written with an exponent (issue 34, item 4).
+func TestExactNumbers(t *testing.T) {
+	idp := oidctest.Start(t)
+	rs := newRS(t, idp)
+	for _, tt := range []struct{ claim, want string }{
+		{"1234567", "1234567"},
+		{"9007199254740993", "9007199254740993"},
+		{"9007199254740992", "9007199254740992"},
+		{"-42", "-42"},
+		{"12345678901234567890123", "12345678901234567890123"},
+		{"0.5", "0.5"},
+	} {
+		info, err := rs.Verify(context.Background(), idp.Token(t, map[string]any{"sub": "alice", "aud": resource, "uid": json.Number(tt.claim)}), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := caller.FromToken(info).Claim("uid")
+		if !ok || got != tt.want {
+			t.Errorf("uid %s reads as %q %v, want %q", tt.claim, got, ok, tt.want)
 		}
 	}
 }

@@ -2,8 +2,8 @@ package caller
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -103,10 +103,14 @@ func (c Caller) Key() string {
 }
 
 // Claim returns the claim name of the caller's token as the text a flag
-// takes: a string claim as it is, a number or a boolean as JSON writes
-// it. "sub" is the subject when the claims do not carry it. Lists and
+// takes: a string claim as it is, a boolean as JSON writes it, a number
+// as the token writes it (package oauth decodes claims as json.Number:
+// 9007199254740993 stays itself, 1234567 has no exponent); a float64,
+// from a verifier that decodes numbers so, is written without exponent.
+// "sub" is the subject when the claims do not carry it. Lists and
 // objects are not claims a flag can take: ok is false for them, as for a
-// missing claim or a caller without a token.
+// missing claim or a caller without a token. It is the one place a claim
+// is read as text.
 func (c Caller) Claim(name string) (value string, ok bool) {
 	if c.Token == nil {
 		return "", false
@@ -121,8 +125,18 @@ func (c Caller) Claim(name string) (value string, ok bool) {
 	switch v := v.(type) {
 	case string:
 		return v, v != ""
-	case bool, float64, float32, int, int64, json.Number:
-		return fmt.Sprint(v), true
+	case json.Number:
+		return v.String(), v != ""
+	case bool:
+		return strconv.FormatBool(v), true
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64), true
+	case float32:
+		return strconv.FormatFloat(float64(v), 'f', -1, 32), true
+	case int:
+		return strconv.Itoa(v), true
+	case int64:
+		return strconv.FormatInt(v, 10), true
 	}
 	return "", false
 }

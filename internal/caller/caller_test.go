@@ -58,6 +58,8 @@ func TestKey(t *testing.T) {
 func TestClaim(t *testing.T) {
 	c := caller.FromToken(&auth.TokenInfo{UserID: "alice", Extra: map[string]any{
 		"email": "a@example.com", "admin": true, "uid": json.Number("1234567"), "n": 3.0, "list": []any{"x"}, "empty": "", "null": nil,
+		"big": json.Number("9007199254740993"), "big-1": json.Number("9007199254740992"),
+		"float": 1234567.0, "half": 0.5, "int": 42, "int64": int64(-7),
 	}})
 	tests := []struct {
 		name, want string
@@ -66,7 +68,13 @@ func TestClaim(t *testing.T) {
 		{"email", "a@example.com", true},
 		{"admin", "true", true},
 		{"uid", "1234567", true},
-		{"n", "3", true},       // a JSON number as encoding/json decodes it
+		{"n", "3", true}, // a JSON number as encoding/json decodes it
+		{"big", "9007199254740993", true},
+		{"big-1", "9007199254740992", true},
+		{"float", "1234567", true}, // no exponent
+		{"half", "0.5", true},
+		{"int", "42", true},
+		{"int64", "-7", true},
 		{"sub", "alice", true}, // from the subject when the claims lack it
 		{"list", "", false},
 		{"empty", "", false},

@@ -31,6 +31,8 @@ type Provider struct {
 	signer    *mockoidc.Keypair
 	published []*mockoidc.Keypair
 
+	cacheControl string // the key set's Cache-Control header, when set
+
 	fetches atomic.Int64
 	stopped atomic.Bool
 }
@@ -62,6 +64,11 @@ func StartFor(t testing.TB, clientID string) *Provider {
 			}
 			p.fetches.Add(1)
 			w.Header().Set("Content-Type", "application/json")
+			p.mu.Lock()
+			if p.cacheControl != "" {
+				w.Header().Set("Cache-Control", p.cacheControl)
+			}
+			p.mu.Unlock()
 			w.Write(p.jwks(t))
 		})
 	})
@@ -155,6 +162,14 @@ func (p *Provider) jwks(t testing.TB) []byte {
 	return b
 }
 
+// SetKeyCacheControl sets the Cache-Control header of the key set's
+// answers ("max-age=60"); "" sends none.
+func (p *Provider) SetKeyCacheControl(v string) {
+	p.mu.Lock()
+	p.cacheControl = v
+	p.mu.Unlock()
+}
+
 // NewKey returns a new RSA key pair, published nowhere.
 func NewKey(t testing.TB) *mockoidc.Keypair {
 	t.Helper()
@@ -188,6 +203,18 @@ func (p *Provider) Token(t testing.TB, claims map[string]any) string {
 // Sign is Token with the key kp and the header typ (none when empty).
 func (p *Provider) Sign(t testing.TB, kp *mockoidc.Keypair, typ string, claims map[string]any) string {
 	t.Helper()
+	var typv any
+	if typ != "" {
+		typv = typ
+	}
+	return p.SignWith(t, kp, map[string]any{"typ": typv}, claims)
+}
+
+// SignWith is Token with the key kp and header fields set (a field given
+// as nil is left out: {"kid": nil} names no key); alg is RS256 and kid
+// kp's unless header says otherwise.
+func (p *Provider) SignWith(t testing.TB, kp *mockoidc.Keypair, header map[string]any, claims map[string]any) string {
+	t.Helper()
 	now := time.Now()
 	mc := jwt.MapClaims{"iss": p.issuer, "iat": now.Unix(), "exp": now.Add(10 * time.Minute).Unix()}
 	for k, v := range claims {
@@ -203,10 +230,12 @@ func (p *Provider) Sign(t testing.TB, kp *mockoidc.Keypair, typ string, claims m
 		t.Fatal(err)
 	}
 	tok.Header["kid"] = kid
-	if typ == "" {
-		delete(tok.Header, "typ")
-	} else {
-		tok.Header["typ"] = typ
+	for k, v := range header {
+		if v == nil {
+			delete(tok.Header, k)
+		} else {
+			tok.Header[k] = v
+		}
 	}
 	s, err := tok.SignedString(kp.PrivateKey)
 	if err != nil {
