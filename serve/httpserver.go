@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cobramcp/cobramcp/internal/caller"
 	"github.com/cobramcp/cobramcp/internal/httpserve"
 )
 
@@ -261,14 +262,35 @@ func (s *HTTPServer) mcpHandler() http.Handler {
 	return handler
 }
 
-// choose calls ServerFor for a request that opens a session (a POST
-// without a session ID; in stateless mode, every POST), wires the server
-// it returns and hands it to the go-sdk through the request's context.
+// choose calls ServerFor for every request but a DELETE, so that each is
+// authorized by its own token. A request that opens a session (a POST
+// without a session ID; in stateless mode, every POST) is served by the
+// server it returns, which choose wires and hands to the go-sdk through
+// the request's context. A request of a session that its owner sends is
+// refused with 403 when ServerFor now refuses its caller or gives it
+// another server than the session's: the caller's access changed. Nothing
+// of the request runs then.
 func (s *HTTPServer) choose(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || (!s.opts.Stateless && r.Header.Get(sessionIDHeader) != "") {
-			next.ServeHTTP(w, r)
-			return
+		sid := ""
+		if !s.opts.Stateless {
+			sid = r.Header.Get(sessionIDHeader)
+		}
+		opens := r.Method == http.MethodPost && sid == ""
+		var was *mcp.Server
+		if !opens {
+			if sid == "" || r.Method == http.MethodDelete {
+				next.ServeHTTP(w, r) // the go-sdk refuses it, or ends the session
+				return
+			}
+			var owner string
+			owner, was = s.sessions.session(sid)
+			if was == nil || (owner != "" && caller.FromToken(auth.TokenInfoFromContext(r.Context())).Subject != owner) {
+				// Not a session of this server's (404), or another
+				// identity's (403): the go-sdk answers.
+				next.ServeHTTP(w, r)
+				return
+			}
 		}
 		who := auth.TokenInfoFromContext(r.Context())
 		if who != nil && who.UserID == "" {
@@ -279,22 +301,64 @@ func (s *HTTPServer) choose(next http.Handler) http.Handler {
 			err = errors.New("ServerFor returned no server")
 		}
 		if err != nil {
-			var user string
-			if who != nil {
-				user = who.UserID
-			}
-			if errors.Is(err, ErrForbidden) {
-				s.log.Info("refusing a session", "user", user, "why", err)
-				http.Error(w, "Forbidden: "+err.Error(), http.StatusForbidden)
+			s.refuse(w, who, sid, err)
+			return
+		}
+		if !opens {
+			if srv != was {
+				s.refuse(w, who, sid, errAccessChanged)
 				return
 			}
-			s.log.Error("choosing the session's server", "user", user, "err", err)
-			http.Error(w, "Internal Server Error: cannot serve this caller", http.StatusInternalServerError)
+			next.ServeHTTP(w, r)
 			return
 		}
 		s.wire(srv)
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), serverKey{}, srv)))
 	})
+}
+
+// errAccessChanged refuses a request of a session whose caller's token
+// now gives it another server than the session's.
+var errAccessChanged error = refusal("your access changed since this session began (your token now gives you other tools or pins): open a new session")
+
+// refusal is a refusal of serve's own: its text, wrapping ErrForbidden.
+type refusal string
+
+func (r refusal) Error() string { return string(r) }
+func (refusal) Unwrap() error   { return ErrForbidden }
+
+// refuse answers a request that ServerFor refused: 403 with the error's
+// text for an error wrapping ErrForbidden (and, for a *ScopeError, the
+// challenge that asks for more scope), 500 without it for any other.
+func (s *HTTPServer) refuse(w http.ResponseWriter, who *auth.TokenInfo, sid string, err error) {
+	var user string
+	if who != nil {
+		user = who.UserID
+	}
+	if !errors.Is(err, ErrForbidden) {
+		s.log.Error("choosing the session's server", "user", user, "session", sid, "err", err)
+		http.Error(w, "Internal Server Error: cannot serve this caller", http.StatusInternalServerError)
+		return
+	}
+	if sid == "" {
+		s.log.Info("refusing a session", "user", user, "why", err)
+	} else {
+		s.log.Info("refusing a request of a session", "user", user, "session", sid, "why", err)
+	}
+	var se *ScopeError
+	if errors.As(err, &se) && len(se.Scopes) > 0 {
+		w.Header().Set("WWW-Authenticate", se.challenge(s.metadataURL()))
+	}
+	http.Error(w, "Forbidden: "+err.Error(), http.StatusForbidden)
+}
+
+// metadataURL returns the URL of the protected-resource metadata that
+// Auth's 401 answers point to, when it has one (package oauth's does).
+func (s *HTTPServer) metadataURL() string {
+	if m, ok := s.opts.Auth.(interface{ MetadataURL() string }); ok {
+		return m.MetadataURL()
+	}
+	return ""
 }
 
 // wire adds serve's receiving middleware to srv, once: a server returned
@@ -319,7 +383,7 @@ func (s *HTTPServer) wire(srv *mcp.Server) {
 	if s.opts.Stateless {
 		srv.AddReceivingMiddleware(endWithRequest, s.endOnAbort)
 	} else {
-		srv.AddReceivingMiddleware(s.sessions.middleware, s.endOnAbort)
+		srv.AddReceivingMiddleware(s.sessions.middleware(srv), s.endOnAbort)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -299,7 +300,111 @@ func TestServerForStaticToken(t *testing.T) {
 		t.Errorf("without the token: %d", a.code)
 	}
 	open(t, ts.URL+"/mcp", token)
-	if len(got) != 1 || got[0] != nil {
-		t.Errorf("ServerFor saw %v, want one nil caller", got)
+	if len(got) != 2 || got[0] != nil || got[1] != nil {
+		t.Errorf("ServerFor saw %v, want a nil caller for each of the session's two requests", got)
+	}
+}
+
+// ServerFor is asked for every request of a session, with that request's
+// token: a request whose caller it now gives another server, or refuses,
+// is answered 403 saying why, and nothing of it runs; the session goes on
+// for requests whose token still gives its server. Another identity's
+// request is the go-sdk's to refuse, and a DELETE always ends the
+// session (issue 34, item 1).
+func TestServerForEveryRequest(t *testing.T) {
+	idp := oidctest.Start(t)
+	full, reader := newBlocker("full"), newBlocker("reader")
+	var ran atomic.Int32 // calls of the admin's tool that ran
+	mcp.AddTool(full.srv, &mcp.Tool{Name: "delete_all"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		ran.Add(1)
+		return &mcp.CallToolResult{}, nil, nil
+	})
+	var mu sync.Mutex
+	var asked []string
+	serverFor := func(_ context.Context, who *auth.TokenInfo) (*mcp.Server, error) {
+		role, _ := who.Extra["role"].(string)
+		mu.Lock()
+		asked = append(asked, who.UserID+":"+role)
+		mu.Unlock()
+		switch role {
+		case "admin":
+			return full.srv, nil
+		case "reader":
+			return reader.srv, nil
+		}
+		return nil, fmt.Errorf("%w: no rule admits this caller", serve.ErrForbidden)
+	}
+	url := oauthServer(t, idp, nil, serve.HTTPOptions{ServerFor: serverFor})
+	tok := func(sub, role string) string {
+		return idp.Token(t, map[string]any{"sub": sub, "aud": url, "role": role})
+	}
+	call := `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"delete_all","arguments":{}}}`
+
+	sid := open(t, url, tok("alice", "admin"))
+	if a := do(t, "POST", url, tok("alice", "admin"), sid, call); a.code != 200 || strings.Contains(a.body, `"isError":true`) {
+		t.Fatalf("alice's call as admin: %d %q", a.code, a.body)
+	}
+	// Demoted: the same subject, a token that gives another server.
+	for _, tt := range []struct{ role, want string }{
+		{"reader", "your access changed since this session began"},
+		{"none", "no rule admits this caller"},
+	} {
+		for _, m := range []struct{ method, body string }{{"POST", call}, {"GET", ""}} {
+			// A GET that is not refused opens the session's stream, which
+			// answers only when it ends.
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			a, err := mcphttp.SendContext(ctx, m.method, url, tok("alice", tt.role), sid, m.body)
+			cancel()
+			if err != nil || a.Code != http.StatusForbidden || !strings.Contains(a.Body, tt.want) {
+				t.Errorf("alice as %s, %s on her admin session: %d %q %v, want 403 with %q", tt.role, m.method, a.Code, a.Body, err, tt.want)
+			}
+		}
+	}
+	// Promoted back: the session serves again.
+	if a := do(t, "POST", url, tok("alice", "admin"), sid, `{"jsonrpc":"2.0","id":10,"method":"tools/list"}`); a.code != 200 || !strings.Contains(a.body, "full_only") {
+		t.Errorf("alice as admin again: %d %q", a.code, a.body)
+	}
+	// Another identity: the go-sdk's refusal, whatever its token gives.
+	if a := do(t, "POST", url, tok("bob", "admin"), sid, call); a.code != http.StatusForbidden || !strings.Contains(a.body, "session user mismatch") {
+		t.Errorf("bob on alice's session: %d %q, want the go-sdk's 403", a.code, a.body)
+	}
+	// A session opened as a reader is the reader's server's.
+	rsid := open(t, url, tok("carol", "reader"))
+	if a := do(t, "POST", url, tok("carol", "admin"), rsid, call); a.code != http.StatusForbidden || !strings.Contains(a.body, "your access changed") {
+		t.Errorf("carol promoted, on her reader session: %d %q, want 403", a.code, a.body)
+	}
+	// Her DELETE ends it, whatever her token gives now.
+	if a := do(t, "DELETE", url, tok("carol", "none"), rsid, ""); a.code != http.StatusNoContent {
+		t.Errorf("carol's DELETE: %d %q, want 204", a.code, a.body)
+	}
+	if n := ran.Load(); n != 1 {
+		t.Errorf("the admin's tool ran %d times, want once (refused requests run nothing)", n)
+	}
+	mu.Lock()
+	n := len(asked)
+	mu.Unlock()
+	// 2 opens × 2 requests, 1 call, 4 refusals, 1 list, 1 promoted call;
+	// neither bob's request nor the DELETE asks.
+	if n != 11 {
+		t.Errorf("ServerFor asked %d times (%v), want once per request of an owner but DELETE: 11", n, asked)
+	}
+}
+
+// A *ScopeError is answered 403 with the step-up challenge of the MCP
+// authorization specification: error="insufficient_scope", the scopes
+// that would admit the caller, and the metadata URL (issue 34, item 12).
+func TestScopeChallenge(t *testing.T) {
+	idp := oidctest.Start(t)
+	url := oauthServer(t, idp, nil, serve.HTTPOptions{ServerFor: func(_ context.Context, who *auth.TokenInfo) (*mcp.Server, error) {
+		return nil, &serve.ScopeError{Scopes: []string{"team.read", "team.write"}, Err: errors.New("access: no access rule admits this caller")}
+	}})
+	resp, err := mcphttp.Send("POST", url, idp.Token(t, map[string]any{"sub": "alice", "aud": url}), "", initBody)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := strings.Replace(url, "/mcp", "/.well-known/oauth-protected-resource/mcp", 1)
+	want := `Bearer error="insufficient_scope", scope="team.read team.write", resource_metadata="` + meta + `", error_description=`
+	if got := resp.Header.Get("WWW-Authenticate"); resp.Code != http.StatusForbidden || !strings.HasPrefix(got, want) || !strings.Contains(resp.Body, "no access rule admits") {
+		t.Errorf("%d %q, WWW-Authenticate %q; want 403 and %q", resp.Code, resp.Body, got, want)
 	}
 }

@@ -51,7 +51,8 @@ type sessions struct {
 	carriers map[string]context.Context // open POSTs, by carrier number
 	calls    map[string]map[*sessionCall]struct{}
 	admitted map[*mcp.ServerSession]struct{}
-	owners   map[string]string // session ID -> the UserID that opened it, when not empty
+	owners   map[string]string      // session ID -> the UserID that opened it, when not empty
+	servers  map[string]*mcp.Server // session ID -> the server that serves it
 }
 
 // sessionCall is one running call of a session.
@@ -67,6 +68,7 @@ func newSessions(max int, log *slog.Logger) *sessions {
 		calls:    map[string]map[*sessionCall]struct{}{},
 		admitted: map[*mcp.ServerSession]struct{}{},
 		owners:   map[string]string{},
+		servers:  map[string]*mcp.Server{},
 	}
 }
 
@@ -129,13 +131,28 @@ func (s *sessions) end(sid string, why error) {
 	}
 }
 
-// middleware caps the sessions at initialize and ties each tools/call to
-// the POST that carried it and to its session.
-func (s *sessions) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+// session returns the owner of session sid ("" when none) and the server
+// that serves it (nil for a session not admitted, or over).
+func (s *sessions) session(sid string) (owner string, srv *mcp.Server) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.owners[sid], s.servers[sid]
+}
+
+// middleware returns the middleware of srv's sessions: it caps the
+// sessions at initialize, recording which server serves each, and ties
+// each tools/call to the POST that carried it and to its session.
+func (s *sessions) middleware(srv *mcp.Server) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return s.handle(srv, next)
+	}
+}
+
+func (s *sessions) handle(srv *mcp.Server, next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch method {
 		case "initialize":
-			if err := s.admit(req); err != nil {
+			if err := s.admit(req, srv); err != nil {
 				return nil, err
 			}
 		case "tools/call":
@@ -186,10 +203,10 @@ func (s *sessions) track(req mcp.Request, cancel context.CancelCauseFunc) (untra
 	}
 }
 
-// admit lets a session initialize while fewer than max sessions (any
-// number when max is 0) are admitted, and counts it until it ends. A refused session is closed by the
-// go-sdk, since it never initialized.
-func (s *sessions) admit(req mcp.Request) error {
+// admit lets a session of srv initialize while fewer than max sessions
+// (any number when max is 0) are admitted, and counts it until it ends. A
+// refused session is closed by the go-sdk, since it never initialized.
+func (s *sessions) admit(req mcp.Request, srv *mcp.Server) error {
 	ss, ok := req.GetSession().(*mcp.ServerSession)
 	if !ok {
 		return nil
@@ -212,12 +229,14 @@ func (s *sessions) admit(req mcp.Request) error {
 	if c := caller.FromRequest(req); c.Subject != "" {
 		s.owners[sid] = c.Subject
 	}
+	s.servers[sid] = srv
 	s.log.Debug("session started", "session", sid, "sessions", len(s.admitted))
 	go func() {
 		ss.Wait()
 		s.mu.Lock()
 		delete(s.admitted, ss)
 		delete(s.owners, sid)
+		delete(s.servers, sid)
 		n := len(s.admitted)
 		s.mu.Unlock()
 		s.log.Debug("session ended", "session", sid, "sessions", n)

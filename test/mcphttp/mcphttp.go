@@ -1,6 +1,7 @@
 package mcphttp
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"strings"
@@ -24,7 +25,13 @@ func (a Answer) SessionID() string { return a.Header.Get("Mcp-Session-Id") }
 // token and sid as the session when they are not empty. It returns the
 // whole answer; an error only when no answer came.
 func Send(method, url, token, sid, body string) (Answer, error) {
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	return SendContext(context.Background(), method, url, token, sid, body)
+}
+
+// SendContext is Send, given up when ctx is done (a GET that opens a
+// stream answers only when the stream ends).
+func SendContext(ctx context.Context, method, url, token, sid, body string) (Answer, error) {
+	req, err := http.NewRequestWithContext(ctx, method, url, strings.NewReader(body))
 	if err != nil {
 		return Answer{}, err
 	}
