@@ -53,8 +53,13 @@
 //     identity that opened it: another one that uses or deletes it gets
 //     403, and the owner's calls go on.
 //   - [HTTPOptions.ServerFor] chooses the server of each new session from
-//     its caller's *auth.TokenInfo (per-identity tools); an error wrapping
-//     ErrForbidden is answered 403.
+//     its caller's *auth.TokenInfo (per-identity tools), and authorizes
+//     every later request of the session with that request's token: a
+//     caller it now gives another server, or refuses, gets 403 ("your
+//     access changed"; open a new session) and nothing runs. An error
+//     wrapping ErrForbidden is answered 403; a [*ScopeError] with the
+//     step-up challenge (error="insufficient_scope", the scopes that
+//     would admit the caller, resource_metadata).
 //   - Serve shuts down gracefully: running calls may finish within Grace,
 //     then they are cancelled with their process groups.
 package serve

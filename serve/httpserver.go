@@ -105,14 +105,22 @@ type HTTPOptions struct {
 
 	// ServerFor, when set, chooses the server of each new session from its
 	// caller (who is nil without an identity: no Auth, or a static
-	// token), once per session: at the POST that opens it (in stateless
-	// mode, every POST). An error wrapping ErrForbidden is answered 403
-	// with its text, any other 500 without it, and no session is made.
-	// The server it returns may be shared between sessions and callers
-	// (serve adds its middleware to each server once). Without it every
-	// session is served by the server given to NewHTTPServer. who.Extra
-	// holds the token's claims as encoding/json decodes them ("groups" is
-	// a []any of strings).
+	// token), and authorizes every later request of the session: it is
+	// called for every request but a DELETE, with that request's token.
+	// At the POST that opens a session (in stateless mode, every POST) the
+	// server it returns serves the session. At a later request of the
+	// session's owner, a server other than the session's, or an error,
+	// means the caller's access changed: the request is answered 403 and
+	// nothing of it runs. So, for a caller whose access has not changed,
+	// it must return the same server for as long as a session holds it.
+	// An error wrapping ErrForbidden is answered 403 with its text (and,
+	// for a *ScopeError, the challenge that asks for more scope), any
+	// other 500 without it. The server it returns may be shared between
+	// sessions and callers (serve adds its middleware to each server
+	// once). Without it every session is served by the server given to
+	// NewHTTPServer. who.Extra holds the token's claims as the
+	// Authenticator decodes them (package oauth: numbers as json.Number,
+	// "groups" a []any of strings).
 	ServerFor func(ctx context.Context, who *auth.TokenInfo) (*mcp.Server, error)
 
 	// Grace is how long running calls may go on once shutdown starts; 0
