@@ -31,7 +31,15 @@
 // caller, to a claim of the caller's token, such as kubectl's --as to
 // email.
 //
-// Each caller's server is made on its first session and kept, one per rule
-// and values of the claims the rule pins flags to; every caller's calls
-// share the reflection's call slots (toolset.Limits) and its Wait.
+// Every request is authorized by its own token: serve asks ServerFor at
+// each request of a session, and a caller whose token now matches another
+// rule, or no rule, is refused (403: the caller's access changed; open a
+// new session); a flag pinned to a claim takes each call's value from
+// that call's token. A caller that no rule admits but that a rule's scope
+// would is refused with the step-up challenge naming those scopes (a
+// *serve.ScopeError), so that its client can ask for them.
+//
+// There is one view, and one server, per rule, shared by every caller the
+// rule matches; every caller's calls share the reflection's call slots
+// (toolset.Limits) and its Wait.
 package access

@@ -244,6 +244,27 @@ func (f *File) Match(who *auth.TokenInfo) (*Rule, error) {
 	return nil, ErrNoRule
 }
 
+// stepUp returns the scopes that would admit who, whom no rule admits:
+// those of the rules whose other match keys match who, in the file's
+// order, each once; none when who has no identity.
+func (f *File) stepUp(who *auth.TokenInfo) []string {
+	if who == nil {
+		return nil
+	}
+	var out []string
+	for _, r := range f.Rules {
+		if r.Scope == "" || slices.Contains(out, r.Scope) {
+			continue
+		}
+		with := *r
+		with.Scope = ""
+		if with.matches(who) {
+			out = append(out, r.Scope)
+		}
+	}
+	return out
+}
+
 func (r *Rule) matches(who *auth.TokenInfo) bool {
 	c := caller.FromToken(who)
 	if r.Subject != "" {

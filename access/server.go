@@ -144,6 +144,10 @@ func (s *Servers) viewFor(who *auth.TokenInfo) (*toolset.Served, error) {
 func (s *Servers) resolve(who *auth.TokenInfo) (*Rule, error) {
 	r, err := s.file.Match(who)
 	if err != nil {
+		if scopes := s.file.stepUp(who); len(scopes) > 0 {
+			s.log.Info("access refused: a scope would admit the caller", "subject", subject(who), "scopes", scopes)
+			return nil, &serve.ScopeError{Scopes: scopes, Err: err}
+		}
 		s.log.Info("access refused", "subject", subject(who), "why", err)
 		return nil, forbidden{err}
 	}
@@ -167,8 +171,14 @@ func subject(who *auth.TokenInfo) string {
 	return caller.FromToken(who).Subject
 }
 
-// ServerFor returns the MCP server of who: the hook of serve's HTTP options
-// (called once per new session). Its errors wrap serve.ErrForbidden.
+// ServerFor returns the MCP server of who, its rule's: the hook of serve's
+// HTTP options, which calls it for every request of a session, with that
+// request's token. A caller whose token now matches another rule gets
+// another server (serve then refuses the request: the caller's access
+// changed); a flag pinned to a claim takes each call's value from that
+// call's token. Its errors wrap serve.ErrForbidden; a caller that no rule
+// admits but that a rule's scope would is refused with a
+// *serve.ScopeError naming those scopes (step-up).
 func (s *Servers) ServerFor(_ context.Context, who *auth.TokenInfo) (*mcp.Server, error) {
 	r, err := s.resolve(who)
 	if err != nil {

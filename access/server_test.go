@@ -185,3 +185,41 @@ func TestClaimValuesShareTheView(t *testing.T) {
 		t.Errorf("a uid claim --int refuses: %v, want ErrForbidden and ErrClaim", err)
 	}
 }
+
+// A caller whom no rule admits, but a rule's scope would, is refused with
+// the scopes that would admit it (step-up); without such a rule, without.
+func TestStepUp(t *testing.T) {
+	s, err := servers(t, `{"rules":[
+		{"group":"admins","scope":"mycli.admin"},
+		{"scope":"mycli.read","read-only":true},
+		{"subject":"carol","scope":"mycli.write"},
+		{"group":"ops","scope":"mycli.read"}
+	]}`, access.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		who    *auth.TokenInfo
+		scopes []string // nil: no step-up
+	}{
+		{"no scope", &auth.TokenInfo{UserID: "dave"}, []string{"mycli.read"}},
+		{"an admin without the admin scope", &auth.TokenInfo{UserID: "erin", Extra: map[string]any{"groups": []any{"admins"}}}, []string{"mycli.admin", "mycli.read"}},
+		{"carol", &auth.TokenInfo{UserID: "carol", Scopes: []string{"openid"}}, []string{"mycli.read", "mycli.write"}},
+	} {
+		_, err := s.ServerFor(context.Background(), c.who)
+		var se *serve.ScopeError
+		if !errors.As(err, &se) || !slices.Equal(se.Scopes, c.scopes) || !errors.Is(err, access.ErrNoRule) || !errors.Is(err, serve.ErrForbidden) {
+			t.Errorf("%s: %v (%#v), want a ScopeError for %q wrapping ErrNoRule", c.name, err, se, c.scopes)
+		}
+	}
+	s2, err := servers(t, `{"rules":[{"group":"admins"},{"subject":"carol","scope":"mycli.write"}]}`, access.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s2.ServerFor(context.Background(), &auth.TokenInfo{UserID: "dave"})
+	var se *serve.ScopeError
+	if errors.As(err, &se) || !errors.Is(err, access.ErrNoRule) {
+		t.Errorf("dave, whom no scope would admit: %v, want ErrNoRule without a ScopeError", err)
+	}
+}
