@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -17,6 +18,7 @@ const (
 	flagOAuthIssuer   = "oauth-issuer"
 	flagOAuthResource = "oauth-resource"
 	flagOAuthScopes   = "oauth-scopes"
+	flagOAuthRefresh  = "oauth-key-refresh"
 )
 
 // oauthFlags are the flags that make `mcp stream` an OAuth 2.1 resource
@@ -24,6 +26,7 @@ const (
 type oauthFlags struct {
 	issuer, resource string
 	scopes           []string
+	keyRefresh       time.Duration
 }
 
 // addOAuthFlags defines the OAuth flags on c.
@@ -32,6 +35,7 @@ func addOAuthFlags(c *cobra.Command, f *oauthFlags) {
 	fl.StringVar(&f.issuer, flagOAuthIssuer, "", "serve as an OAuth resource server: accept only access tokens of this issuer (URL; needs --"+flagOAuthResource+"; env CLIENV_MCP_OAUTH_ISSUER)")
 	fl.StringVar(&f.resource, flagOAuthResource, "", "this server's URL as clients reach it, e.g. https://mcp.example.com/mcp: tokens must carry it as audience (env CLIENV_MCP_OAUTH_RESOURCE)")
 	listFlag(fl, &f.scopes, flagOAuthScopes, "scopes listed in the protected-resource metadata for clients to ask for (default: the issuer's scopes_supported; env CLIENV_MCP_OAUTH_SCOPES)", false)
+	fl.DurationVar(&f.keyRefresh, flagOAuthRefresh, serve.DefaultOAuthKeyRefresh, "fetch the issuer's signing keys again this often, sooner when its key set's Cache-Control max-age says so: a key removed at the issuer is refused within it (env CLIENV_MCP_OAUTH_KEY_REFRESH)")
 }
 
 // read fills the flags not given from <ROOT>_MCP_OAUTH_* and reports
@@ -46,6 +50,16 @@ func (f *oauthFlags) read(c *cobra.Command, root string, lookup func(string) (st
 				*v.dst = strings.TrimSpace(val)
 			}
 		}
+	}
+	if !c.Flags().Changed(flagOAuthRefresh) {
+		if val, ok := lookup(policyEnv(root, flagOAuthRefresh)); ok && strings.TrimSpace(val) != "" {
+			if err := c.Flags().Lookup(flagOAuthRefresh).Value.Set(strings.TrimSpace(val)); err != nil {
+				return false, fmt.Errorf("$%s %q: want a duration such as 5m or 1h", policyEnv(root, flagOAuthRefresh), val)
+			}
+		}
+	}
+	if f.keyRefresh <= 0 {
+		return false, fmt.Errorf("--%s %v: want a positive duration such as 5m (the default is %v)", flagOAuthRefresh, f.keyRefresh, serve.DefaultOAuthKeyRefresh)
 	}
 	if !c.Flags().Changed(flagOAuthScopes) {
 		if val, ok := lookup(policyEnv(root, flagOAuthScopes)); ok && strings.TrimSpace(val) != "" {
@@ -77,7 +91,7 @@ func (f *streamFlags) auth(ctx context.Context, o *Options, c *cobra.Command, ro
 	case useOAuth && o.oauth == nil:
 		return nil, nil, fmt.Errorf("--%s: %w", flagOAuthIssuer, errNoOAuth(root))
 	case useOAuth:
-		a, err := o.oauth(ctx, serve.OAuthConfig{Issuer: f.oauth.issuer, Resource: f.oauth.resource, Scopes: f.oauth.scopes, Logger: log})
+		a, err := o.oauth(ctx, serve.OAuthConfig{Issuer: f.oauth.issuer, Resource: f.oauth.resource, Scopes: f.oauth.scopes, KeyRefresh: f.oauth.keyRefresh, Logger: log})
 		if err != nil {
 			return nil, nil, err
 		}

@@ -171,6 +171,8 @@ func TestOAuthRefusedSettings(t *testing.T) {
 		{"issuer without resource", nil, []string{"--oauth-issuer", idp.Issuer()}, "needs --oauth-resource"},
 		{"resource without issuer", []string{"MYCLI_MCP_OAUTH_RESOURCE=http://127.0.0.1:1/mcp"}, nil, "needs --oauth-issuer"},
 		{"resource not a URL", nil, []string{"--oauth-issuer", idp.Issuer(), "--oauth-resource", "mcp"}, "want the absolute http(s) URL"},
+		{"key refresh zero", nil, []string{"--oauth-issuer", idp.Issuer(), "--oauth-resource", "http://127.0.0.1:1/mcp", "--oauth-key-refresh", "0"}, "--oauth-key-refresh 0s: want a positive duration"},
+		{"key refresh variable not a duration", []string{"MYCLI_MCP_OAUTH_KEY_REFRESH=soon"}, []string{"--oauth-issuer", idp.Issuer(), "--oauth-resource", "http://127.0.0.1:1/mcp"}, `$MYCLI_MCP_OAUTH_KEY_REFRESH "soon": want a duration`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
