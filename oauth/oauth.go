@@ -61,9 +61,11 @@ type ResourceServer struct {
 // New discovers cfg.Issuer (OpenID Connect discovery at
 // {issuer}/.well-known/openid-configuration, else RFC 8414 authorization
 // server metadata) and returns the resource server of cfg.Resource. The
-// issuer's signing keys are fetched when a token first needs them, and
-// again when a token names a key not yet seen (key rotation); keys
-// already fetched keep working while the issuer is unreachable.
+// issuer's signing keys are fetched when a token first needs them, again
+// once they are older than cfg.KeyRefresh (or the key set's max-age), and
+// when a token names a key not yet seen (key rotation), at most once per
+// 10 seconds; keys already fetched keep working while the issuer is
+// unreachable.
 //
 // New is what a CLI gives bridge.WithOAuth to serve a team with its
 // identity provider (`mcp stream --oauth-issuer`).
