@@ -213,4 +213,3 @@ func TestRemovedKeyAtServer(t *testing.T) {
 		return strings.Contains(s.stderr.String(), "withdrawn by the issuer")
 	})
 }
-
