@@ -12,6 +12,7 @@ import (
 	"github.com/cobramcp/cobramcp/toolset"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Options configure the mcp command group.
@@ -121,7 +122,10 @@ func New(o Options, opts ...Option) *cobra.Command {
 		}
 	}
 	usageOnlyForUsageErrors(subs)
-	nameTheCLI(append([]*cobra.Command{group}, subs...), func() string { return helpName(&o, o.group) }, completingAs(&o, os.Args))
+	top := append([]*cobra.Command{group}, subs...)
+	fit := &fitter{top: top, group: o.group, ours: map[*pflag.Flag]bool{o.group.PersistentFlags().Lookup(flagLogLevel): true}}
+	fit.install()
+	nameTheCLI(top, func() string { return helpName(&o, o.group) }, completingAs(&o, os.Args), fit.refit)
 	return group
 }
 

@@ -42,8 +42,9 @@ func helpName(o *Options, c *cobra.Command) string {
 // A shell completion request (completing, the name the program was called
 // by) shows the flags' usages and the commands' short texts without help
 // or usage being asked, and before the group knows its root: they are
-// rewritten at once, with that name.
-func nameTheCLI(top []*cobra.Command, cliName func() string, completing string) {
+// rewritten at once, with that name. prepare runs first, each time (the
+// flags are fitted to the tree, see fitter).
+func nameTheCLI(top []*cobra.Command, cliName func() string, completing string, prepare func()) {
 	// The commands and all below them, wherever New put them.
 	var cmds []*cobra.Command
 	var collect func(*cobra.Command)
@@ -60,6 +61,7 @@ func nameTheCLI(top []*cobra.Command, cliName func() string, completing string) 
 	}
 	var named string // the root name the texts were rewritten for
 	rename := func() {
+		prepare()
 		name := cliName()
 		if completing != "" {
 			name = completing
