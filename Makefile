@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 NODEDIR := test/node
 
-.PHONY: all build demo test vet unit realcli docker corpus corpus-fast node-deps bench bench-cost bench-sdk searchbench searchbench-check searchbench-encoder kubectl external-timing gh-cold fuzz clean api-update
+.PHONY: all build demo test vet unit realcli docker corpus corpus-fast node-deps bench bench-cost bench-sdk searchbench searchbench-check searchbench-encoder kubectl external-timing gh-cold fuzz clean api-update otelcol
 
 all: build
 
@@ -42,6 +42,15 @@ unit:
 # tests are in-process checks of the tree, and kubectl's packages under -race cost far more.
 realcli:
 	cd test/realcli && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+# Traces and metrics received by a real OpenTelemetry Collector (test/otelcol, its own module:
+# the Collector built from the module proxy through its Go API with the OTLP receiver and the
+# file exporter): `cobramcp start|stream -- mycli` export over OTLP/HTTP, and the test checks
+# the spans' parents, attributes and the TRACEPARENT the call's process saw. Not part of make
+# test: the Collector's first build takes over ten minutes on 2 cores; make test checks the same
+# path with OTLP's protobuf types (test/e2e TestTelemetryStdioOTLP).
+otelcol: build
+	cd test/otelcol && $(GO) vet ./... && COBRAMCP_BIN=$(CURDIR)/$(BIN)/cobramcp MYCLI_BIN=$(CURDIR)/$(BIN)/mycli $(GO) test -count=1 -v ./...
 
 # The tests on docker's real command tree (test/docker, its own module: github.com/docker/cli
 # pinned): every command served with docker's global options, argv parsed back by docker's tree.
