@@ -1112,10 +1112,11 @@ func runs(page *helpPage, full string, hasSubs bool) bool {
 func isDefault(it helpItem) bool {
 	switch it.name {
 	case "help":
-		// cobra's, or the CLI's own (which cobra adds when the tree is
-		// executed, not to the tree reflected in-process): help, not an
-		// action.
-		return true
+		// cobra's, which the bridge leaves out too; a help command of
+		// the CLI's own (rclone's, with "help flags" and "help
+		// backends") is one of its commands, in the tree when it
+		// executes, and served in-process.
+		return it.short == "Help about any command"
 	case "completion":
 		return strings.HasPrefix(it.short, "Generate the autocompletion script")
 	case "__complete", "__completeNoDesc":

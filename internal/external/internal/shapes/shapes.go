@@ -332,7 +332,10 @@ The patch is read from --patch.`,
 		}
 		help.AddCommand(&cobra.Command{Use: "environment", Short: "The environment variables", Run: func(*cobra.Command, []string) { fmt.Println("SHAPES_HOME: where") }})
 		help.AddCommand(&cobra.Command{Use: "formats", Short: "The output formats", Run: func(*cobra.Command, []string) { fmt.Println("json, yaml") }})
+		// As rclone does: the help command is the root's, and one of
+		// its commands (cobra puts it in the tree when it executes).
 		root.SetHelpCommand(help)
+		root.AddCommand(help)
 	}
 	return root
 }
