@@ -93,6 +93,7 @@ type discoverer struct {
 	mu      sync.Mutex
 	notes   []string
 	unread  []string // commands whose help could not be read, which the overlay excludes
+	words   []inheritedLine
 	partial bool     // a process did not answer in time: see Spec.Partial
 }
 
@@ -454,6 +455,7 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 		return nil, firstErr
 	}
 	prune(root, left)
+	d.inheritedWords()
 	sortTree(root)
 	spec := &Spec{Format: specFormat, Root: root, Build: d.build}
 	var tail sync.WaitGroup
@@ -476,6 +478,42 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 	d.mu.Unlock()
 	sort.Strings(spec.Notes)
 	return spec, nil
+}
+
+// inheritedWords gives a flag whose type the parser told (its defining
+// command's help prints no line for it: rclone's root prints none of its
+// global flags) the type word that a descendant's help prints for it
+// (rclone's group sections), when that word is no pflag type's: the
+// name of a custom type, which may take a number or "true" and much else
+// (a size that takes 4Mi, a tristate), is served by that name as a
+// string, as in-process. The defining command learned the flag once; the
+// word costs no process.
+func (d *discoverer) inheritedWords() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, w := range d.words {
+		f, hf := w.f, w.hf
+		if f.TypeFrom != FromProbe && f.TypeFrom != FromUnknown {
+			continue
+		}
+		if typ, builtin := helpKind(hf.word); builtin || hf.boolNoOpt || isPlaceholder(hf, f.Usage) {
+			// A type of pflag's: the probes told it; the line may
+			// show the default that no help of the definer prints.
+			if _, def, ok := hf.split(typ); builtin && typ == f.Type && f.Default == "" && ok && !zeroDefault(typ, def) {
+				f.Default = def
+			}
+			continue
+		}
+		repeatable, table := customWords()[hf.word]
+		f.Type, f.TypeFrom, f.Repeatable = hf.word, FromHelp, repeatable
+		if table {
+			f.TypeFrom = FromTable
+		}
+		f.Default = ""
+		if _, def, ok := hf.split(hf.word); ok && !zeroDefault(hf.word, def) {
+			f.Default = def
+		}
+	}
 }
 
 // parseProbe asks whether the command at path parses its flags: its

@@ -428,9 +428,10 @@ func TestCustomValueTypes(t *testing.T) {
 		// pflag prints the type's name, which is no placeholder of the usage:
 		// served by that name, as a string, as in-process ("(type: ifname)").
 		{cmd: "pstyle", name: "iface", typ: "ifname"},
-		// A custom type that refuses in pflag's words for a map takes one
-		// KEY=VALUE an occurrence: repeated flags, never joined with commas.
-		{cmd: "pstyle", name: "env", typ: "stringArray"},
+		// A custom type that refuses in pflag's words for a map (crane's
+		// keyToValue) is its own type still: served by its name, as a
+		// string, as in-process.
+		{cmd: "pstyle", name: "env", typ: "keyToValue"},
 		// A type word rules out bool, though the type takes "true".
 		{cmd: "pstyle", name: "wait", typ: "WaitStrategy", def: "hookOnly"},
 		// A placeholder word is probed; a default in words on a string is

@@ -27,6 +27,16 @@ type flagPass struct {
 	// flag, found while listing the other flags (withRequired): the
 	// questions asked with the required flags set use it.
 	taken map[string]string
+	// words are the help lines that this command's help prints for
+	// flags it inherits (rclone's group sections): their type words,
+	// which the defining command's help may not print.
+	words []inheritedLine
+}
+
+// inheritedLine is a help line printed for an inherited flag.
+type inheritedLine struct {
+	f  *Flag // the ancestor's flag
+	hf *helpFlag
 }
 
 // sample is a value that flag f's parser takes: the one it took before,
@@ -47,6 +57,7 @@ func (d *discoverer) commit(p *flagPass) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.notes = append(d.notes, p.notes...)
+	d.words = append(d.words, p.words...)
 	d.partial = d.partial || p.timedOut
 	for _, f := range p.persistent {
 		f.Persistent = true
@@ -112,6 +123,9 @@ func (d *discoverer) flags(c *Command, path []string, page *helpPage, comp *comp
 		}
 		if p := parent[lf.name]; p != nil && d.inherited(page, hf, lf, p) {
 			pass.persistent = append(pass.persistent, p)
+			if hf != nil && hf.style == "pflag" && hf.word != "" {
+				pass.words = append(pass.words, inheritedLine{p, hf})
+			}
 			continue
 		}
 		f := &Flag{Name: lf.name, Shorthand: lf.shorthand, Usage: lf.usage, Required: required[lf.name]}
@@ -244,8 +258,12 @@ func (d *discoverer) inherited(page *helpPage, hf *helpFlag, lf *completedFlag, 
 	if page.global[lf.name] {
 		return true
 	}
-	if hf != nil && page.sections && !page.styled {
-		return false // listed among the command's own flags
+	if hf != nil && page.sections && !page.styled && (ownSection(hf.section) || p.Usage != lf.usage || p.Shorthand != lf.shorthand) {
+		// Listed among the command's own flags; a flag that its
+		// ancestor defines, shown under another title (rclone's "Sync
+		// Flags:", the global flags of the command's group), is the
+		// ancestor's, learned there once.
+		return false
 	}
 	return p.Usage == lf.usage && p.Shorthand == lf.shorthand
 }
@@ -261,6 +279,14 @@ func (d *discoverer) helpType(f *Flag, hf *helpFlag, page *helpPage, raw string)
 		from := FromHelp
 		if hf.boolNoOpt {
 			typ, ok = "bool", true
+		}
+		if ok && typ == "bool" && !hf.boolNoOpt {
+			// No type word: a bool, or a type whose Type() is "" (an
+			// enum), which a default no bool takes tells apart
+			// ("(default ReadWrite)"): the parser is asked.
+			if _, def, found := hf.split(""); found && !printedDefault("bool", def) {
+				ok = false
+			}
 		}
 		repeatable := false
 		if !ok {
@@ -365,22 +391,19 @@ func (it *probeItem) finish(pass *flagPass, full string) {
 	if it.custom != "" && !it.placeholder {
 		k, known := flagschema.Lookup(f.Type) // the answers' type: pflag's own, or "string"
 		switch {
-		case known && k.IsMap():
-			// A custom type whose Set speaks pflag's words for a map
-			// (crane's keyToValue: "must be formatted as key=value"),
-			// which takes one KEY=VALUE an occurrence: joined with
-			// commas as a map's are, the values would become one.
-			f.Type = "stringArray"
-		case known && k.IsList():
+		case known && k.IsList() && !k.IsMap():
 			// Offered again once set: it takes many values (cobra
 			// offers again a type whose name says Slice or Array:
 			// helm's postRendererArgsSlice).
 			f.Type, f.TypeFrom, f.Repeatable = it.custom, FromHelp, true
 		default:
 			// The word is the type's name (helm's WaitStrategy, which
-			// takes "true" too, is no bool; a type that refused every
-			// probe value, an enum): served by that name as a string,
-			// as in-process.
+			// takes "true" too, is no bool; a size that takes 1.5 and
+			// 4Mi, no number; a map of the CLI's own, mapStringString
+			// or crane's keyToValue, which speaks pflag's words for a
+			// map; a type that refused every probe value, an enum): a
+			// value that passed proves nothing of the values the type
+			// takes. Served by that name as a string, as in-process.
 			f.Type, f.TypeFrom = it.custom, FromHelp
 		}
 	}
@@ -400,8 +423,14 @@ func (it *probeItem) finish(pass *flagPass, full string) {
 	if it.hf != nil && (it.hf.style == "pflag" || it.hf.style == "styled") {
 		// The usage and default, read again for the type found: a
 		// string's default is quoted, so "(default [main branch])" on
-		// a string is its usage's own words.
-		u, def, ok := it.hf.split(f.Type)
+		// a string is its usage's own words. A value whose Type() is ""
+		// (no type word, no bool: an enum) has its default printed
+		// unquoted: either form is taken.
+		typ := f.Type
+		if it.hf.style == "pflag" && it.hf.word == "" && !it.hf.boolNoOpt && typ != "bool" {
+			typ = ""
+		}
+		u, def, ok := it.hf.split(typ)
 		if u != "" {
 			f.Usage = u
 		}

@@ -79,6 +79,19 @@ type helpFlag struct {
 	col             int    // pflag style: the column at which the usage starts
 	raw             string // pflag style: the usage's first line as written, when pflag took its back quotes (unquote)
 	text            []string
+	section         string // the title of its section, in lower case ("flags", "global flags", "sync flags")
+}
+
+// ownSection reports whether a flag section's title is the one that
+// templates give a command's own flags: cobra's "Flags:", kubectl's and
+// docker's "Options:", gh's "FLAGS". Another title (rclone's "Sync Flags:"
+// for the global flags of a command's group) may hold inherited ones.
+func ownSection(title string) bool {
+	switch title {
+	case "flags", "options", "local flags":
+		return true
+	}
+	return false
 }
 
 var (
@@ -288,6 +301,7 @@ func parseHelp(text string, hc helpContext) *helpPage {
 	leadOpen := true // no section seen yet but a usage section before any text
 	var lead, example []string
 	var last *helpFlag
+	title := "" // the current section's title, in lower case
 	// unindented: the usage section's lines so far are at column 0 (a
 	// template's own), so the next unindented line that starts with the
 	// command's path is one of them.
@@ -340,6 +354,7 @@ func parseHelp(text string, hc helpContext) *helpPage {
 				continue
 			}
 			section = kind
+			title, _ = heading(line)
 			if t := strings.TrimSpace(line); t == strings.ToUpper(t) && !strings.HasSuffix(t, ":") {
 				p.upper = true
 			}
@@ -386,6 +401,7 @@ func parseHelp(text string, hc helpContext) *helpPage {
 			}
 		case secFlags, secGlobal:
 			if f := hc.match(line); f != nil {
+				f.section = title
 				if _, quoted := f.assignDefault(); quoted && f.style == "assign" {
 					p.quotes = true
 				}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -69,6 +70,9 @@ func TestShapesFromOutside(t *testing.T) {
 		// hugo's: "[command]" in the Use of a command that runs and
 		// has sub-commands, and of one that has none.
 		{"command in use", bin, "command-in-use"},
+		// rclone's: global flags printed nowhere but completion and,
+		// under their group's title, on the commands of that group.
+		{"hidden globals", bin, "hidden-globals"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv(shapes.Env, tt.shapes)
@@ -291,4 +295,67 @@ func TestUnreadableHelp(t *testing.T) {
 	if _, err := external.Load(context.Background(), bin, &external.Options{CacheDir: cache}); !errors.As(err, &he) {
 		t.Errorf("without the overlay, after the cache entry: err = %v; want a *HelpError", err)
 	}
+}
+
+// TestInheritedFlagsAskedOnce: rclone's shape (global flags that the
+// root's help does not print, some printed under their group's title on
+// the commands of that group): the global flags are asked of the parser
+// at the root alone, once; a command's help that prints one gives its type
+// word and default, for no process.
+func TestInheritedFlagsAskedOnce(t *testing.T) {
+	bin := fixture(t, "testdata/shapes")
+	log := filepath.Join(t.TempDir(), "argv")
+	t.Setenv("SHAPES_ARGV_LOG", log)
+	t.Setenv(shapes.Env, "hidden-globals")
+	r, err := external.Load(context.Background(), bin, &external.Options{NoCache: true, ProbeTimeout: 5 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	globals := []string{"--sync-size-", "--filter-size-", "--retries-", "--timeout-", "--log-", "--dry-", "--checks="}
+	atRoot := 0
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		args := strings.Fields(l)
+		if len(args) < 2 || args[0] != "__complete" {
+			continue
+		}
+		for _, a := range args[1:] {
+			if !slices.ContainsFunc(globals, func(g string) bool { return strings.HasPrefix(a, g) && strings.Contains(a, "=") }) {
+				continue
+			}
+			if strings.HasPrefix(args[1], "-") {
+				atRoot++
+			} else {
+				t.Errorf("a global flag asked again below the root: %s", l)
+			}
+			break
+		}
+	}
+	if atRoot == 0 {
+		t.Error("the global flags were never asked at the root")
+	}
+	for _, tt := range []struct{ flag, typ, def string }{
+		{"sync-size-0", "SizeSuffix", "off"},
+		{"checks", "Tristate", "unset"},
+		{"retries-0", "int", "3"},
+		{"timeout-0", "duration", ""},
+	} {
+		f := flagOf(r.Spec.Root, tt.flag)
+		if f == nil || f.Type != tt.typ || f.Default != tt.def || !f.Persistent {
+			t.Errorf("--%s: %+v; want type %s, default %q, persistent", tt.flag, f, tt.typ, tt.def)
+		}
+	}
+}
+
+// flagOf returns the flag named name that c defines.
+func flagOf(c *external.Command, name string) *external.Flag {
+	for _, f := range c.Flags {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -118,6 +119,13 @@ type Options struct {
 	// usage lines are "shapes watch [command] [flags]" and "shapes watch
 	// [command]".
 	CommandInUse bool
+	// HiddenGlobals: as rclone's, the root has many global flags, of
+	// types of its own among others, and a usage template that prints
+	// none of them on the root, and on a command its own flags and,
+	// under a title of their group's, the global flags that matter to
+	// it; the rest come from completion alone (copy and sync, under
+	// sync's group).
+	HiddenGlobals bool
 	// BrokenHelp: the crash command's help exits with 3, however it is
 	// asked.
 	BrokenHelp bool
@@ -143,6 +151,7 @@ var optionNames = map[string]func(*Options){
 	"default-command": func(o *Options) { o.DefaultCommand = true },
 	"broken-help":     func(o *Options) { o.BrokenHelp = true },
 	"command-in-use":  func(o *Options) { o.CommandInUse = true },
+	"hidden-globals":  func(o *Options) { o.HiddenGlobals = true },
 }
 
 // OptionsFromEnv returns the Options that the value of Env names (getenv
@@ -274,6 +283,9 @@ The patch is read from --patch.`,
 		watch.Flags().Int("poll", 0, "poll every this many seconds")
 		watch.AddCommand(&cobra.Command{Use: "status [command]", Short: "Say what is watched", Run: func(*cobra.Command, []string) {}})
 		root.AddCommand(watch)
+	}
+	if o.HiddenGlobals {
+		hiddenGlobals(root)
 	}
 	if o.BrokenHelp {
 		crash := &cobra.Command{Use: "crash", Short: "Crash on help", Run: func(*cobra.Command, []string) {}}
@@ -470,4 +482,140 @@ func DefaultArgs(root *cobra.Command, args []string) []string {
 		return append([]string{"eval"}, args...)
 	}
 	return args
+}
+
+// size is a flag value of rclone's SizeSuffix kind: "off", or a number
+// with an optional binary suffix ("4Mi", "1.5", "10").
+type size struct{ v string }
+
+func (s *size) String() string { return s.v }
+func (s *size) Type() string   { return "SizeSuffix" }
+func (s *size) Set(v string) error {
+	if v == "off" {
+		s.v = v
+		return nil
+	}
+	n := strings.TrimRight(v, "KMGTi")
+	if _, err := strconv.ParseFloat(n, 64); err != nil || n == "" {
+		return fmt.Errorf("bad size %q", v)
+	}
+	s.v = v
+	return nil
+}
+
+// tristate is a flag value of rclone's Tristate kind: true, false or
+// unset.
+type tristate struct{ v string }
+
+func (t *tristate) String() string { return t.v }
+func (t *tristate) Type() string   { return "Tristate" }
+func (t *tristate) Set(v string) error {
+	switch v {
+	case "true", "false", "unset":
+		t.v = v
+		return nil
+	}
+	return fmt.Errorf("want true, false or unset, not %q", v)
+}
+
+// mode is an enum whose Type() is "": pflag prints no type word for it,
+// as for a bool.
+type mode struct{ v string }
+
+func (m *mode) String() string { return m.v }
+func (m *mode) Type() string   { return "" }
+func (m *mode) Set(v string) error {
+	if v != "ReadWrite" && v != "ReadOnly" {
+		return fmt.Errorf("invalid value %q", v)
+	}
+	m.v = v
+	return nil
+}
+
+// pairs is a map of the CLI's own (kubectl's mapStringString): KEY=VALUE
+// pairs, comma-separated.
+type pairs map[string]string
+
+func (p pairs) String() string { return "" }
+func (p pairs) Type() string   { return "mapStringString" }
+func (p pairs) Set(v string) error {
+	for _, kv := range strings.Split(v, ",") {
+		k, val, ok := strings.Cut(kv, "=")
+		if !ok {
+			return fmt.Errorf("%s must be formatted as key=value", kv)
+		}
+		p[k] = val
+	}
+	return nil
+}
+
+// groupsTemplate prints the root's flags nowhere, and on a command its
+// own flags, then the global flags of its group (the "group" annotation
+// of the command and of the flag), as rclone's template does.
+const groupsTemplate = `Usage:{{if .Runnable}}
+  {{.UseLine}}{{end}}{{if .HasAvailableSubCommands}}
+  {{.CommandPath}} [command]{{end}}{{if .HasAvailableSubCommands}}
+
+Available Commands:{{range .Commands}}{{if .IsAvailableCommand}}
+  {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}{{if and .HasParent .HasAvailableLocalFlags}}
+
+Flags:
+{{.LocalFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{with groupFlags .}}
+
+{{.}}{{end}}
+`
+
+func init() {
+	cobra.AddTemplateFunc("groupFlags", func(c *cobra.Command) string {
+		g := c.Annotations["group"]
+		if g == "" {
+			return ""
+		}
+		fs := pflag.NewFlagSet(g, pflag.ContinueOnError)
+		c.InheritedFlags().VisitAll(func(f *pflag.Flag) {
+			if len(f.Annotations["group"]) > 0 && f.Annotations["group"][0] == g {
+				fs.AddFlag(f)
+			}
+		})
+		return g + " Flags:\n" + strings.TrimRight(fs.FlagUsages(), " \n")
+	})
+}
+
+// hiddenGlobals gives root rclone's shape (Options.HiddenGlobals).
+func hiddenGlobals(root *cobra.Command) {
+	pf := root.PersistentFlags()
+	group := func(name, g string) { _ = pf.SetAnnotation(name, "group", []string{g}) }
+	for i, g := range []string{"Sync", "Sync", "Sync", "Filter", "Filter", "Filter"} {
+		name := fmt.Sprintf("%s-size-%d", strings.ToLower(g), i)
+		pf.Var(&size{v: "off"}, name, "a size limit")
+		group(name, g)
+	}
+	for i := range 6 {
+		pf.Int(fmt.Sprintf("retries-%d", i), 3, "how many times to try")
+		pf.Duration(fmt.Sprintf("timeout-%d", i), 0, "how long to wait")
+		pf.String(fmt.Sprintf("log-%d", i), "", "where to log")
+		pf.Bool(fmt.Sprintf("dry-%d", i), false, "do nothing")
+	}
+	group("retries-0", "Sync")
+	group("timeout-1", "Sync")
+	pf.Var(&tristate{v: "unset"}, "checks", "check the files")
+	group("checks", "Sync")
+	root.SetUsageTemplate(groupsTemplate)
+	for _, name := range []string{"copy", "sync", "ls"} {
+		c := &cobra.Command{
+			Use:   name + " SOURCE DEST",
+			Short: "Run " + name,
+			Run:   func(c *cobra.Command, args []string) { fmt.Println(name, args) },
+		}
+		switch name {
+		case "ls":
+			c.Annotations = map[string]string{"group": "Filter"}
+			c.Flags().Var(&mode{v: "ReadWrite"}, "access-mode", "Valid values are ReadWrite,ReadOnly")
+		default:
+			c.Annotations = map[string]string{"group": "Sync"}
+			c.Flags().Bool("checksum", false, "compare checksums")
+			c.Flags().Var(pairs{}, "header", "headers to set")
+		}
+		root.AddCommand(c)
+	}
 }
