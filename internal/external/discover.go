@@ -94,7 +94,7 @@ type discoverer struct {
 	notes   []string
 	unread  []string // commands whose help could not be read, which the overlay excludes
 	words   []inheritedLine
-	partial bool     // a process did not answer in time: see Spec.Partial
+	partial bool // a process did not answer in time: see Spec.Partial
 }
 
 func newDiscoverer(bin, name string, o *Options, parallel int) *discoverer {
