@@ -34,7 +34,12 @@ func (f *callFlags) apply(c *cobra.Command, root string, log *slog.Logger, opts 
 		return nil, err
 	}
 	opts.Limits, opts.Audit = l, a
+	stopHangup := func() {}
+	if a != nil {
+		stopHangup = reopenOnHangup(a, log)
+	}
 	return func() {
+		stopHangup()
 		if err := a.Close(); err != nil {
 			log.Error("closing the audit log", "err", err)
 		}
