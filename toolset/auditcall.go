@@ -2,6 +2,8 @@ package toolset
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -52,6 +54,11 @@ func auditCall(log *audit.Log, req *mcp.CallToolRequest, name string, start time
 func auditRefusal(log *audit.Log, req *mcp.CallToolRequest, name string, start time.Time, why string) {
 	if log == nil {
 		return
+	}
+	if len(name) > maxNameQuoted {
+		// No tool has such a name: its start and its length are record
+		// enough, and a line of megabytes per request is not.
+		name = fmt.Sprintf("%s… (%d bytes)", strings.ToValidUTF8(name[:maxNameQuoted], ""), len(name))
 	}
 	r := requestRecord(req, name, start)
 	r.Refused = why

@@ -3,6 +3,7 @@ package httpe2e
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,7 +22,8 @@ var hugeName = "mycli_get_pods" + strings.Repeat("s", 4_000_000-len("mycli_get_p
 // serving. (BenchmarkUnknownHugeToolName gives its CPU.)
 func TestUnknownHugeToolName(t *testing.T) {
 	t.Parallel()
-	s := startServer(t, []string{"MYCLI_MCP_TOKEN=" + testToken})
+	auditFile := filepath.Join(t.TempDir(), "calls.audit")
+	s := startServer(t, []string{"MYCLI_MCP_TOKEN=" + testToken}, "--audit-log", auditFile)
 	cs := mustConnect(t, s, testToken)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -35,6 +37,14 @@ func TestUnknownHugeToolName(t *testing.T) {
 	}
 	if _, err := callEcho(ctx, cs, "after"); err != nil {
 		t.Fatalf("the server no longer serves: %v\n%s", err, s.stderr)
+	}
+	// The audit line of the refusal holds the name's start and length.
+	waitFor(t, "three audit lines", func() bool { return len(auditFileLines(t, auditFile)) == 3 })
+	if b, _ := os.ReadFile(auditFile); len(b) > 4096 {
+		t.Errorf("the audit log holds %d bytes for three calls", len(b))
+	}
+	if tool, _ := auditFileLines(t, auditFile)[0]["tool"].(string); !strings.HasPrefix(tool, "mycli_get_podsss") || !strings.HasSuffix(tool, "… (4000000 bytes)") {
+		t.Errorf("the refusal's audit tool: %.300q", tool)
 	}
 }
 
