@@ -223,3 +223,30 @@ func TestStepUp(t *testing.T) {
 		t.Errorf("dave, whom no scope would admit: %v, want ErrNoRule without a ScopeError", err)
 	}
 }
+
+// BenchmarkServerFor is what serve asks of the rules at every request of
+// a session: the caller's rule, found again from its token.
+//
+//	go test -run='^$' -bench=ServerFor -benchmem ./access/
+func BenchmarkServerFor(b *testing.B) {
+	f, err := access.Parse([]byte(`{"rules": [{"group": "admins"}, {"scope": "mycli.write"}, {"scope": "mycli.read", "read-only": true}]}`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ts, err := toolset.New(mycli.New(), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := access.New(f, ts, access.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	who := &auth.TokenInfo{UserID: "alice", Scopes: []string{"openid", "mycli.read"}, Extra: map[string]any{"groups": []any{"dev", "oncall"}, "scope": "openid mycli.read"}}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.ServerFor(ctx, who); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
