@@ -39,12 +39,12 @@ type Rule struct {
 // ruleKeys are the keys a rule may have.
 var ruleKeys = []string{"subject", "group", "scope", "tools", "exclude-tools", "read-only", "set", "set-claim"}
 
-// Name names the rule in messages: its number in the file (from 1) and its
+// name names the rule in messages: its number in the file (from 1) and its
 // JSON as written.
-func (r *Rule) Name() string { return fmt.Sprintf("rule %d %s", r.index+1, r.text) }
+func (r *Rule) name() string { return fmt.Sprintf("rule %d %s", r.index+1, r.text) }
 
-// Index is the rule's place in the file, from 0.
-func (r *Rule) Index() int { return r.index }
+// ruleIndex is the rule's place in the file, from 0.
+func (r *Rule) ruleIndex() int { return r.index }
 
 // File is a parsed access file: {"rules": [...]}, the first rule that
 // matches a caller applying to it.
@@ -67,7 +67,7 @@ func (e *RuleError) Error() string {
 		b.WriteString(" " + e.File)
 	}
 	if e.Rule != nil {
-		b.WriteString(": " + e.Rule.Name())
+		b.WriteString(": " + e.Rule.name())
 	}
 	b.WriteString(": " + e.Err.Error())
 	return b.String()
@@ -223,25 +223,25 @@ func patterns(v json.RawMessage, dst *[]string) error {
 	return nil
 }
 
-// ErrNoIdentity is the refusal of a caller without a token: access rules
+// errNoIdentity is the refusal of a caller without a token: access rules
 // need identities (OAuth).
-var ErrNoIdentity = errors.New("access: the caller has no identity (access rules need OAuth)")
+var errNoIdentity = errors.New("access: the caller has no identity (access rules need OAuth)")
 
-// ErrNoRule is the refusal of a caller that no rule matches.
-var ErrNoRule = errors.New("access: no access rule admits this caller")
+// errNoRule is the refusal of a caller that no rule matches.
+var errNoRule = errors.New("access: no access rule admits this caller")
 
-// Match returns the first rule that matches who, or an error wrapping
+// match returns the first rule that matches who, or an error wrapping
 // ErrNoRule (or ErrNoIdentity for a nil who).
-func (f *File) Match(who *auth.TokenInfo) (*Rule, error) {
+func (f *File) match(who *auth.TokenInfo) (*Rule, error) {
 	if who == nil {
-		return nil, ErrNoIdentity
+		return nil, errNoIdentity
 	}
 	for _, r := range f.Rules {
 		if r.matches(who) {
 			return r, nil
 		}
 	}
-	return nil, ErrNoRule
+	return nil, errNoRule
 }
 
 // stepUp returns the scopes that would admit who, whom no rule admits:

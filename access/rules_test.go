@@ -68,7 +68,7 @@ func TestParse(t *testing.T) {
 	if f.Rules[0].Set["kubeconfig"] != "/secret/k" || f.Rules[2].SetClaim["namespace"] != "sub" {
 		t.Fatal("pins")
 	}
-	if got := f.Rules[2].Name(); got != `rule 3 {"subject":"carol","set-claim":{"namespace":"sub"}}` {
+	if got := f.Rules[2].name(); got != `rule 3 {"subject":"carol","set-claim":{"namespace":"sub"}}` {
 		t.Fatal(got)
 	}
 }
@@ -101,15 +101,15 @@ func TestMatch(t *testing.T) {
 		{"one key missing", &auth.TokenInfo{UserID: "erin", Extra: map[string]any{"groups": []any{"ops"}}}, -1},
 		{"no rule", &auth.TokenInfo{UserID: "dave"}, -1},
 	} {
-		r, err := f.Match(c.who)
+		r, err := f.match(c.who)
 		switch {
-		case c.rule < 0 && !errors.Is(err, ErrNoRule):
+		case c.rule < 0 && !errors.Is(err, errNoRule):
 			t.Errorf("%s: rule %v err %v, want ErrNoRule", c.name, r, err)
-		case c.rule >= 0 && (err != nil || r.Index() != c.rule):
+		case c.rule >= 0 && (err != nil || r.ruleIndex() != c.rule):
 			t.Errorf("%s: rule %v err %v, want rule %d", c.name, r, err, c.rule+1)
 		}
 	}
-	if _, err := f.Match(nil); !errors.Is(err, ErrNoIdentity) {
+	if _, err := f.match(nil); !errors.Is(err, errNoIdentity) {
 		t.Fatal(err)
 	}
 }
@@ -119,8 +119,8 @@ func TestCatchAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := f.Match(&auth.TokenInfo{UserID: "anyone"})
-	if err != nil || r.Index() != 1 {
+	r, err := f.match(&auth.TokenInfo{UserID: "anyone"})
+	if err != nil || r.ruleIndex() != 1 {
 		t.Fatal(r, err)
 	}
 }

@@ -26,9 +26,9 @@ type forbidden struct{ why error }
 func (f forbidden) Error() string   { return f.why.Error() }
 func (f forbidden) Unwrap() []error { return []error{serve.ErrForbidden, f.why} }
 
-// ErrClaim is the refusal of a caller whose token lacks a claim that its
+// errClaim is the refusal of a caller whose token lacks a claim that its
 // rule pins a flag to (or holds one the flag refuses).
-var ErrClaim = errors.New("access: the caller's token lacks a claim that its access rule needs")
+var errClaim = errors.New("access: the caller's token lacks a claim that its access rule needs")
 
 // Options configure Servers.
 type Options struct {
@@ -142,7 +142,7 @@ func (s *Servers) viewFor(who *auth.TokenInfo) (*toolset.Served, error) {
 // resolve finds who's rule, and checks that who's token carries every
 // claim the rule pins a flag to, each a value its flag takes.
 func (s *Servers) resolve(who *auth.TokenInfo) (*Rule, error) {
-	r, err := s.file.Match(who)
+	r, err := s.file.match(who)
 	if err != nil {
 		if scopes := s.file.stepUp(who); len(scopes) > 0 {
 			s.log.Info("access refused: a scope would admit the caller", "subject", subject(who), "scopes", scopes)
@@ -154,13 +154,13 @@ func (s *Servers) resolve(who *auth.TokenInfo) (*Rule, error) {
 	for _, flag := range sortedKeys(r.SetClaim) {
 		if _, ok := caller.FromToken(who).Claim(r.SetClaim[flag]); !ok {
 			s.log.Warn("access refused: the token lacks a claim its rule pins a flag to", "subject", subject(who), "rule", r.index+1, "claim", r.SetClaim[flag], "flag", flag)
-			return nil, forbidden{ErrClaim}
+			return nil, forbidden{errClaim}
 		}
 	}
 	if len(r.SetClaim) > 0 {
 		if err := s.views[r.index].CheckClaims(who); err != nil {
 			s.log.Warn("access refused: a claim's value does not fit the flag its rule pins", "subject", subject(who), "rule", r.index+1, "err", err)
-			return nil, forbidden{ErrClaim}
+			return nil, forbidden{errClaim}
 		}
 	}
 	return r, nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cobramcp/cobramcp/internal/toolmeta"
 	"github.com/cobramcp/cobramcp/serve"
 	"github.com/cobramcp/cobramcp/toolset"
 )
@@ -35,7 +36,7 @@ func Command(cfg *Config, opts ...Option) *cobra.Command {
 	}
 	name := c.CommandName
 	if name == "" {
-		name = toolset.DefaultCommandName
+		name = toolmeta.DefaultCommandName
 	}
 	o := Options{
 		Name: name,

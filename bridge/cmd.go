@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/cobramcp/cobramcp/internal/exec"
+	"github.com/cobramcp/cobramcp/internal/toolmeta"
 	"github.com/cobramcp/cobramcp/serve"
 	"github.com/cobramcp/cobramcp/toolset"
 
@@ -95,7 +97,7 @@ func New(o Options, opts ...Option) *cobra.Command {
 		Args: subcommandArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 		// The walk leaves the group out by this mark, not by its name.
-		Annotations: map[string]string{toolset.AnnotationGroup: "true"},
+		Annotations: map[string]string{toolmeta.AnnotationGroup: "true"},
 	}
 	o.group = group
 	if o.Parent != nil {
@@ -166,7 +168,7 @@ func (o *Options) load(c *cobra.Command) (*toolset.Toolset, error) {
 	// No call's process sees the server's own settings (<ROOT>_MCP_*: its
 	// pins, policy, token), one-shot calls (mcp call, mcp tool) included;
 	// the servers hide them again through ServerOptions.HideEnv.
-	lc.Env = toolset.WithoutEnv(lc.Env, hiddenVars(o, c))
+	lc.Env = exec.WithoutEnv(lc.Env, hiddenVars(o, c))
 	return toolset.New(root, &lc)
 }
 

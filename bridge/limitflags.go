@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cobramcp/cobramcp/internal/toolmeta"
 	"github.com/cobramcp/cobramcp/toolset"
 
 	"github.com/spf13/cobra"
@@ -25,9 +26,9 @@ const (
 // --timeout, as it wins over Config.Timeout.
 func addLimitFlags(c *cobra.Command) {
 	fs := c.Flags()
-	fs.Duration(flagTimeout, 0, "time limit of each call, over the CLI's own default ("+toolset.DefaultTimeout.String()+" unless its author chose another); 0 means no limit; a command annotated with its own timeout keeps it (env CLIENV_MCP_TIMEOUT)")
+	fs.Duration(flagTimeout, 0, "time limit of each call, over the CLI's own default ("+toolmeta.DefaultTimeout.String()+" unless its author chose another); 0 means no limit; a command annotated with its own timeout keeps it (env CLIENV_MCP_TIMEOUT)")
 	fs.Int(flagMaxOutput, 0, "bytes kept of each of a call's stdout and stderr (head and tail, the middle marked); 0 means no cap (env CLIENV_MCP_MAX_OUTPUT)")
-	fs.Int(flagMaxParallel, 0, "calls that run at once; more wait for a slot (default "+strconv.Itoa(toolset.DefaultMaxParallel)+" unless the CLI's author chose another; env CLIENV_MCP_MAX_PARALLEL)")
+	fs.Int(flagMaxParallel, 0, "calls that run at once; more wait for a slot (default "+strconv.Itoa(toolmeta.DefaultMaxParallel)+" unless the CLI's author chose another; env CLIENV_MCP_MAX_PARALLEL)")
 }
 
 // applyLimits sets the limits of cfg that c's limit flags, or for a flag

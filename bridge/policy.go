@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cobramcp/cobramcp/internal/toolmeta"
 	"github.com/cobramcp/cobramcp/toolset"
 
 	"github.com/spf13/cobra"
@@ -111,14 +112,14 @@ func policySettings() []setting {
 		{
 			flag: flagToolMode, lib: toolset.SettingMode,
 			define: func(fs *pflag.FlagSet, mode toolset.ToolMode) {
-				fs.String(flagToolMode, string(mode), "tool listing: full (one tool per command), search (search, describe and run tools) or auto (search above "+strconv.Itoa(toolset.AutoSearchTools)+" tools or "+strconv.Itoa(toolset.AutoSearchBytes/1000)+" KB; env CLIENV_MCP_TOOL_MODE)")
+				fs.String(flagToolMode, string(mode), "tool listing: full (one tool per command), search (search, describe and run tools) or auto (search above "+strconv.Itoa(toolmeta.AutoSearchTools)+" tools or "+strconv.Itoa(toolmeta.AutoSearchBytes/1000)+" KB; env CLIENV_MCP_TOOL_MODE)")
 			},
 			read: func(s *settings, fs *pflag.FlagSet, val string, set bool, from string) (err error) {
 				mode, _ := fs.GetString(flagToolMode)
 				if set {
 					mode = val
 				}
-				if s.Mode, err = toolset.ParseToolMode(mode); err != nil {
+				if s.Mode, err = parseToolMode(mode); err != nil {
 					return fmt.Errorf("%s: %w", from, err)
 				}
 				return nil
@@ -466,3 +467,13 @@ type nothingServedError struct {
 
 func (e *nothingServedError) Error() string { return e.msg }
 func (e *nothingServedError) Unwrap() error { return e.err }
+
+// parseToolMode reads a tool mode written by a person: full, search or
+// auto, in any case.
+func parseToolMode(s string) (toolset.ToolMode, error) {
+	switch m := toolset.ToolMode(strings.ToLower(strings.TrimSpace(s))); m {
+	case toolset.ToolModeFull, toolset.ToolModeSearch, toolset.ToolModeAuto:
+		return m, nil
+	}
+	return "", fmt.Errorf("tool mode %q: want full, search or auto", s)
+}

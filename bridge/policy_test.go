@@ -25,7 +25,7 @@ func levelTree(argv *[]string) *cobra.Command {
 	root.PersistentFlags().StringP("namespace", "n", "default", "namespace")
 	root.PersistentFlags().StringToString("labels", nil, "labels")
 	get := &cobra.Command{Use: "get", RunE: func(*cobra.Command, []string) error { return nil },
-		Annotations: map[string]string{toolset.AnnotationReadOnly: "true"}}
+		Annotations: map[string]string{bridge.AnnotationReadOnly: "true"}}
 	del := &cobra.Command{Use: "delete", RunE: func(*cobra.Command, []string) error { return nil }}
 	root.AddCommand(get, del)
 	root.AddCommand(bridge.Command(&bridge.Config{Middleware: []toolset.Middleware{func(toolset.RunFunc) toolset.RunFunc {

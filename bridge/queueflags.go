@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cobramcp/cobramcp/internal/toolmeta"
 	"github.com/cobramcp/cobramcp/toolset"
 
 	"github.com/spf13/cobra"
@@ -28,13 +29,13 @@ type queueFlags struct {
 // shares only when the server may have more than one caller (not on
 // stdio).
 func addQueueFlags(c *cobra.Command, callers bool) *queueFlags {
-	f := &queueFlags{maxQueuePerCaller: toolset.DefaultMaxQueuePerCaller}
+	f := &queueFlags{maxQueuePerCaller: toolmeta.DefaultMaxQueuePerCaller}
 	fl := c.Flags()
-	fl.IntVar(&f.maxQueue, flagMaxQueue, toolset.DefaultMaxQueue, "most calls waiting for a free call slot, all callers together; a call over it is refused at once (env CLIENV_MCP_MAX_QUEUE)")
+	fl.IntVar(&f.maxQueue, flagMaxQueue, toolmeta.DefaultMaxQueue, "most calls waiting for a free call slot, all callers together; a call over it is refused at once (env CLIENV_MCP_MAX_QUEUE)")
 	if !callers {
 		return f
 	}
-	fl.IntVar(&f.maxQueuePerCaller, flagMaxQueuePerCaller, toolset.DefaultMaxQueuePerCaller, "most calls of one caller (an identity, else a session) waiting for a free call slot; a call over it is refused at once (env CLIENV_MCP_MAX_QUEUE_PER_CALLER)")
+	fl.IntVar(&f.maxQueuePerCaller, flagMaxQueuePerCaller, toolmeta.DefaultMaxQueuePerCaller, "most calls of one caller (an identity, else a session) waiting for a free call slot; a call over it is refused at once (env CLIENV_MCP_MAX_QUEUE_PER_CALLER)")
 	fl.IntVar(&f.callerShare, flagCallerShare, 0, "most call slots one caller (an identity, else a session) holds at once, so that another always finds a free one; 0: half of them (env CLIENV_MCP_CALLER_SHARE)")
 	return f
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cobramcp/cobramcp/internal/toolmeta"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -17,10 +18,10 @@ func TestReadQueueLimits(t *testing.T) {
 		want toolset.Limits
 		err  string
 	}{
-		{"defaults", nil, nil, toolset.Limits{MaxQueue: toolset.DefaultMaxQueue, MaxQueuePerCaller: toolset.DefaultMaxQueuePerCaller}, ""},
+		{"defaults", nil, nil, toolset.Limits{MaxQueue: toolmeta.DefaultMaxQueue, MaxQueuePerCaller: toolmeta.DefaultMaxQueuePerCaller}, ""},
 		{"flags", []string{"--max-queue=10", "--max-queue-per-caller=3", "--caller-share=4"}, nil, toolset.Limits{MaxQueue: 10, MaxQueuePerCaller: 3, CallerShare: 4}, ""},
-		{"variables", nil, map[string]string{"CLI_MCP_MAX_QUEUE": "7", "CLI_MCP_CALLER_SHARE": " 2 "}, toolset.Limits{MaxQueue: 7, MaxQueuePerCaller: toolset.DefaultMaxQueuePerCaller, CallerShare: 2}, ""},
-		{"a flag wins over its variable", []string{"--max-queue=9"}, map[string]string{"CLI_MCP_MAX_QUEUE": "7"}, toolset.Limits{MaxQueue: 9, MaxQueuePerCaller: toolset.DefaultMaxQueuePerCaller}, ""},
+		{"variables", nil, map[string]string{"CLI_MCP_MAX_QUEUE": "7", "CLI_MCP_CALLER_SHARE": " 2 "}, toolset.Limits{MaxQueue: 7, MaxQueuePerCaller: toolmeta.DefaultMaxQueuePerCaller, CallerShare: 2}, ""},
+		{"a flag wins over its variable", []string{"--max-queue=9"}, map[string]string{"CLI_MCP_MAX_QUEUE": "7"}, toolset.Limits{MaxQueue: 9, MaxQueuePerCaller: toolmeta.DefaultMaxQueuePerCaller}, ""},
 		{"no queue", []string{"--max-queue=0"}, nil, toolset.Limits{}, "--max-queue 0: want a number of at least 1"},
 		{"a negative share", []string{"--caller-share=-1"}, nil, toolset.Limits{}, "--caller-share -1: want a number of at least 0"},
 		{"a bad variable", nil, map[string]string{"CLI_MCP_MAX_QUEUE_PER_CALLER": "lots"}, toolset.Limits{}, `$CLI_MCP_MAX_QUEUE_PER_CALLER="lots": want a whole number`},
@@ -54,7 +55,7 @@ func TestStartHasNoCallerFlags(t *testing.T) {
 		t.Fatal("start has flags of the callers' shares")
 	}
 	got, err := readQueueLimits(cmd, "cli", f, func(string) (string, bool) { return "3", true })
-	want := toolset.Limits{MaxQueue: 3, MaxQueuePerCaller: toolset.DefaultMaxQueuePerCaller}
+	want := toolset.Limits{MaxQueue: 3, MaxQueuePerCaller: toolmeta.DefaultMaxQueuePerCaller}
 	if err != nil || got != want {
 		t.Fatalf("got %+v %v, want %+v", got, err, want)
 	}

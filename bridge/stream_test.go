@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cobramcp/cobramcp/bridge"
+	"github.com/cobramcp/cobramcp/internal/toolmeta"
 	"github.com/cobramcp/cobramcp/oauth"
 	"github.com/cobramcp/cobramcp/serve"
 	"github.com/cobramcp/cobramcp/toolset"
@@ -254,7 +255,7 @@ func TestStreamServes(t *testing.T) {
 			ts := streamCLI()
 			addr := freeAddr(t)
 			// The policy leaves 101 of the 102 tools: more than
-			// toolset.AutoSearchTools, so that the default tool mode,
+			// toolmeta.AutoSearchTools, so that the default tool mode,
 			// auto, lists the search tools.
 			args := []string{"--addr", addr, "--tools", "fake_cmd*,fake_echo", "--mcp-log-level", "debug"}
 			if stateless {
@@ -293,7 +294,7 @@ func TestStreamServes(t *testing.T) {
 				names = append(names, tool.Name)
 			}
 			if want := []string{"fake_describe_command", "fake_list_commands", "fake_run_command", "fake_search_commands"}; !slices.Equal(names, want) {
-				t.Errorf("tools/list: %v, want the search tools %v (the tool mode auto, above %d tools)", names, want, toolset.AutoSearchTools)
+				t.Errorf("tools/list: %v, want the search tools %v (the tool mode auto, above %d tools)", names, want, toolmeta.AutoSearchTools)
 			}
 			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "fake_run_command", Arguments: map[string]any{"command": "fake_echo", "flags": map[string]any{"text": "hi"}}})
 			if err != nil {

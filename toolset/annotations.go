@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cobramcp/cobramcp/internal/toolmeta"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 )
@@ -20,18 +21,18 @@ import (
 // ophisAlias maps each Ophis annotation key to the key of ours it stands for.
 var ophisAlias = sync.OnceValue(func() map[string]string {
 	return map[string]string{
-		"title":           AnnotationTitle,
-		"readOnlyHint":    AnnotationReadOnly,
-		"destructiveHint": AnnotationDestructive,
-		"idempotentHint":  AnnotationIdempotent,
-		"openWorldHint":   AnnotationOpenWorld,
+		"title":           toolmeta.AnnotationTitle,
+		"readOnlyHint":    toolmeta.AnnotationReadOnly,
+		"destructiveHint": toolmeta.AnnotationDestructive,
+		"idempotentHint":  toolmeta.AnnotationIdempotent,
+		"openWorldHint":   toolmeta.AnnotationOpenWorld,
 	}
 })
 
 // knownKeys are the command annotation keys of our namespace, sorted.
 var knownKeys = []string{
-	AnnotationDestructive, AnnotationIdempotent, AnnotationOpenWorld,
-	AnnotationReadOnly, AnnotationTags, AnnotationTimeout, AnnotationTitle,
+	toolmeta.AnnotationDestructive, toolmeta.AnnotationIdempotent, toolmeta.AnnotationOpenWorld,
+	toolmeta.AnnotationReadOnly, toolmeta.AnnotationTags, toolmeta.AnnotationTimeout, toolmeta.AnnotationTitle,
 }
 
 // annotations returns the tool's hints from c's annotations (nil when none
@@ -51,7 +52,7 @@ func annotations(c *cobra.Command) (*mcp.ToolAnnotations, []error) {
 
 	a := &mcp.ToolAnnotations{}
 	set := false
-	title, err := stringAnnotation(c, AnnotationTitle)
+	title, err := stringAnnotation(c, toolmeta.AnnotationTitle)
 	if err != nil {
 		errs = append(errs, err)
 	}
@@ -62,10 +63,10 @@ func annotations(c *cobra.Command) (*mcp.ToolAnnotations, []error) {
 		key string
 		set func(bool)
 	}{
-		{AnnotationReadOnly, func(b bool) { a.ReadOnlyHint = b }},
-		{AnnotationDestructive, func(b bool) { a.DestructiveHint = &b }},
-		{AnnotationIdempotent, func(b bool) { a.IdempotentHint = b }},
-		{AnnotationOpenWorld, func(b bool) { a.OpenWorldHint = &b }},
+		{toolmeta.AnnotationReadOnly, func(b bool) { a.ReadOnlyHint = b }},
+		{toolmeta.AnnotationDestructive, func(b bool) { a.DestructiveHint = &b }},
+		{toolmeta.AnnotationIdempotent, func(b bool) { a.IdempotentHint = b }},
+		{toolmeta.AnnotationOpenWorld, func(b bool) { a.OpenWorldHint = &b }},
 	} {
 		b, ok, es := boolAnnotation(c, h.key)
 		errs = append(errs, es...)

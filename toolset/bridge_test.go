@@ -27,7 +27,7 @@ func testTree() *cobra.Command {
 
 	get := &cobra.Command{Use: "get", Short: "Get things"}
 	pods := &cobra.Command{Use: "pods [NAME]", Short: "List pods", Args: cobra.MaximumNArgs(1), RunE: noop,
-		Annotations: map[string]string{toolset.AnnotationReadOnly: "true", toolset.AnnotationTitle: "List pods"}}
+		Annotations: map[string]string{bridge.AnnotationReadOnly: "true", bridge.AnnotationTitle: "List pods"}}
 	pods.Flags().Bool("headers", true, "print headers")
 	pods.Flags().String("namespace", "local", "shadows the inherited one")
 	pods.Flags().String("secret", "", "hidden flag")
@@ -46,7 +46,7 @@ func testTree() *cobra.Command {
 	helpers := &cobra.Command{Use: "show-helpers", RunE: noop}
 	under := &cobra.Command{Use: "cluster_info", RunE: noop}
 	del := &cobra.Command{Use: "delete NAME", Args: cobra.ExactArgs(1), RunE: noop,
-		Annotations: map[string]string{toolset.AnnotationDestructive: "true"}}
+		Annotations: map[string]string{bridge.AnnotationDestructive: "true"}}
 	del.Flags().Bool("all", false, "all")
 	del.Flags().String("selector", "", "selector")
 	del.Flags().String("user", "", "user")
@@ -252,8 +252,8 @@ func TestAnnotationsAndOutputSchema(t *testing.T) {
 
 func TestSelectors(t *testing.T) {
 	cfg := &toolset.Config{Selectors: []toolset.Selector{
-		{Cmd: toolset.AllowCmds("get"), InheritedFlag: toolset.ExcludeFlags("debug")},
-		{Cmd: toolset.AllowCmds("delete", "version"), LocalFlag: toolset.AllowFlags("all")},
+		{Cmd: bridge.AllowCmds("get"), InheritedFlag: bridge.ExcludeFlags("debug")},
+		{Cmd: bridge.AllowCmds("delete", "version"), LocalFlag: bridge.AllowFlags("all")},
 	}}
 	ts := mustTools(t, testTree(), cfg)
 	if got, want := names(ts), []string{"tt_delete", "tt_get_pods", "tt_version"}; !slices.Equal(got, want) {

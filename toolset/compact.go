@@ -26,7 +26,7 @@ import (
 //     in the expanded listing.
 //   - the description is the first paragraph of Long (or Short), the usage
 //     line, the flag groups and at most maxExamples examples, never over
-//     MaxDescription bytes; what is left out is marked.
+//     maxDescription bytes; what is left out is marked.
 //   - the output schema states {stdout, stderr, exitCode} without prose.
 
 // maxDescription is the most bytes of a tool description in the compact
@@ -234,7 +234,7 @@ func compactOutputSchema() *jsonschema.Schema {
 // first paragraph of Long (Short when Long is empty), marked "…" when more
 // paragraphs follow; the usage line; the flag groups; at most maxExamples
 // examples, with the count of those left out. The whole is cut at
-// MaxDescription bytes with cutMark.
+// maxDescription bytes with cutMark.
 func compactDescription(c *cobra.Command, groups []string) string {
 	var parts []string
 	lead := strings.TrimSpace(c.Short)

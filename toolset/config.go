@@ -6,34 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cobramcp/cobramcp/internal/toolmeta"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-)
-
-// Annotation keys read from cmd.Annotations. They carry MCP metadata on a
-// command without new API, in the manner of cobra's own annotations.
-// Ophis's keys ("title", "readOnlyHint", "destructiveHint", "idempotentHint",
-// "openWorldHint") are read as aliases of the first five; ours win. Unknown
-// mcp.* keys and values that are not booleans are reported by
-// Toolset.Problems.
-const (
-	AnnotationTitle       = "mcp.title"           // the tool's human-readable title
-	AnnotationReadOnly    = "mcp.readOnlyHint"    // "true": the command changes nothing
-	AnnotationDestructive = "mcp.destructiveHint" // "true"/"false": the command may destroy data
-	AnnotationIdempotent  = "mcp.idempotentHint"  // "true": repeating the call has no further effect
-	AnnotationOpenWorld   = "mcp.openWorldHint"   // "true"/"false": the command reaches outside systems
-	AnnotationTimeout     = "mcp.timeout"         // a Go duration overriding Config.Timeout for this command; "0s" or negative: no limit
-	AnnotationTags        = "mcp.tags"            // comma-separated tags for the tool record
-)
-
-// Defaults used when the corresponding Config field is zero.
-const (
-	DefaultCommandName = "mcp"
-	DefaultTimeout     = 2 * time.Minute
-	// DefaultMaxParallel was chosen from BenchmarkParallelCalls
-	// (test/e2e): commands that wait (on a network, as kubectl's do) need
-	// slots, not cores; see docs/design.md.
-	DefaultMaxParallel = 32
 )
 
 // Config chooses what is served and how calls run. The zero value (or a nil
@@ -62,8 +37,9 @@ type Config struct {
 	// refuse or alter a call before it runs.
 	Middleware []Middleware
 
-	// Timeout bounds each call; DefaultTimeout when zero, no bound when
-	// negative. A command overrides it with the AnnotationTimeout annotation.
+	// Timeout bounds each call; 2 minutes when zero, no bound when
+	// negative. A command overrides it with its mcp.timeout annotation
+	// (bridge.AnnotationTimeout).
 	Timeout time.Duration
 
 	// MaxOutput caps each of stdout and stderr per call, in bytes;
@@ -71,9 +47,9 @@ type Config struct {
 	// output keeps its head and tail around a marker.
 	MaxOutput int
 
-	// MaxParallel is how many calls run at once; DefaultMaxParallel when
-	// zero. Further calls wait for a free slot, shared fairly between a
-	// server's callers, up to a cap (ServerOptions.Limits).
+	// MaxParallel is how many calls run at once; 32 when zero. Further
+	// calls wait for a free slot, shared fairly between a server's
+	// callers, up to a cap (ServerOptions.Limits).
 	MaxParallel int
 
 	// Env is the environment of each call's process; nil inherits the
@@ -91,14 +67,14 @@ type Config struct {
 	// Instructions is the author's text for the server instructions that
 	// the initialize result carries, before the generated part (what the
 	// CLI is, how tools are called, the shared flags). The whole is cut
-	// at MaxInstructions bytes.
+	// at 2048 bytes.
 	Instructions string
 
 	// RepeatableTypes names the Type() of custom pflag values whose Set
 	// accumulates, one value per occurrence on the command line (docker's
 	// "filter", "mount", "network"...): every flag of such a type is
 	// served as an array and written as one --name=ELEMENT per element,
-	// as flagschema.AnnotationRepeatable does for one flag. The walk
+	// as bridge.FlagAnnotationRepeatable does for one flag. The walk
 	// applies it to its own copy of each flag; the tree is not changed.
 	// pflag's own types (a "string", a "stringSlice") are not affected,
 	// nor a flag with a jsonschema annotation. Values that implement
@@ -150,29 +126,6 @@ type RunFunc func(ctx context.Context, call *Call) (*Result, error)
 // Middleware wraps a RunFunc.
 type Middleware func(next RunFunc) RunFunc
 
-// AllowCmds returns a command predicate matching the commands named, and
-// their sub-commands, by path below the root ("get pods", or "get").
-func AllowCmds(paths ...string) func(*cobra.Command) bool {
-	return func(c *cobra.Command) bool { return matchPath(c, paths) }
-}
-
-// ExcludeCmds returns a command predicate matching every command except the
-// ones named and their sub-commands.
-func ExcludeCmds(paths ...string) func(*cobra.Command) bool {
-	return func(c *cobra.Command) bool { return !matchPath(c, paths) }
-}
-
-// AllowFlags returns a flag predicate matching the flags named (long names).
-func AllowFlags(names ...string) func(*pflag.Flag) bool {
-	return func(f *pflag.Flag) bool { return containsString(names, f.Name) }
-}
-
-// ExcludeFlags returns a flag predicate matching every flag except the ones
-// named (long names).
-func ExcludeFlags(names ...string) func(*pflag.Flag) bool {
-	return func(f *pflag.Flag) bool { return !containsString(names, f.Name) }
-}
-
 func containsString(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -194,17 +147,6 @@ func relPath(c *cobra.Command) string {
 	return strings.Join(parts, " ")
 }
 
-func matchPath(c *cobra.Command, paths []string) bool {
-	rp := relPath(c)
-	for _, p := range paths {
-		p = strings.Join(strings.Fields(p), " ")
-		if rp == p || strings.HasPrefix(rp, p+" ") {
-			return true
-		}
-	}
-	return false
-}
-
 // withDefaults returns a copy of cfg with zero fields set to their defaults.
 func withDefaults(cfg *Config) Config {
 	var c Config
@@ -212,13 +154,13 @@ func withDefaults(cfg *Config) Config {
 		c = *cfg
 	}
 	if c.CommandName == "" {
-		c.CommandName = DefaultCommandName
+		c.CommandName = toolmeta.DefaultCommandName
 	}
 	if c.Timeout == 0 {
-		c.Timeout = DefaultTimeout
+		c.Timeout = toolmeta.DefaultTimeout
 	}
 	if c.MaxParallel <= 0 {
-		c.MaxParallel = DefaultMaxParallel
+		c.MaxParallel = toolmeta.DefaultMaxParallel
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)

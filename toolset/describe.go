@@ -36,7 +36,7 @@ func description(c *cobra.Command, groups []string) string {
 // "namespace:name" and the namespace (without one the id is the tool's
 // name, so it is not repeated: about 3 KB on kubectl's tools/list), the
 // CLI's version and the tags from the command's cobra group (its own or
-// its nearest ancestor's) and its AnnotationTags. It may be empty.
+// its nearest ancestor's) and its mcp.tags annotation. It may be empty.
 func (w *walker) meta(c *cobra.Command, name string) mcp.Meta {
 	m := mcp.Meta{}
 	if w.cfg.Namespace != "" {
@@ -53,7 +53,7 @@ func (w *walker) meta(c *cobra.Command, name string) mcp.Meta {
 			break
 		}
 	}
-	if v := c.Annotations[AnnotationTags]; v != "" {
+	if v := c.Annotations[toolmeta.AnnotationTags]; v != "" {
 		raw = append(raw, strings.Split(v, ",")...)
 	}
 	if tags := toolmeta.NormalizeTags(raw); len(tags) > 0 {

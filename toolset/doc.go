@@ -4,7 +4,7 @@
 // uses it directly to serve a tree its own way:
 //
 //	ts, err := toolset.New(root, &toolset.Config{
-//		Selectors: []toolset.Selector{{Cmd: toolset.ExcludeCmds("delete")}},
+//		Selectors: []toolset.Selector{{Cmd: bridge.ExcludeCmds("delete")}},
 //	})
 //	if err != nil { ... }
 //	v, err := ts.View(toolset.Listing{})

@@ -16,7 +16,7 @@ const maxInstructions = 2048
 // carries: Config.instructions (the author's text), then what the CLI is
 // and how its tools are called, then, in the compact listing, the shared
 // flags, which no tool's schema repeats. The whole fits in
-// MaxInstructions bytes: the shared flags are stated with their meanings
+// maxInstructions bytes: the shared flags are stated with their meanings
 // when they fit, each meaning cut to the most bytes that fit otherwise,
 // by name and type when not even a short cut fits; text that still does
 // not fit is cut with a mark.

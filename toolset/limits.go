@@ -11,22 +11,13 @@ import (
 
 	"github.com/cobramcp/cobramcp/internal/caller"
 	"github.com/cobramcp/cobramcp/internal/fairshare"
+	"github.com/cobramcp/cobramcp/internal/toolmeta"
 )
 
 // waitNoted is the shortest wait for a call slot that a call's result
 // mentions (a line on its stderr); shorter waits, a burst's, would only
 // clutter results. The audit log records every wait.
 const waitNoted = time.Second
-
-// Defaults of Limits.
-const (
-	// DefaultMaxQueue: hundreds of calls may wait, not thousands, so
-	// that a new call does not wait behind a flood.
-	DefaultMaxQueue = 256
-	// DefaultMaxQueuePerCaller leaves room for an agent's burst of
-	// calls, and for others.
-	DefaultMaxQueuePerCaller = 64
-)
 
 // Limits share a server's call slots (Config.MaxParallel) fairly between
 // its callers. A caller is the identity of the request's token
@@ -40,11 +31,11 @@ type Limits struct {
 	// another always finds a free one; zero: half of them (at least one).
 	CallerShare int
 	// MaxQueue caps the calls waiting for a slot, all callers together;
-	// zero: DefaultMaxQueue; negative: no cap. A call over it is refused
+	// zero: 256; negative: no cap. A call over it is refused
 	// at once, and nothing runs.
 	MaxQueue int
 	// MaxQueuePerCaller caps the calls of one caller waiting for a slot;
-	// zero: DefaultMaxQueuePerCaller; negative: no cap.
+	// zero: 64; negative: no cap.
 	MaxQueuePerCaller int
 }
 
@@ -68,10 +59,10 @@ func (s *schedulers) get(l Limits) *fairshare.Scheduler {
 	}
 	o := fairshare.Options{Slots: s.slots, Share: l.CallerShare, MaxQueue: l.MaxQueue, MaxQueuePerKey: l.MaxQueuePerCaller}
 	if o.MaxQueue == 0 {
-		o.MaxQueue = DefaultMaxQueue
+		o.MaxQueue = toolmeta.DefaultMaxQueue
 	}
 	if o.MaxQueuePerKey == 0 {
-		o.MaxQueuePerKey = DefaultMaxQueuePerCaller
+		o.MaxQueuePerKey = toolmeta.DefaultMaxQueuePerCaller
 	}
 	f := fairshare.New(o)
 	s.by[l] = f

@@ -3,8 +3,6 @@ package toolset
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -20,27 +18,11 @@ const (
 	// reach every served command.
 	ToolModeSearch ToolMode = "search"
 	// ToolModeAuto is search when the full listing is large (more than
-	// AutoSearchTools tools or AutoSearchBytes bytes), full otherwise.
+	// 100 tools or 200 KB: VS Code takes at most 128 tools and Windsurf
+	// 100; 200 KB of definitions is about 50,000 tokens of a model's
+	// context), full otherwise.
 	ToolModeAuto ToolMode = "auto"
 )
-
-// The thresholds above which ToolModeAuto chooses search: VS Code takes at
-// most 128 tools and Windsurf 100; 200 KB of definitions is about 50,000
-// tokens of a model's context.
-const (
-	AutoSearchTools = 100
-	AutoSearchBytes = 200_000
-)
-
-// ParseToolMode reads a tool mode written by a person: full, search or
-// auto, in any case.
-func ParseToolMode(s string) (ToolMode, error) {
-	switch m := ToolMode(strings.ToLower(strings.TrimSpace(s))); m {
-	case ToolModeFull, ToolModeSearch, ToolModeAuto:
-		return m, nil
-	}
-	return "", fmt.Errorf("tool mode %q: want full, search or auto", s)
-}
 
 // Listing is the shape of what tools/list returns. It changes what a
 // model reads, never what a call may do: calls are validated the same way

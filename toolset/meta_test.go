@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -17,7 +18,7 @@ func TestToolRecordMeta(t *testing.T) {
 	root := &cobra.Command{Use: "tt", Version: "2.0.1"}
 	root.AddGroup(&cobra.Group{ID: "Basic Commands", Title: "Basic"})
 	get := &cobra.Command{Use: "get", GroupID: "Basic Commands"}
-	pods := &cobra.Command{Use: "pods", RunE: noop, Annotations: map[string]string{toolset.AnnotationTags: " K8s ,read only, k8s,,Ünïcode!"}}
+	pods := &cobra.Command{Use: "pods", RunE: noop, Annotations: map[string]string{bridge.AnnotationTags: " K8s ,read only, k8s,,Ünïcode!"}}
 	get.AddCommand(pods)
 	plain := &cobra.Command{Use: "plain", RunE: noop}
 	root.AddCommand(get, plain)
@@ -129,7 +130,7 @@ func TestArgsUsage(t *testing.T) {
 
 func TestRequiredFlagNotServedLeavesCommandOut(t *testing.T) {
 	root := testTree()
-	cfg := &toolset.Config{Selectors: []toolset.Selector{{LocalFlag: toolset.ExcludeFlags("filename")}}}
+	cfg := &toolset.Config{Selectors: []toolset.Selector{{LocalFlag: bridge.ExcludeFlags("filename")}}}
 	ts := mustTools(t, root, cfg)
 	if _, ok := ts.Lookup("tt_apply"); ok {
 		t.Error("tt_apply served without its required --filename")

@@ -12,7 +12,7 @@ import (
 
 // toolName derives the name of the tool for c: the command path joined
 // with "_", the root's name replaced by the prefix, characters outside
-// [a-zA-Z0-9_-] mapped to "_", and names over MaxNameLen shortened with a
+// [a-zA-Z0-9_-] mapped to "_", and names over maxNameLen shortened with a
 // hash of the full name so that they stay distinct.
 func (w *walker) toolName(c *cobra.Command) string {
 	first := w.root.Name()
@@ -27,7 +27,7 @@ func (w *walker) toolName(c *cobra.Command) string {
 }
 
 // toolName maps s to a valid tool name: characters outside [a-zA-Z0-9_-]
-// become "_", and a name longer than MaxNameLen keeps its first 55
+// become "_", and a name longer than maxNameLen keeps its first 55
 // characters followed by "_" and 8 hex digits of the SHA-256 of s.
 func toolName(s string) string {
 	name := strings.Map(func(r rune) rune {

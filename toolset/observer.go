@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cobramcp/cobramcp/internal/exec"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -161,7 +162,7 @@ func withTraceEnv(env, vars []string) []string {
 	for i, kv := range vars {
 		names[i], _, _ = strings.Cut(kv, "=")
 	}
-	env = WithoutEnv(env, names)
+	env = exec.WithoutEnv(env, names)
 	out := make([]string, len(env), len(env)+len(vars))
 	copy(out, env)
 	for _, kv := range vars {

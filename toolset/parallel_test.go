@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -68,7 +69,7 @@ func TestEnvAndTimeoutAnnotation(t *testing.T) {
 	}
 	root := testTree()
 	slow, _, _ := root.Find([]string{"echo"})
-	slow.Annotations = map[string]string{toolset.AnnotationTimeout: "300ms"}
+	slow.Annotations = map[string]string{bridge.AnnotationTimeout: "300ms"}
 	ts := mustTools(t, root, &toolset.Config{Executable: script, Env: []string{"FOO=bar", "PATH=/usr/bin:/bin"}, Timeout: time.Hour})
 
 	res, err := fullView(ts).Call(context.Background(), "tt_version", json.RawMessage(`{}`))
@@ -91,7 +92,7 @@ func TestEnvAndTimeoutAnnotation(t *testing.T) {
 		t.Errorf("the call took %s despite its 300ms timeout", d)
 	}
 	// An invalid annotation leaves the command out, with the reason.
-	slow.Annotations[toolset.AnnotationTimeout] = "soon"
+	slow.Annotations[bridge.AnnotationTimeout] = "soon"
 	ts = mustTools(t, root, nil)
 	if _, ok := ts.Lookup("tt_echo"); ok || !strings.Contains(fmt.Sprint(ts.Problems()), `mcp.timeout="soon"`) {
 		t.Errorf("bad timeout annotation: problems %v", ts.Problems())

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/cobramcp/cobramcp/internal/toolmeta"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -133,8 +134,10 @@ func (ts *Toolset) View(l Listing, ps ...Policy) (*Served, error) {
 	if mode == "" {
 		mode = ToolModeFull
 	}
-	if _, err := ParseToolMode(string(mode)); err != nil {
-		return nil, &PolicyError{Setting: SettingMode, Err: err}
+	switch mode {
+	case ToolModeFull, ToolModeSearch, ToolModeAuto:
+	default:
+		return nil, &PolicyError{Setting: SettingMode, Err: fmt.Errorf("tool mode %q: want full, search or auto", mode)}
 	}
 	tools := ts.tools
 	readOnly := false
@@ -189,7 +192,7 @@ func (ts *Toolset) View(l Listing, ps ...Policy) (*Served, error) {
 		full.defs[i] = s.listedTool(t, l.Expanded)
 	}
 	s.list = full
-	if mode == ToolModeSearch || mode == ToolModeAuto && (len(tools) > AutoSearchTools || full.bytes() > AutoSearchBytes) {
+	if mode == ToolModeSearch || mode == ToolModeAuto && (len(tools) > toolmeta.AutoSearchTools || full.bytes() > toolmeta.AutoSearchBytes) {
 		s.list = newSearchMode(s)
 	}
 	return s, nil

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/cobramcp/cobramcp/bridge"
 	"github.com/cobramcp/cobramcp/toolset"
 	"github.com/spf13/cobra"
 )
@@ -16,7 +17,7 @@ func ExampleToolset_View() {
 	root := &cobra.Command{Use: "kube"}
 	root.PersistentFlags().String("namespace", "default", "namespace")
 	get := &cobra.Command{Use: "get", Short: "List pods", RunE: func(*cobra.Command, []string) error { return nil },
-		Annotations: map[string]string{toolset.AnnotationReadOnly: "true"}}
+		Annotations: map[string]string{bridge.AnnotationReadOnly: "true"}}
 	del := &cobra.Command{Use: "delete", Short: "Delete pods", RunE: func(*cobra.Command, []string) error { return nil }}
 	root.AddCommand(get, del)
 

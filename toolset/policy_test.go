@@ -225,7 +225,7 @@ func policyTree(rng *rand.Rand) *cobra.Command {
 		}
 		g.RunE = noop
 		if rng.Intn(2) == 0 {
-			g.Annotations = map[string]string{toolset.AnnotationReadOnly: "true"}
+			g.Annotations = map[string]string{bridge.AnnotationReadOnly: "true"}
 		}
 	}
 	return root

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/cobramcp/cobramcp/audit"
+	"github.com/cobramcp/cobramcp/internal/exec"
 )
 
 type pflagFlag = pflag.Flag
@@ -70,7 +71,7 @@ func (s *Served) NewServer(opts ServerOptions) *mcp.Server {
 	// The calls' environment, less what the server hides from them; s
 	// itself is not changed, so another server made from it, or its Call,
 	// still sees Config.Env.
-	env := WithoutEnv(ts.cfg.Env, opts.HideEnv)
+	env := exec.WithoutEnv(ts.cfg.Env, opts.HideEnv)
 	confirm := newConfirmer(opts.Confirm, ts.root.Name())
 	srv.AddReceivingMiddleware(s.answerUnknownTool)
 	auditRefusals(srv, opts.Audit)

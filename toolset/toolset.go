@@ -40,8 +40,8 @@ type Toolset struct {
 }
 
 // New reflects the tree of root into tools, without starting anything.
-// Commands and flags that cannot be served are left out and reported by
-// Problems (and to cfg.Logger), as are annotations ignored; the rest load.
+// Commands and flags that cannot be served are left out and reported
+// to cfg.Logger (a warning each), as are annotations ignored; the rest load.
 // A nil cfg means the defaults.
 func New(root *cobra.Command, cfg *Config) (*Toolset, error) {
 	if root == nil {

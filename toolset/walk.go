@@ -8,16 +8,12 @@ import (
 	"time"
 
 	"github.com/cobramcp/cobramcp/internal/exec"
+	"github.com/cobramcp/cobramcp/internal/toolmeta"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
-
-// AnnotationGroup marks a command group that serves the tree (the mcp
-// group of package mcpcmd): the walk leaves it and its sub-commands out by
-// this mark rather than by name.
-const AnnotationGroup = "cobramcp.group"
 
 // maxNameLen is the longest tool name produced. MCP allows 128 characters,
 // but Claude Desktop and OpenAI reject a whole tool list holding a longer
@@ -136,7 +132,7 @@ func (w *walker) annotationProblem(c *cobra.Command, tool string, err error) {
 }
 
 func (w *walker) walk(c *cobra.Command) {
-	if c.Annotations[AnnotationGroup] != "" || isCobraDefault(c) {
+	if c.Annotations[toolmeta.AnnotationGroup] != "" || isCobraDefault(c) {
 		return
 	}
 	if c.Hidden || c.Deprecated != "" {
@@ -272,15 +268,15 @@ func (w *walker) checkPath(t *Tool, c *cobra.Command) error {
 	return nil
 }
 
-// toolTimeout is the config's timeout, or the command's AnnotationTimeout.
+// toolTimeout is the config's timeout, or the command's mcp.timeout annotation.
 func (w *walker) toolTimeout(c *cobra.Command) (time.Duration, error) {
-	v, ok := c.Annotations[AnnotationTimeout]
+	v, ok := c.Annotations[toolmeta.AnnotationTimeout]
 	if !ok {
 		return w.cfg.Timeout, nil
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil {
-		return 0, fmt.Errorf("annotation %s=%q: %w", AnnotationTimeout, v, err)
+		return 0, fmt.Errorf("annotation %s=%q: %w", toolmeta.AnnotationTimeout, v, err)
 	}
 	return d, nil
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cobramcp/cobramcp/internal/toolmeta"
 	"github.com/tailscale/hujson"
 )
 
@@ -301,14 +302,13 @@ func (fo *FlagOverlay) apply(f *Flag) {
 	}
 }
 
-// Annotation keys of package toolset (toolset.Annotation*), written as strings
-// here so that this package does not import it.
+// The command annotation keys an overlay writes (toolset reads them).
 const (
-	annTitle       = "mcp.title"
-	annReadOnly    = "mcp.readOnlyHint"
-	annDestructive = "mcp.destructiveHint"
-	annIdempotent  = "mcp.idempotentHint"
-	annOpenWorld   = "mcp.openWorldHint"
+	annTitle       = toolmeta.AnnotationTitle
+	annReadOnly    = toolmeta.AnnotationReadOnly
+	annDestructive = toolmeta.AnnotationDestructive
+	annIdempotent  = toolmeta.AnnotationIdempotent
+	annOpenWorld   = toolmeta.AnnotationOpenWorld
 )
 
 func (co *CommandOverlay) apply(c, root *Command, path []string) error {

@@ -1,7 +1,12 @@
 // Package toolmeta holds the tool metadata rules that package toolset
 // writes and package dialect reads: a tool's stable id and its tags in
 // normal form. dialect re-exports them (dialect.ToolID,
-// dialect.NormalizeTags), so that toolset need not import dialect.
+// dialect.NormalizeTags), so that toolset need not import dialect. It also
+// holds the names and numbers that the library and its commands share:
+// the command annotation keys (annotations.go: toolset reads them, bridge
+// gives them to adopters, external writes them) and the defaults of a zero
+// Config and the auto listing's thresholds (defaults.go: toolset applies
+// them, bridge's flags state them).
 //
 //	id := toolmeta.ToolID("acme", "mycli_get_pods") // "acme:mycli_get_pods"
 //	tags := toolmeta.NormalizeTags([]string{" Read Only ", "read-only"}) // ["read-only"]

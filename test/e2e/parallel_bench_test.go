@@ -26,7 +26,7 @@ import (
 //   - cpu: 64 calls of `version`, short commands whose cost is starting a
 //     process, which only the machine's cores bound.
 //
-// This is what DefaultMaxParallel was chosen from (docs/design.md):
+// This is what the default MaxParallel (32) was chosen from (docs/design.md):
 //
 //	go test -run='^$' -bench=ParallelCalls -benchtime=3x ./test/e2e/
 func BenchmarkParallelCalls(b *testing.B) {

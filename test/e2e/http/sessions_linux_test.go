@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cobramcp/cobramcp/toolset"
+	"github.com/cobramcp/cobramcp/internal/toolmeta"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -158,9 +158,9 @@ func TestCallsEndWithTheirCaller(t *testing.T) {
 		t.Parallel()
 		// One session may hold every slot (a caller's share is half of
 		// them by default).
-		s := startServer(t, nil, "--caller-share", strconv.Itoa(toolset.DefaultMaxParallel))
+		s := startServer(t, nil, "--caller-share", strconv.Itoa(toolmeta.DefaultMaxParallel))
 		sid := rawSession(t, s)
-		n := toolset.DefaultMaxParallel // every slot
+		n := toolmeta.DefaultMaxParallel // every slot
 		var drops []func()
 		for i := range n {
 			drop, _ := openCall(t, s, sid, 10+i)

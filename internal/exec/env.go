@@ -1,4 +1,4 @@
-package toolset
+package exec
 
 import (
 	"os"
@@ -27,7 +27,7 @@ func WithoutEnv(env, hide []string) []string {
 	return out
 }
 
-// hides reports whether the entry h of HideEnv hides the variable name.
+// hides reports whether the entry h of a hide list (toolset.ServerOptions.HideEnv) hides the variable name.
 func hides(h, name string) bool {
 	if stem, ok := strings.CutSuffix(h, "*"); ok {
 		return strings.HasPrefix(name, stem)
