@@ -35,9 +35,6 @@ type Record struct {
 	OutputBytes int `json:"outputBytes"`
 }
 
-// Exit returns a pointer to code, for Record.ExitCode.
-func Exit(code int) *int { return &code }
-
 // line is a Record as written: the durations in milliseconds.
 type line struct {
 	Record

@@ -32,8 +32,9 @@ func TestLineFields(t *testing.T) {
 	var buf bytes.Buffer
 	l := New(&buf, nil)
 	at := time.Date(2026, 11, 28, 13, 0, 0, 0, time.FixedZone("x", 3600))
+	exit := 3
 	l.Record(Record{Time: at, Subject: "alice", Client: "claude-code", Session: "S1", Tool: "mycli_echo",
-		Argv: []string{"echo", "--kubeconfig=***", "hi"}, ExitCode: Exit(3), Duration: 1500 * time.Microsecond,
+		Argv: []string{"echo", "--kubeconfig=***", "hi"}, ExitCode: &exit, Duration: 1500 * time.Microsecond,
 		Waited: 250 * time.Microsecond, OutputBytes: 42})
 	l.Record(Record{Time: at, Subject: "dave", Tool: "mycli_delete_pod", Refused: "not in this caller's view"})
 	if err := l.Close(); err != nil {

@@ -8,8 +8,9 @@
 //		return err
 //	}
 //	defer log.Close()
+//	exit := 0
 //	log.Record(audit.Record{Time: time.Now(), Subject: "alice", Tool: "CLINAME_get_pods",
-//		Argv: []string{"get", "pods", "--kubeconfig=***"}, ExitCode: audit.Exit(0)})
+//		Argv: []string{"get", "pods", "--kubeconfig=***"}, ExitCode: &exit})
 //
 // Record never blocks the call that records: lines go through a bounded
 // buffer to a goroutine that writes them. When the buffer is full, or a

@@ -19,10 +19,11 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
+	exit := 0
 	log.Record(audit.Record{
 		Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Subject: "alice", Client: "claude-code",
 		Session: "S1", Tool: "CLINAME_get_pods", Argv: []string{"get", "pods", "--kubeconfig=***"},
-		ExitCode: audit.Exit(0), Duration: 12 * time.Millisecond, OutputBytes: 120,
+		ExitCode: &exit, Duration: 12 * time.Millisecond, OutputBytes: 120,
 	})
 	log.Close()
 	b, _ := os.ReadFile(path)

@@ -40,7 +40,8 @@ func auditCall(log *audit.Log, req *mcp.CallToolRequest, name string, start time
 	}
 	r.Argv, r.Waited = tr.argv, tr.waited
 	if tr.ran {
-		r.ExitCode, r.OutputBytes = audit.Exit(tr.exit), tr.output
+		exit := tr.exit
+		r.ExitCode, r.OutputBytes = &exit, tr.output
 	} else {
 		r.Refused = firstText(res)
 		if r.Refused == "" {
