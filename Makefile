@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 NODEDIR := test/node
 
-.PHONY: all build demo test vet unit realcli docker hydra corpus corpus-fast node-deps bench bench-cost bench-sdk searchbench searchbench-check searchbench-encoder kubectl external-timing gh-cold fuzz clean api-update otelcol
+.PHONY: all build demo test vet unit realcli docker hydra corpus corpus-fast node-deps bench bench-cost bench-sdk searchbench searchbench-check searchbench-encoder kubectl external-timing gh-cold fuzz clean api-update otelcol dashboard-picture
 
 all: build
 
@@ -51,6 +51,12 @@ realcli:
 # path with OTLP's protobuf types (test/e2e TestTelemetryStdioOTLP).
 otelcol: build
 	cd test/otelcol && $(GO) vet ./... && COBRAMCP_BIN=$(CURDIR)/$(BIN)/cobramcp MYCLI_BIN=$(CURDIR)/$(BIN)/mycli $(GO) test -count=1 -v ./...
+
+# The picture of docs/observability.md: the Grafana dashboard's queries (docs/grafana), evaluated by
+# Prometheus's query engine over a real run of `cobramcp stream --metrics-addr -- mycli` under load,
+# drawn with gonum/plot (test/dashboard, its own module). About five minutes.
+dashboard-picture: build
+	cd test/dashboard && $(GO) vet ./... && $(GO) run . -cobramcp $(CURDIR)/$(BIN)/cobramcp -mycli $(CURDIR)/$(BIN)/mycli
 
 # The tests on docker's real command tree (test/docker, its own module: github.com/docker/cli
 # pinned): every command served with docker's global options, argv parsed back by docker's tree.

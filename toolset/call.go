@@ -425,7 +425,11 @@ func (s *Served) call(ctx context.Context, t *Tool, arguments json.RawMessage, o
 	}
 	out, err := run(ctx, c)
 	if err != nil {
+		o.trace.refuse(OutcomeRefused)
 		return errorResult(fmt.Sprintf("%s: %v", t.Name, err))
+	}
+	if o.trace != nil && o.trace.outcome == "" {
+		o.trace.outcome = outcomeOf(out) // a Middleware answered without a process
 	}
 	return result(out, t.Timeout)
 }

@@ -177,18 +177,23 @@ func withTraceEnv(env, vars []string) []string {
 func (tr *trace) noteRun(r *Result) {
 	tr.ran, tr.exit, tr.output = true, r.ExitCode, len(r.Stdout)+len(r.Stderr)
 	tr.cut = r.StdoutOmitted > 0 || r.StderrOmitted > 0 || r.StdoutUnread || r.StderrUnread
+	tr.outcome = outcomeOf(r)
+}
+
+// outcomeOf is how a run ended, by its result: the process's, or one a
+// Middleware answered with itself.
+func outcomeOf(r *Result) Outcome {
 	switch {
 	case r.TimedOut:
-		tr.outcome = OutcomeTimeout
+		return OutcomeTimeout
 	case r.Canceled:
-		tr.outcome = OutcomeCanceled
+		return OutcomeCanceled
 	case r.Signal != "":
-		tr.outcome = OutcomeSignal
+		return OutcomeSignal
 	case r.ExitCode != 0:
-		tr.outcome = OutcomeExit
-	default:
-		tr.outcome = OutcomeOK
+		return OutcomeExit
 	}
+	return OutcomeOK
 }
 
 // refuse notes why a call ran nothing, unless a reason is noted already

@@ -200,3 +200,45 @@ func TestObserverQueue(t *testing.T) {
 		t.Errorf("reports %q, want %q", outcomes, want)
 	}
 }
+
+// A call that asks a person reports its confirm phase and how it ended:
+// confirmation_asked (the request for confirmation is its result), then
+// not_confirmed when the person declines, ok when they accept; a call a
+// Middleware answers itself ends by that answer.
+func TestObserverConfirm(t *testing.T) {
+	ts, _ := recordingTree(t)
+	v := fullView(ts)
+	obs := &recorder{}
+	srv := v.NewServer(toolset.ServerOptions{Observer: obs, Confirm: toolset.Confirm{Tools: []string{"mycli_delete_pod"}}})
+	del := func() *mcp.CallToolParams {
+		return &mcp.CallToolParams{Name: "mycli_delete_pod", Arguments: map[string]any{"args": []string{"web-0"}}}
+	}
+	outcomes := func() []string {
+		events, reports := obs.take()
+		var out []string
+		for _, r := range reports {
+			out = append(out, string(r.Outcome))
+		}
+		if !slices.Contains(events, "begin confirm") {
+			t.Errorf("no confirm phase: %q", events)
+		}
+		return out
+	}
+	// A client that leaves the input requests to its caller.
+	asked := confirmClient(t, srv, "", &person{answer: "accept"}, false)
+	if res, err := asked.CallTool(context.Background(), del()); err != nil || len(res.InputRequests) == 0 {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if got := outcomes(); !slices.Equal(got, []string{"confirmation_asked"}) {
+		t.Errorf("asked: %q", got)
+	}
+	for _, tt := range []struct{ answer, want string }{{"decline", "not_confirmed"}, {"accept", "ok"}} {
+		cs := confirmClient(t, srv, "", &person{answer: tt.answer}, true)
+		if _, err := cs.CallTool(context.Background(), del()); err != nil {
+			t.Fatal(err)
+		}
+		if got := outcomes(); len(got) == 0 || got[len(got)-1] != tt.want {
+			t.Errorf("%s: %q, want it to end %s", tt.answer, got, tt.want)
+		}
+	}
+}

@@ -28,16 +28,17 @@ func main() {
 }
 
 type config struct {
-	calls    int    // echo calls per round
-	rounds   int    // rounds of each figure
-	inflight int    // calls in flight for the throughput figure
-	cold     int    // cold starts per round
-	bigMiB   int    // MiB of output for the large-output figure
-	bigRuns  int    // runs of the large-output figure
-	kubectl  string // a kubectl with the mcp group (test/realcli/kubectl), or ""
-	only     string // run only the figures whose key contains this
-	tags     string // build tags for kubelite
-	against  string // another checkout of cobramcp, whose kubelite the call figures alternate with
+	calls    int      // echo calls per round
+	rounds   int      // rounds of each figure
+	inflight int      // calls in flight for the throughput figure
+	cold     int      // cold starts per round
+	bigMiB   int      // MiB of output for the large-output figure
+	bigRuns  int      // runs of the large-output figure
+	kubectl  string   // a kubectl with the mcp group (test/realcli/kubectl), or ""
+	only     string   // run only the figures whose key contains this
+	tags     string   // build tags for kubelite
+	against  string   // another checkout of cobramcp, whose kubelite the call figures alternate with
+	env      []string // the environment of this checkout's servers in the call figures (-otel)
 }
 
 func run() error {
@@ -54,7 +55,16 @@ func run() error {
 	flag.StringVar(&cfg.only, "only", "", "run only the figures whose key contains this (echo, cpu, inflight, sleep, cold, rss, size, big)")
 	sdks := flag.String("sdk", "", "instead of the figures, the go-sdk floor built against each of these go-sdk versions (comma-separated, e.g. v1.2.0,v1.8.0), each fetched from the module proxy: binary size and server CPU per call")
 	protocol := flag.String("protocol", "", "the protocol version the bench client asks for (e.g. 2025-06-18, what most clients speak today); empty: the go-sdk client's newest, 2026-07-28, which sends _meta with every call")
+	otel := flag.Bool("otel", false, "this checkout's servers in the echo call figures export their traces and metrics over OTLP/HTTP to a sink of the bench's (build with -tags telemetry; -against with the same checkout measures the same build without)")
 	flag.Parse()
+	if *otel {
+		endpoint, stop, err := otlpSink()
+		if err != nil {
+			return err
+		}
+		defer stop()
+		cfg.env = []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + endpoint}
+	}
 	if *protocol != "" {
 		sessionOptions = &mcp.ClientSessionOptions{ProtocolVersion: *protocol}
 	}
@@ -268,11 +278,12 @@ func echoCalls(t *table, bin, sdk, against string, cfg config) error {
 		for _, side := range []struct {
 			bin string
 			f   *figures
-		}{{bin, &ours}, {against, &theirs}} {
+			env []string
+		}{{bin, &ours, cfg.env}, {against, &theirs, nil}} {
 			if side.bin == "" {
 				continue
 			}
-			lat, floor, cpu, err := pacedCalls(side.bin, cfg.calls)
+			lat, floor, cpu, err := pacedCalls(side.bin, cfg.calls, side.env...)
 			if err != nil {
 				return err
 			}
@@ -298,8 +309,8 @@ func echoCalls(t *table, bin, sdk, against string, cfg config) error {
 // pacedCalls serves n echo calls from bin's `mcp start`, each after a
 // direct run of `bin echo`, and returns the median latency of a call and
 // of a direct run, and the server's CPU per call.
-func pacedCalls(bin string, n int) (lat, floor, cpu float64, err error) {
-	s, err := startServer(bin)
+func pacedCalls(bin string, n int, env ...string) (lat, floor, cpu float64, err error) {
+	s, err := startServer(bin, env...)
 	if err != nil {
 		return 0, 0, 0, err
 	}

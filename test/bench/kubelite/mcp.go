@@ -18,6 +18,10 @@ func init() {
 		if os.Getenv("KUBELITE_UNCAPPED") != "" {
 			cfg = &bridge.Config{MaxOutput: -1}
 		}
-		root.AddCommand(bridge.Command(cfg))
+		root.AddCommand(bridge.Command(cfg, mcpOptions...))
 	}
 }
+
+// mcpOptions are the opt-ins kubelite is built with: telemetry with -tags
+// telemetry (telemetry.go).
+var mcpOptions []bridge.Option
