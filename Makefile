@@ -152,6 +152,33 @@ gh-cold: $(BIN)/cobramcp
 	  e=$$(date +%s%N); rm -rf $$cfg; echo "$$c: $$p processes, $$(( (e - s) / 1000000 )) ms"; \
 	done; done
 
+# The cold reflection of every CLI of the corpus (docs/external.md, "Cold times"): each built once
+# from its module's pins into bin/corpus (kept: delete it to rebuild), then reflected RUNS times with
+# no cache, alternated with AGAINST when given (another cobramcp build) in the same rounds; each run
+# prints its time, its processes and commands (the `reflected` log line) and the load average then.
+CORPUS_CLIS := cobra-cli=test/corpus/cobracli:github.com/spf13/cobra-cli \
+	crane=test/corpus:github.com/google/go-containerregistry/cmd/crane \
+	etcdctl=test/corpus:go.etcd.io/etcd/etcdctl/v3 \
+	kubebuilder=test/corpus:sigs.k8s.io/kubebuilder/v4 \
+	kind=test/corpus:sigs.k8s.io/kind \
+	kustomize=test/corpus:sigs.k8s.io/kustomize/kustomize/v5 \
+	helm=test/corpus:helm.sh/helm/v4/cmd/helm \
+	gh=test/corpus:github.com/cli/cli/v2/cmd/gh \
+	hugo=test/corpus/hugo:github.com/gohugoio/hugo \
+	goreleaser=test/corpus/goreleaser:github.com/goreleaser/goreleaser/v2 \
+	k3d=test/corpus/k3d:github.com/k3d-io/k3d/v5 \
+	docker=test/docker:github.com/docker/cli/cmd/docker
+.PHONY: corpus-cold
+corpus-cold: $(BIN)/cobramcp
+	@mkdir -p $(BIN)/corpus; for e in $(CORPUS_CLIS); do n=$${e%%=*}; r=$${e#*=}; \
+	  [ -x $(BIN)/corpus/$$n ] || (cd $${r%%:*} && $(GO) build -o $(CURDIR)/$(BIN)/corpus/$$n $${r#*:}) || exit 1; done
+	@for i in $$(seq $(RUNS)); do for e in $(CORPUS_CLIS); do n=$${e%%=*}; for c in $(CURDIR)/$(BIN)/cobramcp $(AGAINST); do \
+	  cfg=$$(mktemp -d); s=$$(date +%s%N); \
+	  l=$$(cd $$cfg && GH_CONFIG_DIR=$$cfg $$c tools --no-cache --mcp-log-level info -o /dev/null -- $(CURDIR)/$(BIN)/corpus/$$n 2>&1 | grep 'msg=reflected '); \
+	  t=$$(date +%s%N); rm -rf $$cfg; \
+	  echo "$$n $$c: $$(echo "$$l" | sed -n 's/.*commands=\([0-9]*\) processes=\([0-9]*\).*/\2 processes \1 commands/p') $$(( (t - s) / 1000000 )) ms load $$(cut -d' ' -f1 /proc/loadavg)"; \
+	done; done; done
+
 external-timing: build $(BIN)/kubectl $(BIN)/kubeshape
 	@cache=$$(mktemp -d); for b in $(BIN)/mycli $(BIN)/kubectl $(BIN)/kubeshape; do \
 	  export KUBESHAPE_SPEC=$$(ls $$cache/kubectl-*.json 2>/dev/null | head -1); \

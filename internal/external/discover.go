@@ -297,9 +297,25 @@ type HelpError struct {
 }
 
 func (e *HelpError) Error() string {
-	return fmt.Sprintf("`%s %s` exited with %d%s: to serve %s without that command, give --overlay FILE, FILE holding {\"exclude\": [%q]}",
-		e.Binary, strings.Join(e.Args, " "), e.ExitCode, e.Output, e.Binary, strings.Join(e.Path, " "))
+	return fmt.Sprintf("`%s %s` exited with %d%s", e.Binary, strings.Join(e.Args, " "), e.ExitCode, e.Output)
 }
+
+// CommandError is the error of a reflection that could not read one
+// command below the root (its help, its flag list, its sub-commands): it
+// says what failed, and names the overlay that leaves the command out, so
+// that the others are served.
+type CommandError struct {
+	Binary string   // the root's name
+	Path   []string // the command's path below the root
+	Err    error
+}
+
+func (e *CommandError) Error() string {
+	return fmt.Sprintf("%v: to serve %s without that command, give --overlay FILE, FILE holding {\"exclude\": [%q]}",
+		e.Err, e.Binary, strings.Join(e.Path, " "))
+}
+
+func (e *CommandError) Unwrap() error { return e.Err }
 
 // proxyEnv points the proxy variables at a closed local port, so that a
 // completion function or start-up code that honours them cannot reach a
@@ -389,11 +405,10 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 	walk = func(c *Command, path []string, parent map[string]*Flag, subs *completion) {
 		defer wg.Done()
 		done := func(err error) bool {
-			var he *HelpError
-			if err != nil && len(path) > 0 && errors.As(err, &he) && d.opts.Overlay.excludes(path) {
-				// Its help cannot be read, and the overlay leaves it
-				// out: the others are served.
-				d.note("%s: left out by the overlay; its help could not be read: %v", strings.Join(append([]string{d.name}, path...), " "), err)
+			if err != nil && len(path) > 0 && ctx.Err() == nil && !errors.Is(err, errTimedOut) && d.opts.Overlay.excludes(path) {
+				// It cannot be read, and the overlay leaves it out:
+				// the others are served.
+				d.note("%s: left out by the overlay; it could not be read: %v", strings.Join(append([]string{d.name}, path...), " "), err)
 				d.mu.Lock()
 				d.unread = append(d.unread, strings.Join(path, " "))
 				d.mu.Unlock()
@@ -412,6 +427,9 @@ func (d *discoverer) discover(ctx context.Context) (*Spec, error) {
 				left[c] = true
 				errMu.Unlock()
 				return false
+			}
+			if err != nil && len(path) > 0 && ctx.Err() == nil {
+				err = &CommandError{Binary: d.name, Path: slices.Clone(path), Err: err}
 			}
 			if err != nil {
 				fail(err)
