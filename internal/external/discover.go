@@ -514,7 +514,7 @@ func (d *discoverer) inheritedWords() {
 		if f.TypeFrom != FromProbe && f.TypeFrom != FromUnknown {
 			continue
 		}
-		if typ, builtin := helpKind(hf.word); builtin || hf.boolNoOpt || isPlaceholder(hf, f.Usage) {
+		if typ, builtin := helpKind(hf.word); builtin || hf.boolNoOpt || isPlaceholder(hf, w.raw) {
 			// A type of pflag's: the probes told it; the line may
 			// show the default that no help of the definer prints.
 			if _, def, ok := hf.split(typ); builtin && typ == f.Type && f.Default == "" && ok && !zeroDefault(typ, def) {

@@ -35,8 +35,9 @@ type flagPass struct {
 
 // inheritedLine is a help line printed for an inherited flag.
 type inheritedLine struct {
-	f  *Flag // the ancestor's flag
-	hf *helpFlag
+	f   *Flag // the ancestor's flag
+	hf  *helpFlag
+	raw string // the usage's first line as completion gives it (back quotes kept)
 }
 
 // sample is a value that flag f's parser takes: the one it took before,
@@ -124,7 +125,7 @@ func (d *discoverer) flags(c *Command, path []string, page *helpPage, comp *comp
 		if p := parent[lf.name]; p != nil && d.inherited(page, hf, lf, p) {
 			pass.persistent = append(pass.persistent, p)
 			if hf != nil && hf.style == "pflag" && hf.word != "" {
-				pass.words = append(pass.words, inheritedLine{p, hf})
+				pass.words = append(pass.words, inheritedLine{p, hf, raw})
 			}
 			continue
 		}

@@ -215,6 +215,9 @@ func NewWith(o Options) *cobra.Command {
 		Run:   func(c *cobra.Command, args []string) { fmt.Println("serving", args, "endpoints", *endpoints) },
 	}
 	server.Flags().Int("port", 8080, "the port")
+	// A placeholder in back quotes on a flag that server trust inherits
+	// (gh's --repo): pflag prints it as the type word on both helps.
+	server.PersistentFlags().String("upstream", "", "forward to `[HOST:]PORT`")
 	trust := &cobra.Command{
 		Use:   "trust HOST",
 		Short: "Trust a host",
@@ -600,6 +603,10 @@ func hiddenGlobals(root *cobra.Command) {
 	group("timeout-1", "Sync")
 	pf.Var(&tristate{v: "unset"}, "checks", "check the files")
 	group("checks", "Sync")
+	// A placeholder in back quotes (gh's --repo): pflag prints it as the
+	// type word, which is no type's name.
+	pf.String("remote", "", "use the remote `[HOST/]NAME`")
+	group("remote", "Sync")
 	root.SetUsageTemplate(groupsTemplate)
 	for _, name := range []string{"copy", "sync", "ls"} {
 		c := &cobra.Command{
