@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -137,6 +138,9 @@ func run() error {
 	}
 	if want("size") {
 		if err := adopterCost(t, with, without, sdk, cfg); err != nil {
+			return err
+		}
+		if err := optInCost(t, dir, with, cfg); err != nil {
 			return err
 		}
 	}
@@ -533,7 +537,7 @@ func adopterCost(t *table, with, without, sdk string, cfg config) error {
 	}
 	for _, b := range []struct{ name, bin, target string }{
 		{"go-sdk only", sdk, "—"},
-		{"cobramcp", with, "≤ +7.7 (Ophis)"},
+		{"cobramcp", with, "≤ +9.9 (Ophis +8.9, + 1)"},
 	} {
 		sw, err := fileMB(b.bin)
 		if err != nil {
@@ -562,6 +566,61 @@ func adopterCost(t *table, with, without, sdk string, cfg config) error {
 	t.add(row{"CPU of `kubelite version`, go-sdk only (ms)", co, cs, ratioPct(cs, co), "% over without", "—"})
 	t.add(row{"CPU of `kubelite version`, cobramcp (ms)", co, cw, ratioPct(cw, co), "% over without", "≤ +10 % (Ophis +49 %)"})
 	return nil
+}
+
+// optInCost: what each opt-in adds to kubelite's binary (built with the
+// tags oauth and telemetry, bridge.WithOAuth and bridge.WithTelemetry), and
+// what is left of it in a kubelite that does not opt in: the text of
+// bridge's code for the part (its flags, its refusal), from the binary's
+// symbol table.
+func optInCost(t *table, dir, with string, cfg config) error {
+	base, err := fileMB(with)
+	if err != nil {
+		return err
+	}
+	for _, p := range []struct{ tag, name, symbols string }{
+		{"oauth", "OAuth (bridge.WithOAuth(oauth.New))", "oauth"},
+		{"telemetry", "telemetry (bridge.WithTelemetry(telemetry.New))", "telemetry|metrics"},
+	} {
+		bin := filepath.Join(dir, "kubelite-"+p.tag)
+		if err := goBuild(bin, "-tags", strings.Trim(cfg.tags+","+p.tag, ",")); err != nil {
+			return err
+		}
+		mb, err := fileMB(bin)
+		if err != nil {
+			return err
+		}
+		t.add(row{"opting into " + p.name + " (MB)", []float64{base}, []float64{mb}, []float64{mb - base}, "+MB", "—"})
+		kb, err := symbolsKB(with, "github.com/cobramcp/cobramcp/bridge", p.symbols)
+		if err != nil {
+			return err
+		}
+		t.add(row{"code of " + p.tag + " left without the opt-in (KB of text)", nil, []float64{kb}, nil, "", "≤ 100"})
+	}
+	return nil
+}
+
+// symbolsKB sums the sizes of bin's symbols of package pkg whose names
+// match re (case-insensitive), in KB.
+func symbolsKB(bin, pkg, re string) (float64, error) {
+	out, err := exec.Command("go", "tool", "nm", "-size", bin).Output()
+	if err != nil {
+		return 0, fmt.Errorf("go tool nm %s: %w", bin, err)
+	}
+	match := regexp.MustCompile("(?i)" + re)
+	var n int
+	for _, l := range strings.Split(string(out), "\n") {
+		f := strings.Fields(l)
+		if len(f) < 4 || !strings.HasPrefix(f[3], pkg+".") || !match.MatchString(f[3]) {
+			continue
+		}
+		size, err := strconv.Atoi(f[1])
+		if err != nil {
+			continue
+		}
+		n += size
+	}
+	return float64(n) / 1000, nil
 }
 
 // bigOutput: one call printing cfg.bigMiB MiB, served uncapped.

@@ -23,5 +23,5 @@ func init() {
 }
 
 // mcpOptions are the opt-ins kubelite is built with: telemetry with -tags
-// telemetry (telemetry.go).
+// telemetry (telemetry.go), OAuth with -tags oauth (optin_oauth.go).
 var mcpOptions []bridge.Option
