@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cobramcp/cobramcp/internal/httpserve"
 	"github.com/cobramcp/cobramcp/serve"
 )
 
@@ -35,7 +36,7 @@ func addOAuthFlags(c *cobra.Command, f *oauthFlags) {
 	fl.StringVar(&f.issuer, flagOAuthIssuer, "", "serve as an OAuth resource server: accept only access tokens of this issuer (URL; needs --"+flagOAuthResource+"; env CLIENV_MCP_OAUTH_ISSUER)")
 	fl.StringVar(&f.resource, flagOAuthResource, "", "this server's URL as clients reach it, e.g. https://mcp.example.com/mcp: tokens must carry it as audience (env CLIENV_MCP_OAUTH_RESOURCE)")
 	listFlag(fl, &f.scopes, flagOAuthScopes, "scopes listed in the protected-resource metadata for clients to ask for (default: the issuer's scopes_supported; env CLIENV_MCP_OAUTH_SCOPES)", false)
-	fl.DurationVar(&f.keyRefresh, flagOAuthRefresh, serve.DefaultOAuthKeyRefresh, "fetch the issuer's signing keys again this often, sooner when its key set's Cache-Control max-age says so: a key removed at the issuer is refused within it (env CLIENV_MCP_OAUTH_KEY_REFRESH)")
+	fl.DurationVar(&f.keyRefresh, flagOAuthRefresh, httpserve.DefaultOAuthKeyRefresh, "fetch the issuer's signing keys again this often, sooner when its key set's Cache-Control max-age says so: a key removed at the issuer is refused within it (env CLIENV_MCP_OAUTH_KEY_REFRESH)")
 }
 
 // read fills the flags not given from <ROOT>_MCP_OAUTH_* and reports
@@ -59,7 +60,7 @@ func (f *oauthFlags) read(c *cobra.Command, root string, lookup func(string) (st
 		}
 	}
 	if f.keyRefresh <= 0 {
-		return false, fmt.Errorf("--%s %v: want a positive duration such as 5m (the default is %v)", flagOAuthRefresh, f.keyRefresh, serve.DefaultOAuthKeyRefresh)
+		return false, fmt.Errorf("--%s %v: want a positive duration such as 5m (the default is %v)", flagOAuthRefresh, f.keyRefresh, httpserve.DefaultOAuthKeyRefresh)
 	}
 	if !c.Flags().Changed(flagOAuthScopes) {
 		if val, ok := lookup(policyEnv(root, flagOAuthScopes)); ok && strings.TrimSpace(val) != "" {

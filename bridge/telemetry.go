@@ -93,7 +93,7 @@ func startTelemetry(ctx context.Context, o *Options, c *cobra.Command, v *toolse
 	}
 	cfg := toolset.ObserverConfig{
 		Service:         serverName(o, c),
-		Version:         v.Toolset().Info().Version,
+		Version:         v.Toolset().Root().Version,
 		ReflectionStart: began,
 		Reflection:      time.Since(began),
 		Outside:         o.Outside != nil,

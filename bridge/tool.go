@@ -105,7 +105,7 @@ func printSchema(c *cobra.Command, ts *toolset.Served, name string) error {
 	if t == nil {
 		return fmt.Errorf("unknown tool %q", name)
 	}
-	doc, err := exportDialect(c.ErrOrStderr(), []*mcp.Tool{t}, ts.Toolset().Info(), dialect.Canonical, false)
+	doc, err := exportDialect(c.ErrOrStderr(), []*mcp.Tool{t}, ts.Toolset().Root(), dialect.Canonical, false)
 	if err != nil {
 		return err
 	}

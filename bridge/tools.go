@@ -145,18 +145,18 @@ func exportTools(w io.Writer, ts *toolset.Served, f dialect.Format, strict bool)
 		}
 		return b, nil
 	}
-	doc, err := exportDialect(w, ts.Tools(), ts.Toolset().Info(), f, strict)
+	doc, err := exportDialect(w, ts.Tools(), ts.Toolset().Root(), f, strict)
 	if err != nil {
 		return nil, err
 	}
 	return append(doc, '\n'), nil
 }
 
-// exportDialect runs dialect.Export with the envelope of info and prints
+// exportDialect runs dialect.Export with the envelope of root and prints
 // its warnings on w. A *dialect.LossError already lists the warnings, so
 // they are not printed twice.
-func exportDialect(w io.Writer, tools []*mcp.Tool, info toolset.Info, f dialect.Format, strict bool) (json.RawMessage, error) {
-	doc, warns, err := dialect.Export(f, tools, dialect.Options{Envelope: envelope(info), Strict: strict})
+func exportDialect(w io.Writer, tools []*mcp.Tool, root *cobra.Command, f dialect.Format, strict bool) (json.RawMessage, error) {
+	doc, warns, err := dialect.Export(f, tools, dialect.Options{Envelope: envelope(root), Strict: strict})
 	var loss *dialect.LossError
 	if errors.As(err, &loss) {
 		return nil, err
@@ -172,12 +172,12 @@ func exportDialect(w io.Writer, tools []*mcp.Tool, info toolset.Info, f dialect.
 
 // envelope describes the tool set for the toolvault list envelope: the
 // root's version, and its long description or else its short one.
-func envelope(info toolset.Info) dialect.Envelope {
-	desc := strings.TrimSpace(info.Long)
+func envelope(root *cobra.Command) dialect.Envelope {
+	desc := strings.TrimSpace(root.Long)
 	if desc == "" {
-		desc = strings.TrimSpace(info.Short)
+		desc = strings.TrimSpace(root.Short)
 	}
-	return dialect.Envelope{Name: info.Name, Version: info.Version, Description: desc}
+	return dialect.Envelope{Name: root.Name(), Version: root.Version, Description: desc}
 }
 
 // writeOutput writes b to the file named out, or to c's stdout for "-".
@@ -257,7 +257,7 @@ func writeExternal(c *cobra.Command, ts *toolset.Served, dir string, strict, for
 	// The canonical export checks the names and schemas that the scripts'
 	// --schema will print, and reports what it changed.
 	tools := sortedTools(ts.Tools())
-	doc, err := exportDialect(c.ErrOrStderr(), tools, ts.Toolset().Info(), dialect.Canonical, strict)
+	doc, err := exportDialect(c.ErrOrStderr(), tools, ts.Toolset().Root(), dialect.Canonical, strict)
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
+	"github.com/cobramcp/cobramcp/internal/httpserve"
 	"github.com/cobramcp/cobramcp/serve"
 )
 
@@ -96,7 +97,7 @@ func New(ctx context.Context, cfg serve.OAuthConfig) (*ResourceServer, error) {
 		return nil, fmt.Errorf("oauth: key refresh interval %v: want a positive duration", cfg.KeyRefresh)
 	}
 	if cfg.KeyRefresh == 0 {
-		cfg.KeyRefresh = serve.DefaultOAuthKeyRefresh
+		cfg.KeyRefresh = httpserve.DefaultOAuthKeyRefresh
 	}
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{Timeout: 10 * time.Second}

@@ -6,10 +6,6 @@ import (
 	"time"
 )
 
-// DefaultOAuthKeyRefresh is the default of OAuthConfig.KeyRefresh (and of
-// `mcp stream --oauth-key-refresh`).
-const DefaultOAuthKeyRefresh = 15 * time.Minute
-
 // OAuthConfig says which access tokens an OAuth 2.1 resource server
 // accepts and what its metadata tells clients. serve does not verify
 // tokens itself: package oauth's New makes the [Authenticator] of an
@@ -39,8 +35,8 @@ type OAuthConfig struct {
 	// KeyRefresh is the longest time the issuer's signing keys are used
 	// before they are fetched again, so that a key removed at the issuer
 	// is refused within it; the Cache-Control max-age of the issuer's key
-	// set shortens it (to 10 seconds at the least). Zero means
-	// DefaultOAuthKeyRefresh.
+	// set shortens it (to 10 seconds at the least). Zero means 15
+	// minutes.
 	KeyRefresh time.Duration
 	// HTTPClient fetches the issuer's metadata and keys; nil means a
 	// client with a 10-second timeout.

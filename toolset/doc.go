@@ -52,4 +52,16 @@
 // back exactly what was asked, and it runs as a child process of the CLI's
 // own binary, bounded in time, output and parallelism. Every failure is a
 // result with IsError set; the server keeps serving.
+//
+// # Observing a server
+//
+// ServerOptions.Observer watches a server's requests and calls, for traces
+// and metrics (package telemetry implements it with OpenTelemetry). A call
+// goes through the phases PhaseValidate, PhaseConfirm (when a person is
+// asked), PhaseQueue (when it waits for a slot) and PhaseRun, each begun
+// by Observer.Phase, and ends in one Outcome, which Observer.Called
+// receives in a CallReport: OutcomeOK, OutcomeExit, OutcomeTimeout,
+// OutcomeSignal, OutcomeCanceled, OutcomeInvalid, OutcomeConfirmAsked,
+// OutcomeNotConfirmed, OutcomeQueueFull, OutcomeRefused or OutcomeFailed.
+// Observer.Env carries the run phase's trace context into the process.
 package toolset

@@ -75,6 +75,5 @@ func (s *Served) Mode() ToolMode                     { return s.mode() }
 func (s *Served) SharedFlags() []*pflag.Flag         { return s.sharedFlags() }
 func (s *Served) Instructions() string               { return s.instructions() }
 func (s *Served) Redact(argv []string) []string      { return s.redact(argv) }
-func (s *Served) Info() Info                         { return s.ts.Info() }
 func (t *Tool) ReadOnly() bool                       { return t.readOnly() }
 func (c Confirm) Enabled() bool                      { return c.enabled() }

@@ -99,24 +99,9 @@ func (ts *Toolset) lookup(name string) (*Tool, bool) {
 // boolean, an Ophis key overridden by ours), with their reasons.
 func (ts *Toolset) problemList() []problem { return slices.Clone(ts.problems) }
 
-// Info describes the CLI being served.
-type Info struct {
-	Name        string // the root command's name
-	Version     string // the root command's Version
-	Short, Long string // the root command's descriptions
-	Namespace   string // Config.Namespace, may be empty
-}
-
-// Info describes the CLI.
-func (ts *Toolset) Info() Info {
-	return Info{
-		Name:      ts.root.Name(),
-		Version:   ts.root.Version,
-		Short:     ts.root.Short,
-		Long:      ts.root.Long,
-		Namespace: ts.cfg.Namespace,
-	}
-}
+// Root returns the root command of the tree reflected: the CLI's name,
+// version and descriptions.
+func (ts *Toolset) Root() *cobra.Command { return ts.root }
 
 // validateTool applies the discovery-time rules to a tool before it is
 // served: a valid name, an input schema of type object whose properties are

@@ -25,6 +25,9 @@ const (
 	// DefaultPath is the URL path of the MCP endpoint.
 	DefaultPath  = "/mcp"
 	DefaultGrace = 25 * time.Second
+	// DefaultOAuthKeyRefresh is the default of serve.OAuthConfig.KeyRefresh
+	// (and of `mcp stream --oauth-key-refresh`).
+	DefaultOAuthKeyRefresh = 15 * time.Minute
 	// DefaultBodyTimeout bounds the time to receive a request body: 4 MiB
 	// at about 140 KB/s.
 	DefaultBodyTimeout = 30 * time.Second
