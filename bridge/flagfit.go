@@ -43,10 +43,29 @@ type fitter struct {
 	// ours are the flags New defined on commands that are not the mcp
 	// commands' (--mcp-log-level on Options.Parent).
 	ours map[*pflag.Flag]bool
-	// seen is the root the hook last fitted for; busy is set while
-	// fitting (the normalization calls fitting makes return at once).
-	seen *cobra.Command
+	// seen is the tree the flags were last fitted for; busy is set
+	// while fitting (the normalization calls fitting makes return at
+	// once).
+	seen treeState
 	busy bool
+}
+
+// treeState tells whether the tree above the mcp commands changed: its
+// root, and how many persistent flags the commands above them have.
+type treeState struct {
+	root  *cobra.Command
+	flags int
+}
+
+// state returns the tree's state now.
+func (f *fitter) state() treeState {
+	s := treeState{root: f.group.Root()}
+	count := func(*pflag.Flag) { s.flags++ }
+	for a := f.group; a != nil; a = a.Parent() {
+		a.PersistentFlags().VisitAll(count)
+	}
+	pflag.CommandLine.VisitAll(count)
+	return s
 }
 
 // install makes f the normalization function of every mcp command's flag
@@ -66,18 +85,19 @@ func (f *fitter) install() {
 // below the CLI's: the help functions call it before they show anything.
 func (f *fitter) refit() {
 	if !f.busy && f.hasAbove() {
-		f.seen = f.group.Root()
+		f.seen = f.state()
 		f.fit()
 	}
 }
 
 // normalize is the commands' flag sets' normalization function: it fits
-// the flags once the commands are in a tree (and once for each tree), then
-// returns name unchanged.
+// the flags once the commands are in a tree, and again when the tree
+// changed (a root, a persistent flag above them), then returns name
+// unchanged.
 func (f *fitter) normalize(_ *pflag.FlagSet, name string) pflag.NormalizedName {
-	if !f.busy {
-		if root := f.group.Root(); root != f.seen && f.hasAbove() {
-			f.seen = root
+	if !f.busy && f.hasAbove() {
+		if s := f.state(); s != f.seen {
+			f.seen = s
 			f.fit()
 		}
 	}

@@ -226,3 +226,34 @@ func TestMCPFlagsFitUnderNormalization(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPFlagsFitAParent: with Options.Parent (cobramcp's way), the
+// commands hang from a program's root whose persistent flags are known
+// when New runs, and may be added after: a shorthand the program's flag
+// takes is the program's on them, and --mcp-log-level, which New puts on
+// the parent, is no clash of its own.
+func TestMCPFlagsFitAParent(t *testing.T) {
+	for _, late := range []bool{false, true} {
+		root := &cobra.Command{Use: "server", SilenceUsage: true, SilenceErrors: true}
+		define := func() { root.PersistentFlags().StringP("origin", "o", "", "the program's own option") }
+		if !late {
+			define()
+		}
+		group := bridge.New(bridge.Options{Parent: root, Tree: newFake().source})
+		root.AddCommand(group)
+		if late {
+			define()
+		}
+		out, errOut, err := runCLI(root, "tools", "-o", "x", "--output", "-", "--mcp-log-level", "error")
+		if err != nil || !strings.Contains(out, `"fake_get"`) {
+			t.Errorf("late=%v: tools -o x --output -: %v %s\n%.300s", late, err, errOut, out)
+		}
+		if got := root.PersistentFlags().Lookup("origin").Value.String(); got != "x" {
+			t.Errorf("late=%v: -o set --origin to %q, want x", late, got)
+		}
+		help, _, err := runCLI(root, "tools", "--help")
+		if err != nil || !strings.Contains(help, "(-o is server's --origin)") {
+			t.Errorf("late=%v: tools --help: %v\n%s", late, err, help)
+		}
+	}
+}

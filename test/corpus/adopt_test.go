@@ -5,8 +5,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+
 	"github.com/cobramcp/cobramcp/test/corpustest"
 )
+
+// adoptions are what a CLI's own adoption would do to the group: gh checks
+// authentication before every command not annotated to skip it.
+var adoptions = map[string]func(group *cobra.Command){
+	"gh": func(g *cobra.Command) { g.Annotations["skipAuthCheck"] = "true" },
+}
 
 // TestAdoptInProcess adds the mcp group to each CLI's own tree, as the
 // one-line adoption does, and runs mcp --help, mcp tools -o -, mcp start
@@ -23,7 +31,7 @@ func TestAdoptInProcess(t *testing.T) {
 			for _, e := range c.Env {
 				t.Setenv(e, t.TempDir())
 			}
-			corpustest.Adopt(t, c.Name, c.Root, 2)
+			corpustest.Adopt(t, c.Name, c.Root, 2, adoptions[c.Name])
 		})
 	}
 }

@@ -12,5 +12,5 @@ import (
 func TestAdoptDocker(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
 	t.Chdir(t.TempDir())
-	corpustest.Adopt(t, "docker", New, 100)
+	corpustest.Adopt(t, "docker", New, 100, nil)
 }

@@ -13,5 +13,5 @@ import (
 func TestAdoptKubectl(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
 	t.Chdir(t.TempDir())
-	corpustest.Adopt(t, "kubectl", Kubectl, 100)
+	corpustest.Adopt(t, "kubectl", Kubectl, 100, nil)
 }

@@ -153,10 +153,10 @@ func readBack(t testing.TB, c Calls, tool *toolset.Tool, flags map[string]any, a
 	}
 	got, err := Execute(root, argv)
 	if err != nil {
-		if customRefused(tool, err) || leaf.ValidateArgs(args) != nil {
-			// The CLI's own type refused a flag's value, or its Args
+		if refusedValue(c, tool, flags, err) || leaf.ValidateArgs(args) != nil {
+			// The flag refuses the value itself, or the command's Args
 			// validator the args (docker's "invalid scale specifier"):
-			// values no schema can tell.
+			// values the schema let through, not an argv read wrong.
 			return false, true
 		}
 		t.Errorf("%s: %v", name, err)
@@ -210,8 +210,8 @@ func readBack(t testing.TB, c Calls, tool *toolset.Tool, flags map[string]any, a
 }
 
 // failingQuietly makes every command of root return its flag errors
-// rather than handle them (kubectl's exit the process): a value a type
-// of the CLI's own refuses, or the argv without its "--", may not parse,
+// rather than handle them (kubectl's exit the process): a value a flag
+// refuses, or the argv without its "--", may not parse,
 // which is an answer.
 func failingQuietly(root *cobra.Command) *cobra.Command {
 	var walk func(c *cobra.Command)
@@ -225,16 +225,42 @@ func failingQuietly(root *cobra.Command) *cobra.Command {
 	return root
 }
 
-// customRefused reports whether err is pflag's refusal of a value for a
-// flag of a type of the CLI's own (a time, a size), which takes any
-// string in the tool's schema and checks it when the command parses it.
-func customRefused(tool *toolset.Tool, err error) bool {
+// refusedValue reports whether err is pflag's refusal of a flag's value
+// that the flag refuses when it is given the value directly, on a fresh
+// tree (a time, gh's enums, klog's level): the schema let it through, and
+// the argv carried it as asked.
+func refusedValue(c Calls, tool *toolset.Tool, flags map[string]any, err error) bool {
 	m := invalidArgument().FindStringSubmatch(err.Error())
 	if m == nil {
 		return false
 	}
-	f := tool.Flags.Lookup(m[1])
-	return f != nil && !builtinTypes[f.Value.Type()]
+	v, ok := flags[m[1]]
+	if !ok {
+		return false
+	}
+	leaf, _, ferr := c.New().Find(tool.Path)
+	if ferr != nil {
+		return false
+	}
+	leaf.InheritedFlags()
+	f := leaf.Flags().Lookup(m[1])
+	if f == nil {
+		return false
+	}
+	items, isList := v.([]any)
+	if !isList {
+		items = []any{v}
+	}
+	for _, it := range items {
+		text, ok := it.(string)
+		if !ok {
+			text = fmt.Sprint(it)
+		}
+		if f.Value.Set(text) != nil {
+			return true
+		}
+	}
+	return false
 }
 
 var invalidArgument = sync.OnceValue(func() *regexp.Regexp {
