@@ -116,18 +116,16 @@ func takes(v *toolset.Served, flag string) bool {
 func (s *Servers) view(r *Rule, claims bool) (*toolset.Served, error) {
 	p := toolset.Policy{Tools: r.Tools, ExcludeTools: r.ExcludeTools, ReadOnly: r.ReadOnly}
 	from := fmt.Sprintf("access rule %d", r.index+1)
-	for _, flag := range sortedKeys(r.Set) {
+	for _, flag := range slices.Sorted(maps.Keys(r.Set)) {
 		p.Pins = append(p.Pins, toolset.Pin{Flag: flag, Value: r.Set[flag], From: from})
 	}
 	if claims {
-		for _, flag := range sortedKeys(r.SetClaim) {
+		for _, flag := range slices.Sorted(maps.Keys(r.SetClaim)) {
 			p.Pins = append(p.Pins, toolset.Pin{Flag: flag, Claim: r.SetClaim[flag], From: fmt.Sprintf("%s (claim %q)", from, r.SetClaim[flag])})
 		}
 	}
 	return s.ts.View(s.opts.Listing, append([]toolset.Policy{p}, s.opts.Policies...)...)
 }
-
-func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
 
 // viewFor returns who's view: the tools who may call, as listed to who.
 // Its errors wrap serve.ErrForbidden.
@@ -151,7 +149,7 @@ func (s *Servers) resolve(who *auth.TokenInfo) (*Rule, error) {
 		s.log.Info("access refused", "subject", subject(who), "why", err)
 		return nil, forbidden{err}
 	}
-	for _, flag := range sortedKeys(r.SetClaim) {
+	for _, flag := range slices.Sorted(maps.Keys(r.SetClaim)) {
 		if _, ok := caller.FromToken(who).Claim(r.SetClaim[flag]); !ok {
 			s.log.Warn("access refused: the token lacks a claim its rule pins a flag to", "subject", subject(who), "rule", r.index+1, "claim", r.SetClaim[flag], "flag", flag)
 			return nil, forbidden{errClaim}

@@ -301,7 +301,7 @@ func (s *HTTPServer) choose(next http.Handler) http.Handler {
 			}
 		}
 		who := auth.TokenInfoFromContext(r.Context())
-		if who != nil && who.UserID == "" {
+		if caller.FromToken(who).Auth != caller.OAuth {
 			who = nil // a static token: no identity
 		}
 		srv, err := s.opts.ServerFor(r.Context(), who)
@@ -339,10 +339,7 @@ func (refusal) Unwrap() error   { return ErrForbidden }
 // text for an error wrapping ErrForbidden (and, for a *ScopeError, the
 // challenge that asks for more scope), 500 without it for any other.
 func (s *HTTPServer) refuse(w http.ResponseWriter, who *auth.TokenInfo, sid string, err error) {
-	var user string
-	if who != nil {
-		user = who.UserID
-	}
+	user := caller.FromToken(who).Subject
 	if !errors.Is(err, ErrForbidden) {
 		s.log.Error("choosing the session's server", "user", user, "session", sid, "err", err)
 		http.Error(w, "Internal Server Error: cannot serve this caller", http.StatusInternalServerError)

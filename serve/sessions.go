@@ -51,7 +51,7 @@ type sessions struct {
 	carriers map[string]context.Context // open POSTs, by carrier number
 	calls    map[string]map[*sessionCall]struct{}
 	admitted map[*mcp.ServerSession]struct{}
-	owners   map[string]string      // session ID -> the UserID that opened it, when not empty
+	owners   map[string]string      // session ID -> the subject of the caller that opened it, when it has one
 	servers  map[string]*mcp.Server // session ID -> the server that serves it
 }
 

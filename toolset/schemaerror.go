@@ -41,7 +41,7 @@ func invalidArguments(schema *jsonschema.Schema, doc map[string]any, whole error
 		if flags, ok := v.(map[string]any); ok && part == "flags" {
 			obj := *ps
 			obj.Properties = maps.Clone(ps.Properties)
-			for _, name := range sortedKeys(flags) {
+			for _, name := range slices.Sorted(maps.Keys(flags)) {
 				fs := ps.Properties[name]
 				if fs == nil {
 					continue
@@ -75,15 +75,6 @@ func validate(s *jsonschema.Schema, v any) error {
 		return nil
 	}
 	return rs.Validate(v)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // schemaProblem words err, the jsonschema-go error of validating v (a
@@ -162,7 +153,7 @@ func step(s *jsonschema.Schema, v any, name string, parts []string, i int) (*jso
 		if s.AdditionalProperties == nil {
 			return s, v, name, i, false
 		}
-		for _, k := range sortedKeys(obj) {
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			if _, declared := s.Properties[k]; !declared && validate(s.AdditionalProperties, obj[k]) != nil {
 				return s.AdditionalProperties, obj[k], name + "." + k, i, true
 			}
@@ -262,7 +253,7 @@ func word(msg string, s *jsonschema.Schema, name string, v any) string {
 	case strings.HasPrefix(keyword, "dependentRequired"):
 		obj, _ := v.(map[string]any)
 		var out []string
-		for _, k := range sortedKeys(s.DependentRequired) {
+		for _, k := range slices.Sorted(maps.Keys(s.DependentRequired)) {
 			if _, ok := obj[k]; !ok {
 				continue
 			}
@@ -278,13 +269,13 @@ func word(msg string, s *jsonschema.Schema, name string, v any) string {
 	case strings.HasPrefix(msg, "unexpected additional properties"):
 		obj, _ := v.(map[string]any)
 		var extra []string
-		for _, k := range sortedKeys(obj) {
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			if _, ok := s.Properties[k]; !ok {
 				extra = append(extra, strconv.Quote(k))
 			}
 		}
 		known := make([]string, 0, len(s.Properties))
-		for _, k := range sortedKeys(s.Properties) {
+		for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
 			known = append(known, strconv.Quote(k))
 		}
 		what := "property"

@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -98,7 +98,7 @@ func MapKeys(t testing.TB, c Case) Counts {
 		if flags == nil {
 			continue
 		}
-		for _, name := range sortedKeys(flags.Properties) {
+		for _, name := range slices.Sorted(maps.Keys(flags.Properties)) {
 			fs := flags.Properties[name]
 			if fs.Type != "object" || fs.AdditionalProperties == nil || len(fs.Properties) > 0 {
 				continue
@@ -225,7 +225,7 @@ func StrictForm(s map[string]any, v any) any {
 			props, _ := items["properties"].(map[string]any)
 			vs, _ := props["value"].(map[string]any)
 			var pairs []any
-			for _, k := range sortedKeys(x) {
+			for _, k := range slices.Sorted(maps.Keys(x)) {
 				pairs = append(pairs, map[string]any{"key": k, "value": StrictForm(vs, x[k])})
 			}
 			return pairs
@@ -249,13 +249,4 @@ func StrictForm(s map[string]any, v any) any {
 		return out
 	}
 	return v
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
