@@ -56,12 +56,9 @@ func (f *streamFlags) sessions(o *Options, c *cobra.Command, ts *toolset.Served,
 // without, an access file is an error. Every rule is checked here: a bad
 // rule stops the server at start.
 func accessFor(o *Options, c *cobra.Command, p *policyFlags, path string, ts *toolset.Served, identities bool, opts toolset.ServerOptions) (*access.Servers, error) {
-	from := "--" + flagAccess
-	if !c.Flags().Changed(flagAccess) {
-		name := policyEnv(serverName(o, c), flagAccess)
-		if v, ok := os.LookupEnv(name); ok && strings.TrimSpace(v) != "" {
-			path, from = strings.TrimSpace(v), "$"+name
-		}
+	v, from, fromEnv := flagEnv(c.Flags(), serverName(o, c), flagAccess, os.LookupEnv)
+	if fromEnv {
+		path = strings.TrimSpace(v)
 	}
 	if path == "" {
 		return nil, nil

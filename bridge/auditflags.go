@@ -25,12 +25,9 @@ func addAuditFlag(c *cobra.Command) *string {
 // openAudit opens the audit log that --audit-log, or <ROOT>_MCP_AUDIT_LOG,
 // names; nil when neither does.
 func openAudit(c *cobra.Command, root string, path string, log *slog.Logger) (*audit.Log, error) {
-	from := "--" + flagAuditLog
-	if !c.Flags().Changed(flagAuditLog) {
-		name := policyEnv(root, flagAuditLog)
-		if v, ok := os.LookupEnv(name); ok && strings.TrimSpace(v) != "" {
-			path, from = strings.TrimSpace(v), "$"+name
-		}
+	v, from, fromEnv := flagEnv(c.Flags(), root, flagAuditLog, os.LookupEnv)
+	if fromEnv {
+		path = strings.TrimSpace(v)
 	}
 	if path == "" {
 		return nil, nil

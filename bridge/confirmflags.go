@@ -3,7 +3,6 @@ package bridge
 import (
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -50,21 +49,16 @@ func readConfirm(c *cobra.Command, root string, lookup func(string) (string, boo
 	fs := c.Flags()
 	var cf toolset.Confirm
 	cf.Tools, _ = fs.GetStringSlice(flagConfirm)
-	if !fs.Changed(flagConfirm) {
-		if v, ok := lookup(policyEnv(root, flagConfirm)); ok && strings.TrimSpace(v) != "" {
-			cf.Tools = splitList(v)
-		}
+	if v, _, fromEnv := flagEnv(fs, root, flagConfirm, lookup); fromEnv {
+		cf.Tools = splitList(v)
 	}
 	cf.Destructive, _ = fs.GetBool(flagConfirmDestructive)
-	if !fs.Changed(flagConfirmDestructive) {
-		name := policyEnv(root, flagConfirmDestructive)
-		if v, ok := lookup(name); ok && strings.TrimSpace(v) != "" {
-			b, err := parseEnvBool("$"+name, v)
-			if err != nil {
-				return toolset.Confirm{}, err
-			}
-			cf.Destructive = b
+	if v, from, fromEnv := flagEnv(fs, root, flagConfirmDestructive, lookup); fromEnv {
+		b, err := parseEnvBool(from, v)
+		if err != nil {
+			return toolset.Confirm{}, err
 		}
+		cf.Destructive = b
 	}
 	return cf, nil
 }

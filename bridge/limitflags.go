@@ -43,21 +43,18 @@ func applyLimits(fs *pflag.FlagSet, root string, lookup func(string) (string, bo
 	// variable (then parsed into the flag), and names where from; want
 	// says what a value must be.
 	given := func(flag, want string) (from string, ok bool, err error) {
-		if fs.Changed(flag) {
-			return "--" + flag, true, nil
-		}
-		if lookup == nil {
+		v, from, fromEnv := flagEnv(fs, root, flag, lookup)
+		if !fromEnv {
+			if fs.Changed(flag) {
+				return from, true, nil
+			}
 			return "", false, nil
 		}
-		name := policyEnv(root, flag)
-		v, set := lookup(name)
-		if v = strings.TrimSpace(v); !set || v == "" {
-			return "", false, nil
-		}
+		v = strings.TrimSpace(v)
 		if err := fs.Lookup(flag).Value.Set(v); err != nil {
-			return "", false, fmt.Errorf("$%s %q: %s", name, v, want)
+			return "", false, fmt.Errorf("%s %q: %s", from, v, want)
 		}
-		return "$" + name, true, nil
+		return from, true, nil
 	}
 	const (
 		wantDuration = "want a duration such as 30s, 10m or 1h (0: no limit)"

@@ -46,26 +46,20 @@ func (f *oauthFlags) read(c *cobra.Command, root string, lookup func(string) (st
 		flag string
 		dst  *string
 	}{{flagOAuthIssuer, &f.issuer}, {flagOAuthResource, &f.resource}} {
-		if !c.Flags().Changed(v.flag) {
-			if val, ok := lookup(policyEnv(root, v.flag)); ok {
-				*v.dst = strings.TrimSpace(val)
-			}
+		if val, _, fromEnv := flagEnv(c.Flags(), root, v.flag, lookup); fromEnv {
+			*v.dst = strings.TrimSpace(val)
 		}
 	}
-	if !c.Flags().Changed(flagOAuthRefresh) {
-		if val, ok := lookup(policyEnv(root, flagOAuthRefresh)); ok && strings.TrimSpace(val) != "" {
-			if err := c.Flags().Lookup(flagOAuthRefresh).Value.Set(strings.TrimSpace(val)); err != nil {
-				return false, fmt.Errorf("$%s %q: want a duration such as 5m or 1h", policyEnv(root, flagOAuthRefresh), val)
-			}
+	if val, from, fromEnv := flagEnv(c.Flags(), root, flagOAuthRefresh, lookup); fromEnv {
+		if err := c.Flags().Lookup(flagOAuthRefresh).Value.Set(strings.TrimSpace(val)); err != nil {
+			return false, fmt.Errorf("%s %q: want a duration such as 5m or 1h", from, val)
 		}
 	}
 	if f.keyRefresh <= 0 {
 		return false, fmt.Errorf("--%s %v: want a positive duration such as 5m (the default is %v)", flagOAuthRefresh, f.keyRefresh, httpserve.DefaultOAuthKeyRefresh)
 	}
-	if !c.Flags().Changed(flagOAuthScopes) {
-		if val, ok := lookup(policyEnv(root, flagOAuthScopes)); ok && strings.TrimSpace(val) != "" {
-			f.scopes = strings.FieldsFunc(val, func(r rune) bool { return r == ',' || r == ' ' })
-		}
+	if val, _, fromEnv := flagEnv(c.Flags(), root, flagOAuthScopes, lookup); fromEnv {
+		f.scopes = strings.FieldsFunc(val, func(r rune) bool { return r == ',' || r == ' ' })
 	}
 	switch {
 	case f.issuer == "" && f.resource == "":

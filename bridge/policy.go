@@ -231,13 +231,7 @@ func (p *policyFlags) policy(o *Options, c *cobra.Command) (settings, error) {
 func readPolicy(fs *pflag.FlagSet, root string, lookup func(string) (string, bool)) (settings, error) {
 	var s settings
 	for _, st := range policySettings() {
-		from, val, set := "--"+st.flag, "", false
-		if !fs.Changed(st.flag) && lookup != nil {
-			name := policyEnv(root, st.flag)
-			if v, ok := lookup(name); ok && strings.TrimSpace(v) != "" {
-				from, val, set = "$"+name, v, true
-			}
-		}
+		val, from, set := flagEnv(fs, root, st.flag, lookup)
 		if err := st.read(&s, fs, val, set, from); err != nil {
 			return settings{}, err
 		}
@@ -442,12 +436,8 @@ func withPolicy(ts *toolset.Toolset, s settings, fs *pflag.FlagSet, root string,
 	}
 	var from []string
 	for _, st := range named {
-		if fs.Changed(st.flag) || lookup == nil {
-			continue
-		}
-		name := policyEnv(root, st.flag)
-		if val, ok := lookup(name); ok && strings.TrimSpace(val) != "" {
-			from = append(from, "$"+name+"="+val)
+		if val, name, fromEnv := flagEnv(fs, root, st.flag, lookup); fromEnv {
+			from = append(from, name+"="+val)
 		}
 	}
 	if len(from) == 0 {

@@ -62,16 +62,14 @@ func readQueueLimits(c *cobra.Command, root string, f *queueFlags, lookup func(s
 			*it.dst = it.val // not a flag of this command: the default
 			continue
 		}
-		from, v := "--"+it.flag, it.val
-		if !c.Flags().Changed(it.flag) {
-			name := policyEnv(root, it.flag)
-			if s, ok := lookup(name); ok && strings.TrimSpace(s) != "" {
-				n, err := strconv.Atoi(strings.TrimSpace(s))
-				if err != nil {
-					return toolset.Limits{}, fmt.Errorf("$%s=%q: want a whole number", name, s)
-				}
-				from, v = "$"+name, n
+		v := it.val
+		s, from, fromEnv := flagEnv(c.Flags(), root, it.flag, lookup)
+		if fromEnv {
+			n, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil {
+				return toolset.Limits{}, fmt.Errorf("%s=%q: want a whole number", from, s)
 			}
+			v = n
 		}
 		if v < it.min {
 			return toolset.Limits{}, fmt.Errorf("%s %d: want a number of at least %d", from, v, it.min)
