@@ -33,8 +33,8 @@
 // trace context in the request's params._meta (traceparent, tracestate,
 // baggage), else the HTTP request's traceparent header, which is then a
 // link. A tool call adds how it ended (cobramcp.call.outcome, the command's
-// tool as cobramcp.call.tool, process.exit.code) and child spans for its
-// phases: validate, confirm, wait for a call slot, run. The call's process
+// tool as cobramcp.call.tool, process.exit.code), an event "validated",
+// and child spans for its phases: confirm, wait for a call slot, run. The call's process
 // gets TRACEPARENT and TRACESTATE (and BAGGAGE) of the run span in its
 // environment, by the specification's environment variable carrier, so an
 // instrumented CLI continues the trace; those the server itself was given

@@ -47,6 +47,7 @@ type Observer struct {
 	shutdown []func(context.Context) error
 
 	sessions sync.Map // *mcp.ServerSession -> *session, while it lasts
+	sets     sync.Map // opKey -> attribute.Set, callKey -> callAttrs: made once
 }
 
 // New returns the telemetry of one server, configured the OpenTelemetry

@@ -113,7 +113,7 @@ func attrs(s sdktrace.ReadOnlySpan) map[string]string {
 
 // TestSpans: one server span per request, named and described by the MCP
 // conventions, whose parent is the client's traceparent from _meta; the
-// call's phases are its children; the process sees a TRACEPARENT of the
+// call's run is its child, its validation an event; the process sees a TRACEPARENT of the
 // same trace, whose parent is the run span; failures carry error.type; no
 // argument value is anywhere.
 func TestSpans(t *testing.T) {
@@ -200,8 +200,11 @@ func TestSpans(t *testing.T) {
 			children = append(children, s.Name())
 		}
 	}
-	if !slices.Equal(children, []string{"validate", "run"}) {
-		t.Errorf("the call's children %q, want validate and run", children)
+	if !slices.Equal(children, []string{"run"}) {
+		t.Errorf("the call's children %q, want run", children)
+	}
+	if ev := ok.Events(); len(ev) != 1 || ev[0].Name != "validated" {
+		t.Errorf("the call's events %v, want validated", ev)
 	}
 	// The process continued the trace from the run span, and saw no
 	// trace state of the server's.
