@@ -61,6 +61,18 @@ type Client struct {
 	// Docs are where the format and locations were taken from.
 	Docs []string
 
+	// What the client accepts of a server's tools (see docs/clients.md);
+	// zero means no known limit. MaxTools is how many tools it takes in
+	// all; MaxName is the longest tool name, counting Prefix, what it puts
+	// before a tool name of the server named server; Defers is set when it
+	// loads tool definitions on demand (tool search) instead of sending
+	// every one to the model, so that the full listing fits it whatever
+	// its size.
+	MaxTools int
+	MaxName  int
+	Prefix   func(server string) string
+	Defers   bool
+
 	user, project func(Host) string
 }
 
@@ -101,26 +113,33 @@ func Clients() []Client {
 	return []Client{
 		{
 			ID: "claude", Name: "Claude Desktop", Format: JSON, Key: []string{"mcpServers"},
-			Docs: []string{"https://modelcontextprotocol.io/quickstart/user"},
+			Docs:    []string{"https://modelcontextprotocol.io/quickstart/user"},
+			MaxName: 64,
 			// macOS ~/Library/Application Support/Claude, Windows
 			// %APPDATA%\Claude; Linux (unofficial builds) ~/.config/Claude.
 			user: func(h Host) string { return filepath.Join(h.ConfigDir, "Claude", "claude_desktop_config.json") },
 		},
 		{
 			ID: "claude-code", Name: "Claude Code", Format: JSON, Key: []string{"mcpServers"}, Type: "stdio",
-			Docs:    []string{"https://code.claude.com/docs/en/mcp"},
+			Docs: []string{"https://code.claude.com/docs/en/mcp"},
+			// anthropics/claude-code #19770, #22276; tool search on by default
+			MaxName: 64, Prefix: func(s string) string { return "mcp__" + s + "__" }, Defers: true,
 			user:    func(h Host) string { return filepath.Join(h.Home, ".claude.json") },
 			project: func(h Host) string { return filepath.Join(h.WorkDir, ".mcp.json") },
 		},
 		{
 			ID: "vscode", Name: "VS Code", Format: JSON, Key: []string{"servers"}, Type: "stdio",
-			Docs:    []string{"https://code.visualstudio.com/docs/copilot/reference/mcp-configuration"},
+			Docs: []string{"https://code.visualstudio.com/docs/copilot/reference/mcp-configuration"},
+			// microsoft/vscode-copilot-release #11653; microsoft/vscode #243602
+			MaxTools: 128, MaxName: 64,
 			user:    func(h Host) string { return filepath.Join(h.ConfigDir, "Code", "User", "mcp.json") },
 			project: func(h Host) string { return filepath.Join(h.WorkDir, ".vscode", "mcp.json") },
 		},
 		{
 			ID: "cursor", Name: "Cursor", Format: JSON, Key: []string{"mcpServers"},
-			Docs:    []string{"https://cursor.com/docs/mcp"},
+			Docs: []string{"https://cursor.com/docs/mcp"},
+			// Cursor docs (40 tools); ComposioHQ/composio #2788, awslabs/mcp #1283 (server + tool <= 60)
+			MaxTools: 40, MaxName: 60, Prefix: func(s string) string { return s },
 			user:    func(h Host) string { return filepath.Join(h.Home, ".cursor", "mcp.json") },
 			project: func(h Host) string { return filepath.Join(h.WorkDir, ".cursor", "mcp.json") },
 		},
@@ -151,8 +170,9 @@ func Clients() []Client {
 		},
 		{
 			ID: "windsurf", Name: "Windsurf", Format: JSON, Key: []string{"mcpServers"},
-			Docs: []string{"https://docs.windsurf.com/windsurf/cascade/mcp"},
-			user: func(h Host) string { return filepath.Join(h.Home, ".codeium", "windsurf", "mcp_config.json") },
+			Docs:     []string{"https://docs.windsurf.com/windsurf/cascade/mcp"},
+			MaxTools: 100, // Windsurf docs, Cascade MCP page: 100 tools in total
+			user:     func(h Host) string { return filepath.Join(h.Home, ".codeium", "windsurf", "mcp_config.json") },
 		},
 	}
 }
