@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus/testutil/promlint"
 	dto "github.com/prometheus/client_model/go"
@@ -26,6 +28,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
+	tracenoop "go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/cobramcp/cobramcp/toolset"
 )
@@ -463,5 +466,62 @@ func TestConfiguration(t *testing.T) {
 				_ = obs.Shutdown(ctx) // nothing listens: the error is expected, not checked
 			}
 		})
+	}
+}
+
+// TestBySubject: the caller's identity is a label only when the person
+// running the server asks for it, and then only the OAuth subject, as
+// user.id; a static token's holder (no subject) adds none.
+func TestBySubject(t *testing.T) {
+	for _, tt := range []struct {
+		bySubject bool
+		token     *auth.TokenInfo
+		want      string // the user.id of the calls' series; "" for none
+	}{
+		{false, &auth.TokenInfo{UserID: "alice@example.com", Extra: map[string]any{"email": "alice@example.com", "groups": []any{"admins"}}}, ""},
+		{true, &auth.TokenInfo{UserID: "alice@example.com", Extra: map[string]any{"email": "alice@example.com", "groups": []any{"admins"}}}, "alice@example.com"},
+		{true, &auth.TokenInfo{}, ""},
+	} {
+		reader := sdkmetric.NewManualReader()
+		mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))
+		obs, err := newObserver(context.Background(), toolset.ObserverConfig{BySubject: tt.bySubject}, tracenoop.NewTracerProvider(), mp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "tt_echo"}, Extra: &mcp.RequestExtra{TokenInfo: tt.token, Header: http.Header{}}}
+		handler := obs.Middleware(func(ctx context.Context, _ string, _ mcp.Request) (mcp.Result, error) {
+			obs.Called(ctx, toolset.CallReport{Tool: "tt_echo", Outcome: toolset.OutcomeOK, Ran: true})
+			return &mcp.CallToolResult{}, nil
+		})
+		if _, err := handler(context.Background(), "tools/call", req); err != nil {
+			t.Fatal(err)
+		}
+		var rm metricdata.ResourceMetrics
+		if err := reader.Collect(context.Background(), &rm); err != nil {
+			t.Fatal(err)
+		}
+		for _, sm := range rm.ScopeMetrics {
+			for _, m := range sm.Metrics {
+				for _, set := range attributeSets(m.Data) {
+					got, has := set.Value(keyUser)
+					switch m.Name {
+					case "cobramcp.tool.calls", "mcp.server.operation.duration", "cobramcp.tool.queue.duration":
+					default:
+						if has {
+							t.Errorf("%s has user.id", m.Name)
+						}
+						continue
+					}
+					if got.AsString() != tt.want || has != (tt.want != "") {
+						t.Errorf("bySubject %v: %s user.id = %q (%v), want %q", tt.bySubject, m.Name, got.AsString(), has, tt.want)
+					}
+					for _, kv := range set.ToSlice() {
+						if v := kv.Value.Emit(); strings.Contains(v, "admins") || (kv.Key != keyUser && strings.Contains(v, "alice")) {
+							t.Errorf("%s: %s=%q: only the subject may be a label", m.Name, kv.Key, v)
+						}
+					}
+				}
+			}
+		}
 	}
 }
