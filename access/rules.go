@@ -166,7 +166,7 @@ func parseRule(i int, raw json.RawMessage) (*Rule, error) {
 		case "set", "set-claim":
 			m := map[string]string{}
 			if json.Unmarshal(v, &m) != nil {
-				err = errors.New("must be an object of strings, FLAG to VALUE")
+				err = errors.New("must be an object of strings, FLAG to VALUE, as the command line writes them: a number or a boolean in quotes ({\"replicas\": \"3\"})")
 				if k == "set-claim" {
 					err = errors.New("must be an object of strings, FLAG to CLAIM")
 				}

@@ -59,13 +59,14 @@ func annotations(c *cobra.Command) (*mcp.ToolAnnotations, []error) {
 	if title != "" {
 		a.Title, set = title, true
 	}
+	idempotentSet := false
 	for _, h := range []struct {
 		key string
 		set func(bool)
 	}{
 		{toolmeta.AnnotationReadOnly, func(b bool) { a.ReadOnlyHint = b }},
 		{toolmeta.AnnotationDestructive, func(b bool) { a.DestructiveHint = &b }},
-		{toolmeta.AnnotationIdempotent, func(b bool) { a.IdempotentHint = b }},
+		{toolmeta.AnnotationIdempotent, func(b bool) { a.IdempotentHint, idempotentSet = b, true }},
 		{toolmeta.AnnotationOpenWorld, func(b bool) { a.OpenWorldHint = &b }},
 	} {
 		b, ok, es := boolAnnotation(c, h.key)
@@ -77,6 +78,13 @@ func annotations(c *cobra.Command) (*mcp.ToolAnnotations, []error) {
 	}
 	if !set {
 		return nil, errs
+	}
+	// The go-sdk writes idempotentHint always, false when unset; MCP gives
+	// it meaning only for a tool that is not read-only, and a call that
+	// changes nothing has no further effect when repeated: a read-only
+	// tool is idempotent unless its author says otherwise.
+	if a.ReadOnlyHint && !idempotentSet {
+		a.IdempotentHint = true
 	}
 	return a, errs
 }

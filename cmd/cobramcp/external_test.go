@@ -219,6 +219,14 @@ func TestPolicyFromOutside(t *testing.T) {
 			t.Errorf("--read-only without hints: %v; want %q in it", err, want)
 		}
 	}
+	// A client entry whose --read-only leaves nothing says the same.
+	t.Setenv("HOME", t.TempDir())
+	_, err = run(t, "claude", "enable", "--dry-run", "--cache-dir", sharedCache, "--mcp-log-level=error", "--", bin, "--read-only")
+	for _, want := range []string{"leaves no tool", `"readOnly": true`, "--overlay FILE", "--tools"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("claude enable -- BIN --read-only without hints: %v; want %q in it", err, want)
+		}
+	}
 	overlay := filepath.Join(t.TempDir(), "overlay.json")
 	if err := os.WriteFile(overlay, []byte(`{"commands": {"get pods": {"readOnly": true}, "version": {"readOnly": true}}}`), 0o600); err != nil {
 		t.Fatal(err)

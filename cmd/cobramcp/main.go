@@ -313,7 +313,7 @@ func explainReadOnly(c *cobra.Command) {
 		explainReadOnly(s)
 	}
 	run := c.RunE
-	if run == nil || c.Flags().Lookup("read-only") == nil {
+	if run == nil { // a command with --read-only, or one that plans a server's (CLIENT enable -- ... --read-only)
 		return
 	}
 	c.RunE = func(c *cobra.Command, args []string) error {

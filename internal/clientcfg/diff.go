@@ -7,8 +7,9 @@ import (
 )
 
 // Diff returns a unified diff of before and after, labelled with path,
-// with one hunk around the lines that changed (three lines of context).
-// It is empty when they are equal.
+// with one hunk around the lines that changed (three lines of context):
+// "(new)" labels the file when there was none before (before is empty),
+// "(updated)" the file changed. It is empty when they are equal.
 func Diff(path string, before, after []byte) string {
 	if bytes.Equal(before, after) {
 		return ""
@@ -26,7 +27,11 @@ func Diff(path string, before, after []byte) string {
 	from := max(pre-ctx, 0)
 	aEnd, bEnd := min(len(a)-suf+ctx, len(a)), min(len(b)-suf+ctx, len(b))
 	var w strings.Builder
-	fmt.Fprintf(&w, "--- %s\n+++ %s (new)\n", path, path)
+	label := "updated"
+	if len(before) == 0 {
+		label = "new"
+	}
+	fmt.Fprintf(&w, "--- %s\n+++ %s (%s)\n", path, path, label)
 	fmt.Fprintf(&w, "@@ -%s +%s @@\n", span(from, aEnd), span(from, bEnd))
 	for _, l := range a[from:pre] {
 		w.WriteString(" " + l)
