@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 NODEDIR := test/node
 
-.PHONY: all build demo test vet unit realcli docker hydra corpus corpus-fast node-deps bench bench-cost bench-sdk searchbench searchbench-check searchbench-encoder kubectl external-timing gh-cold fuzz clean api-update otelcol dashboard-picture
+.PHONY: all build demo test quick vet unit realcli docker hydra corpus corpus-fast node-deps bench bench-cost bench-sdk searchbench searchbench-check searchbench-encoder kubectl external-timing gh-cold fuzz clean api-update otelcol dashboard-picture
 
 all: build
 
@@ -81,6 +81,13 @@ corpus:
 	  grep -E '^ *([a-z0-9]+_test.go:[0-9]+: )?\| |not listed|^(--- |ok|FAIL)' $$log | cut -c1-400; echo "full log: $$log"; exit $$rc
 
 test: vet build node-deps unit realcli docker corpus-fast searchbench-check hydra
+
+# The library's own tests, fast: vet, then the public packages and internal/ (not the real CLIs,
+# the e2e suite, cmd/cobramcp's reflection from outside or internal/external), and the API and
+# repository checks. What to run while working; make test runs everything.
+QUICK_PKGS = $(shell $(GO) list ./... | grep -v -e /test/ -e /cmd/ -e /internal/external -e /example)
+quick: vet
+	$(GO) test -count=1 $(QUICK_PKGS) ./test/api ./test/repo
 
 # Ory Hydra, a production identity provider (test/hydra, its own module: github.com/ory/hydra/v2
 # built from the module proxy, with cgo for its in-memory SQLite), set up as docs/deploy.md says:
