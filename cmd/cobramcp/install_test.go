@@ -31,8 +31,14 @@ func TestInstallDoc(t *testing.T) {
 		t.Fatalf("docs/install.md has no line starting %q", prefix)
 		return nil
 	}
-	edit, build := line("go mod edit -require="), line("go build -o cobramcp ./cmd/cobramcp")
-	line("go mod tidy") // run below as a build that may add requirements: tidy would fetch the tests' modules of every dependency
+	edit, tidy, build := line("go mod edit -require="), line("go mod tidy"), line("go build -o cobramcp ./cmd/cobramcp")
+	// The documented order: the one line of adoption before the go.mod
+	// steps, which tidy would otherwise undo (it keeps only what the code
+	// imports).
+	adopt, modEdit := strings.Index(string(doc), "root.AddCommand(bridge.Command(nil))"), strings.Index(string(doc), "go mod edit -require=")
+	if adopt < 0 || modEdit < 0 || adopt > modEdit {
+		t.Errorf("docs/install.md must show the adoption line (at %d) before go mod edit (at %d): go mod tidy before the import drops the requirement", adopt, modEdit)
+	}
 
 	repo, err := filepath.Abs("../..")
 	if err != nil {
@@ -46,6 +52,8 @@ func TestInstallDoc(t *testing.T) {
 	if err := os.Mkdir(mod, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// An empty directory made into a Cobra CLI's module, before it adopts
+	// cobramcp: its go.mod requires cobra alone.
 	files := map[string]string{
 		"go.mod": "module example.com/yourcli\n\ngo 1.25.0\n\nrequire github.com/spf13/cobra v1.9.1\n",
 		"main.go": `package main
@@ -73,7 +81,9 @@ func main() {
 			t.Fatal(err)
 		}
 	}
-	env := append(os.Environ(), "GOPROXY=off", "GOFLAGS=-mod=mod", "GOSUMDB=off", "GOWORK=off")
+	// The module proxy stays reachable, as on a newcomer's machine: go mod
+	// tidy reads the modules of the dependencies' tests too.
+	env := append(os.Environ(), "GOWORK=off")
 	sh := func(dir string, argv ...string) string {
 		t.Helper()
 		c := osexec.Command(argv[0], argv[1:]...)
@@ -94,7 +104,8 @@ func main() {
 		t.Fatalf("go mod download (in the clone): %v\n%s", err, out)
 	}
 	sh(mod, edit...)
-	sh(mod, "go", "build", "-mod=mod", "-o", "yourcli", ".")
+	sh(mod, tidy...)
+	sh(mod, "go", "build", "-o", "yourcli", ".")
 	if out := sh(mod, "./yourcli", "mcp", "call", "yourcli_hello"); !strings.Contains(out, `"stdout": "hello\n"`) {
 		t.Errorf("yourcli mcp call yourcli_hello:\n%s", out)
 	}
