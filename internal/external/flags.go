@@ -325,6 +325,23 @@ func (d *discoverer) helpType(f *Flag, hf *helpFlag, page *helpPage, raw string)
 		// them: "--json fields   Output JSON with the specified fields").
 		custom = hf.word
 		placeholder = isPlaceholder(hf, raw)
+		if !placeholder && !strings.ContainsAny(custom, " [") {
+			// The name of a custom pflag.Value: served by that name as
+			// a string, as in-process, whatever values its parser
+			// takes; one whose name says Slice or Array takes one
+			// value an occurrence (cobra offers such a flag again once
+			// set, by its type's name). No process: helm's --output
+			// (format, an enum) took eleven on each command.
+			f.Type, f.TypeFrom = custom, FromHelp
+			f.Repeatable = strings.Contains(custom, "Slice") || strings.Contains(custom, "Array")
+			if _, def, ok := hf.split(custom); ok && !zeroDefault(custom, def) {
+				f.Default = def
+			}
+			if hf.noOpt != "" && hf.noOpt != "true|false" {
+				f.NoOptDefVal = hf.noOpt
+			}
+			return nil
+		}
 	}
 	guess := ""
 	if hf != nil && hf.style == "assign" {
