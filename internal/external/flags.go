@@ -129,7 +129,7 @@ func (d *discoverer) flags(c *Command, path []string, page *helpPage, comp *comp
 			}
 			continue
 		}
-		f := &Flag{Name: lf.name, Shorthand: lf.shorthand, Usage: lf.usage, Required: required[lf.name]}
+		f := &Flag{Name: lf.name, Shorthand: lf.shorthand, Usage: lf.usage, Required: required[lf.name], listed: lf.usage}
 		c.Flags = append(c.Flags, f)
 		if c.NoParse {
 			f.Type, f.TypeFrom = "string", FromUnknown
@@ -259,14 +259,14 @@ func (d *discoverer) inherited(page *helpPage, hf *helpFlag, lf *completedFlag, 
 	if page.global[lf.name] {
 		return true
 	}
-	if hf != nil && page.sections && !page.styled && (ownSection(hf.section) || p.Usage != lf.usage || p.Shorthand != lf.shorthand) {
+	if hf != nil && page.sections && !page.styled && (ownSection(hf.section) || p.listed != lf.usage || p.Shorthand != lf.shorthand) {
 		// Listed among the command's own flags; a flag that its
 		// ancestor defines, shown under another title (rclone's "Sync
 		// Flags:", the global flags of the command's group), is the
 		// ancestor's, learned there once.
 		return false
 	}
-	return p.Usage == lf.usage && p.Shorthand == lf.shorthand
+	return p.listed == lf.usage && p.Shorthand == lf.shorthand
 }
 
 // helpType finds f's type, default and optional value from pflag's help

@@ -116,6 +116,10 @@ type Flag struct {
 	// Declared reports a flag that the CLI hides, declared by the
 	// overlay ("hidden": true) and checked against the CLI's parser.
 	Declared bool `json:"declared,omitempty"`
+	// listed is Usage as the command's listing gave it, before the
+	// parser's answers could change it: what the sub-commands, read
+	// while those answers are asked, compare theirs with (inherited).
+	listed string
 }
 
 // Type sources, the values of Flag.TypeFrom.
