@@ -37,7 +37,11 @@
 // The team server's OAuth is an opt-in, so that a CLI that does not serve
 // a team links no OAuth, JOSE or OIDC code: a CLI that does gives
 // bridge.WithOAuth(oauth.New) to Command. Parts that bridge does not import
-// are added so, each by an Option built from its own package's constructor.
+// are added so, each by an Option built from its own package's constructor:
+// a new one is its With function and an unexported field of Options
+// (bridge.go, cmd.go) and its flags in a file named after it (as
+// oauthflags.go and telemetry.go), which refuse in one line, naming the
+// opt-in, when the CLI did not opt in.
 //
 // A program that serves a CLI other than itself sets Options.Outside, and
 // one whose purpose is serving puts the commands at its top with

@@ -62,4 +62,12 @@
 //     would admit the caller, resource_metadata).
 //   - Serve shuts down gracefully: running calls may finish within Grace,
 //     then they are cancelled with their process groups.
+//
+// A new authentication method is an [Authenticator] (Require, Public): in a
+// package of its own when it brings dependencies, as package oauth does,
+// offered to a CLI by a bridge.Option (bridge.WithOAuth is the model) so
+// that a CLI that does not use it does not link it. A caller whose identity
+// comes another way than a token's subject is taught to internal/caller
+// (Auth, FromToken), where sessions, access rules, fair shares and the
+// audit log read it.
 package serve

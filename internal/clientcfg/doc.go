@@ -18,6 +18,12 @@
 //	}
 //	fmt.Println(ch.Found, ch.Kept, ch.Backup) // updated an entry?, what of it was kept, where the previous version is
 //
+// A new client is one entry in Clients (clients.go: ID and name, its file's
+// format and key, its locations by scope, its tool limits), a fixture of
+// its file and its expected locations in clientcfg_test.go, and its row in
+// docs/clients.md: package bridge makes `mcp ID enable|disable|list` from
+// the table, and plans the tool mode from the limits.
+//
 // What the package promises:
 //
 //   - Every other byte stays. JSON files (with or without comments and
