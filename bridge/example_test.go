@@ -124,3 +124,85 @@ func ExampleWithOAuth() {
 	// Output:
 	// serve as an OAuth resource server: accept only access tokens
 }
+
+// AllowCmds serves the commands named and their sub-commands; ExcludeFlags
+// leaves flags out of them.
+func ExampleAllowCmds() {
+	root := &cobra.Command{Use: "mycli"}
+	get := &cobra.Command{Use: "get", Short: "Show things"}
+	pods := &cobra.Command{Use: "pods", Short: "Show pods", Run: func(*cobra.Command, []string) {}}
+	pods.Flags().String("namespace", "", "the namespace")
+	pods.Flags().String("token", "", "never served")
+	get.AddCommand(pods)
+	root.AddCommand(get, &cobra.Command{Use: "delete", Short: "Delete a thing", Run: func(*cobra.Command, []string) {}})
+	root.AddCommand(bridge.Command(&bridge.Config{
+		Selectors: []bridge.Selector{{Cmd: bridge.AllowCmds("get"), LocalFlag: bridge.ExcludeFlags("token")}},
+	}))
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetArgs([]string{"mcp", "tool", "mycli_get_pods", "--schema"})
+	if err := root.Execute(); err != nil {
+		panic(err)
+	}
+	var tool struct {
+		Parameters struct {
+			Properties struct {
+				Flags struct{ Properties map[string]any }
+			}
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &tool); err != nil {
+		panic(err)
+	}
+	_, token := tool.Parameters.Properties.Flags.Properties["token"]
+	_, ns := tool.Parameters.Properties.Flags.Properties["namespace"]
+	fmt.Println("namespace:", ns, "token:", token)
+	// Output:
+	// namespace: true token: false
+}
+
+// A flag's annotations give its schema where its type says too little: an
+// enum here, and a custom value that accumulates served as an array.
+func ExampleFlagAnnotationSchema() {
+	root := &cobra.Command{Use: "mycli"}
+	get := &cobra.Command{Use: "get", Short: "Show a thing", Run: func(*cobra.Command, []string) {}}
+	get.Flags().String("output", "table", "output format")
+	_ = get.Flags().SetAnnotation("output", bridge.FlagAnnotationSchema, []string{`{"enum": ["table", "json"]}`})
+	get.Flags().Var(&labels{}, "label", "a label, KEY=VALUE; repeatable")
+	_ = get.Flags().SetAnnotation("label", bridge.FlagAnnotationRepeatable, []string{"true"})
+	root.AddCommand(get, bridge.Command(nil))
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetArgs([]string{"mcp", "tool", "mycli_get", "--schema"})
+	if err := root.Execute(); err != nil {
+		panic(err)
+	}
+	var tool struct {
+		Parameters struct {
+			Properties struct {
+				Flags struct {
+					Properties map[string]struct {
+						Type any
+						Enum []string
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &tool); err != nil {
+		panic(err)
+	}
+	flags := tool.Parameters.Properties.Flags.Properties
+	fmt.Println("output:", flags["output"].Type, flags["output"].Enum)
+	fmt.Println("label:", flags["label"].Type)
+	// Output:
+	// output: string [table json]
+	// label: array
+}
+
+// labels is a custom pflag value that keeps every value it is given.
+type labels []string
+
+func (l *labels) String() string     { return fmt.Sprint(*l) }
+func (l *labels) Set(v string) error { *l = append(*l, v); return nil }
+func (l *labels) Type() string       { return "labels" }
