@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -43,6 +44,45 @@ func openFile(path string, logger *slog.Logger) (*file, error) {
 		logger.Warn("audit log was readable or writable by others: its mode is now 0600", "file", path, "was", fmt.Sprintf("%#o", perm))
 	}
 	return &file{path: path, f: f, id: fi}, nil
+}
+
+// openAppend opens path for appending with the platform's flags extra
+// (openNoFollow's), creating it with mode 0600 when it is missing (created
+// says so).
+func openAppend(path string, extra int) (f *os.File, created bool, err error) {
+	flags := os.O_WRONLY | os.O_APPEND | extra
+	f, err = os.OpenFile(path, flags|os.O_CREATE|os.O_EXCL, 0o600)
+	if err == nil {
+		return f, true, nil
+	}
+	if !errors.Is(err, fs.ErrExist) {
+		return nil, false, err
+	}
+	f, err = os.OpenFile(path, flags, 0)
+	return f, false, err
+}
+
+// describeOpenError words what the open of an audit log's path met: what
+// the platform can tell of it (openRefusal), else the error without the
+// path, which openFile names.
+func describeOpenError(err error) error {
+	if why := openRefusal(err); why != nil {
+		return why
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// checkFile refuses a file that is not regular, and what else the
+// platform refuses (checkOwner).
+func checkFile(fi fs.FileInfo) error {
+	if !fi.Mode().IsRegular() {
+		return notRegular(fi.Mode())
+	}
+	return checkOwner(fi)
 }
 
 // notRegular says what a file that is not a regular one is.

@@ -14,20 +14,13 @@ import (
 // it is missing (created says so), without following a symbolic link at
 // it and without waiting for a reader of a named pipe.
 func openNoFollow(path string) (f *os.File, created bool, err error) {
-	flags := os.O_WRONLY | os.O_APPEND | syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC
-	f, err = os.OpenFile(path, flags|os.O_CREATE|os.O_EXCL, 0o600)
-	if err == nil {
-		return f, true, nil
-	}
-	if !errors.Is(err, fs.ErrExist) {
-		return nil, false, err
-	}
-	f, err = os.OpenFile(path, flags, 0)
-	return f, false, err
+	return openAppend(path, syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC)
 }
 
-// describeOpenError words what the open of an audit log's path met.
-func describeOpenError(err error) error {
+// openRefusal words what the errno of a refused open says of the path: a
+// symbolic link (O_NOFOLLOW), a named pipe with no reader (O_NONBLOCK), a
+// directory; nil for any other error.
+func openRefusal(err error) error {
 	switch {
 	case errors.Is(err, syscall.ELOOP):
 		return notRegular(fs.ModeSymlink)
@@ -36,19 +29,11 @@ func describeOpenError(err error) error {
 	case errors.Is(err, syscall.EISDIR):
 		return notRegular(fs.ModeDir)
 	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
+	return nil
 }
 
-// checkFile refuses a file that is not regular, has other names, or is
-// another user's.
-func checkFile(fi fs.FileInfo) error {
-	if !fi.Mode().IsRegular() {
-		return notRegular(fi.Mode())
-	}
+// checkOwner refuses a file that has other names or is another user's.
+func checkOwner(fi fs.FileInfo) error {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
 		return nil
