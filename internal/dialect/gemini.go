@@ -171,15 +171,8 @@ func (g *geminizer) schema(v any, path string) *object {
 			// bridge still validates every call against the MCP schema.
 		case k == "anyOf" || k == "oneOf":
 			branches := asList(val)
-			switch {
-			case k == "oneOf" && o.has("anyOf"):
-				g.r.add(at, "dropped keyword \"oneOf\": Gemini has no oneOf, and anyOf is already taken")
+			if !g.r.keepComposition(at, k, o, branches, "Gemini") {
 				continue
-			case constraintOnly(branches):
-				g.r.add(at, "dropped keyword %q: its branches only assert which properties are present (as a flag group does), which Gemini cannot state", k)
-				continue
-			case k == "oneOf":
-				g.r.add(at, "oneOf became anyOf: Gemini has no oneOf, so \"exactly one branch\" is weakened to \"at least one\"")
 			}
 			if out.has("anyOf") {
 				// A list of types already became anyOf.

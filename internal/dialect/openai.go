@@ -123,6 +123,26 @@ func constraintOnly(branches []any) bool {
 	return false
 }
 
+// keepComposition decides what becomes of the anyOf or oneOf (k, with
+// its branches) of the schema o, at at, in a subset that has anyOf alone
+// (named in the warnings: "Gemini", "strict mode"). It reports false, and
+// the loss, when the keyword is dropped: a oneOf beside an anyOf, or
+// branches that only assert which properties are present. A oneOf kept
+// becomes anyOf, which is reported as weakened.
+func (r *report) keepComposition(at, k string, o *object, branches []any, subset string) bool {
+	switch {
+	case k == "oneOf" && o.has("anyOf"):
+		r.add(at, "dropped keyword \"oneOf\": %s has no oneOf, and anyOf is already taken", subset)
+		return false
+	case constraintOnly(branches):
+		r.add(at, "dropped keyword %q: its branches only assert which properties are present (as a flag group does), which %s cannot state", k, subset)
+		return false
+	case k == "oneOf":
+		r.add(at, "oneOf became anyOf: %s has no oneOf, so \"exactly one branch\" is weakened to \"at least one\"", subset)
+	}
+	return true
+}
+
 // schema rewrites one subschema. nullable is set for a property its parent
 // did not require: strict mode requires every property, so an optional
 // one must admit null (which the call path reads as "not set").
@@ -173,15 +193,8 @@ func (s *strictifier) schema(v any, path string, nullable bool) any {
 			out.set(k, s.schema(val, at, false))
 		case k == "anyOf" || k == "oneOf":
 			branches := asList(val)
-			switch {
-			case k == "oneOf" && o.has("anyOf"):
-				s.r.add(at, "dropped keyword \"oneOf\": strict mode has no oneOf, and anyOf is already taken")
+			if !s.r.keepComposition(at, k, o, branches, "strict mode") {
 				continue
-			case constraintOnly(branches):
-				s.r.add(at, "dropped keyword %q: its branches only assert which properties are present (as a flag group does), which strict mode cannot state", k)
-				continue
-			case k == "oneOf":
-				s.r.add(at, "oneOf became anyOf: strict mode has no oneOf, so \"exactly one branch\" is weakened to \"at least one\"")
 			}
 			var outB []any
 			for i, b := range branches {
