@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -22,6 +21,7 @@ import (
 	"github.com/cobramcp/cobramcp/internal/toolmeta"
 	"github.com/cobramcp/cobramcp/oauth"
 	"github.com/cobramcp/cobramcp/serve"
+	"github.com/cobramcp/cobramcp/test/proctest"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -187,18 +187,6 @@ func TestStreamOAuthOptIn(t *testing.T) {
 	})
 }
 
-// freeAddr returns a loopback address with a port that was free a moment
-// ago.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
 // waitHealthy waits until the stream at base answers /healthz, failing t
 // if it ends first (done) or does not answer within 10s.
 func waitHealthy(t *testing.T, base string, done <-chan error) {
@@ -253,7 +241,7 @@ func TestStreamServes(t *testing.T) {
 			t.Setenv("FAKE_MCP_TOKEN", token)
 			logs := captureStderr(t)
 			ts := streamCLI()
-			addr := freeAddr(t)
+			addr := proctest.FreeAddr(t)
 			// The policy leaves 101 of the 102 tools: more than
 			// toolmeta.AutoSearchTools, so that the default tool mode,
 			// auto, lists the search tools.

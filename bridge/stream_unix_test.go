@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/cobramcp/cobramcp/test/proctest"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -58,7 +59,7 @@ func TestStreamEndsRunningCalls(t *testing.T) {
 	}
 	const token = "fake-token-0123456789"
 	t.Setenv("FAKE_MCP_TOKEN", token)
-	addr := freeAddr(t)
+	addr := proctest.FreeAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -22,6 +21,7 @@ import (
 	"github.com/cobramcp/cobramcp/internal/oidctest"
 	"github.com/cobramcp/cobramcp/oauth"
 	"github.com/cobramcp/cobramcp/serve"
+	"github.com/cobramcp/cobramcp/test/proctest"
 )
 
 const resource = "http://127.0.0.1:8080/mcp"
@@ -222,13 +222,8 @@ func TestIssuerDownLater(t *testing.T) {
 }
 
 func TestIssuerUnreachableAtStart(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	_, err = oauth.New(context.Background(), serve.OAuthConfig{Issuer: "http://" + addr + "/realms/team", Resource: resource})
+	addr := proctest.FreeAddr(t)
+	_, err := oauth.New(context.Background(), serve.OAuthConfig{Issuer: "http://" + addr + "/realms/team", Resource: resource})
 	if !errors.Is(err, oauth.ErrIssuerUnreachable) || !strings.Contains(err.Error(), addr) {
 		t.Errorf("error %v, want ErrIssuerUnreachable naming %s", err, addr)
 	}

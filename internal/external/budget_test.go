@@ -1,17 +1,16 @@
 package external_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/cobramcp/cobramcp/internal/external"
+	"github.com/cobramcp/cobramcp/test/proctest"
 )
 
 // TestEndlessTree reflects a CLI whose tree has no end (six sub-commands
@@ -74,29 +73,11 @@ func TestHangingHelps(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer that a logger and the test may share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestProgressLines: a slow reflection logs its progress (commands read
 // and left, processes, time elapsed) at the interval given.
 func TestProgressLines(t *testing.T) {
 	bin := fixture(t, "testdata/slowhelp")
-	var log syncBuffer
+	var log proctest.Buffer
 	env := append(os.Environ(), "SLOWHELP_DELAY=300ms")
 	_, err := external.Reflect(context.Background(), bin, "slowhelp", &external.Options{
 		Env: env, Parallel: 2, ProgressInterval: 50 * time.Millisecond,

@@ -3,6 +3,7 @@ module github.com/cobramcp/cobramcp/test/dashboard
 go 1.26.0
 
 require (
+	github.com/cobramcp/cobramcp v0.0.0-00010101000000-000000000000
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/prometheus/client_model v0.6.3
 	github.com/prometheus/common v0.74.0
@@ -117,3 +118,5 @@ require (
 	sigs.k8s.io/structured-merge-diff/v6 v6.3.0 // indirect
 	sigs.k8s.io/yaml v1.6.0 // indirect
 )
+
+replace github.com/cobramcp/cobramcp => ../..

@@ -10,7 +10,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -47,6 +46,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	vgdraw "gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/cobramcp/cobramcp/test/proctest"
 )
 
 func main() {
@@ -129,26 +130,16 @@ func serve(cfg config, dir string) (mcpURL, metricsURL string, stop func(), err 
 		return "", "", nil, err
 	}
 	stop = func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }
-	urls := make(chan string, 2)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if m := regexp.MustCompile(`url=(http://\S+)`).FindStringSubmatch(sc.Text()); m != nil {
-				urls <- m[1]
-			}
-		}
-	}()
-	for range 2 {
-		select {
-		case u := <-urls:
-			if strings.HasSuffix(u, "/metrics") {
-				metricsURL = u
-			} else {
-				mcpURL = u
-			}
-		case <-time.After(2 * time.Minute):
-			stop()
-			return "", "", nil, errors.New("cobramcp stream did not serve within 2 minutes")
+	urls, err := proctest.ServedURLs(stderr, 2, 2*time.Minute)
+	if err != nil {
+		stop()
+		return "", "", nil, fmt.Errorf("cobramcp stream did not serve: %w", err)
+	}
+	for _, u := range urls {
+		if strings.HasSuffix(u, "/metrics") {
+			metricsURL = u
+		} else {
+			mcpURL = u
 		}
 	}
 	return mcpURL, metricsURL, stop, nil

@@ -3,9 +3,7 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,45 +11,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cobramcp/cobramcp/test/auditfile"
 )
-
-// auditLines reads the JSON lines of an audit file, failing on a line that
-// is not JSON; nil while the file is missing.
-func auditLines(t *testing.T, path string) []map[string]any {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil
-	}
-	var out []map[string]any
-	for _, l := range bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) {
-		if len(l) == 0 {
-			continue
-		}
-		var m map[string]any
-		if err := json.Unmarshal(l, &m); err != nil {
-			t.Fatalf("%s: a line is not JSON: %q", path, l)
-		}
-		out = append(out, m)
-	}
-	return out
-}
-
-// waitLines waits until path has n lines.
-func waitLines(t *testing.T, path string, n int) []map[string]any {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		lines := auditLines(t, path)
-		if len(lines) == n {
-			return lines
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s has %d lines, want %d", path, len(lines), n)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
 
 // TestAuditLogRotation (issue 34.7) on `mycli mcp start`: what logrotate
 // does (the file renamed, then SIGHUP to the server, its postrotate) leaves
@@ -69,25 +31,13 @@ func TestAuditLogRotation(t *testing.T) {
 		}
 	}
 	version()
-	waitLines(t, p, 1)
-	if err := os.Rename(p, p+".1"); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.cmd.Process.Signal(syscall.SIGHUP); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(s.stderr.String(), "SIGHUP: the audit log is opened again") {
-		if time.Now().After(deadline) {
-			t.Fatalf("no reopening logged:\n%s", s.stderr)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	auditfile.WaitLines(t, p, 1)
+	auditfile.Rotate(t, s.cmd.Process, p, p+".1", s.stderr, 1)
 	version()
-	if l := waitLines(t, p, 1); l[0]["tool"] != "mycli_version" {
+	if l := auditfile.WaitLines(t, p, 1); l[0]["tool"] != "mycli_version" {
 		t.Errorf("the new file: %v", l)
 	}
-	if l := auditLines(t, p+".1"); len(l) != 1 || l[0]["tool"] != "mycli_version" {
+	if l := auditfile.Lines(t, p+".1"); len(l) != 1 || l[0]["tool"] != "mycli_version" {
 		t.Errorf("the rotated file: %v", l)
 	}
 	// Moved without a signal.
@@ -95,7 +45,7 @@ func TestAuditLogRotation(t *testing.T) {
 		t.Fatal(err)
 	}
 	version()
-	l := waitLines(t, p, 2)
+	l := auditfile.WaitLines(t, p, 2)
 	if l[0]["reopened"] != p || l[0]["mayBeMissing"] != 1.0 || l[1]["tool"] != "mycli_version" {
 		t.Errorf("the file after a move without SIGHUP: %v", l)
 	}

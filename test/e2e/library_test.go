@@ -1,16 +1,13 @@
 package e2e
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -19,6 +16,7 @@ import (
 	"github.com/cobramcp/cobramcp/example/mycli"
 	"github.com/cobramcp/cobramcp/internal/oidctest"
 	"github.com/cobramcp/cobramcp/test/mcphttp"
+	"github.com/cobramcp/cobramcp/test/proctest"
 )
 
 // protocolScript is the adversarial protocol checks, as lines sent one at
@@ -136,22 +134,14 @@ func startHTTP(t *testing.T, bin string, args ...string) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if m := regexp.MustCompile(`url=(http://\S+/mcp)`).FindStringSubmatch(sc.Text()); m != nil {
-				found <- m[1]
-			}
-		}
-	}()
-	select {
-	case u := <-found:
-		return u
-	case <-time.After(30 * time.Second):
-		t.Fatalf("%s %q did not serve within 30s", bin, args)
+	urls, err := proctest.ServedURLs(stderr, 1, 30*time.Second)
+	if err != nil {
+		t.Fatalf("%s %q did not serve: %v", bin, args, err)
 	}
-	return ""
+	if !strings.HasSuffix(urls[0], "/mcp") {
+		t.Fatalf("%s %q logged %s, not an MCP endpoint", bin, args, urls[0])
+	}
+	return urls[0]
 }
 
 // TestLibraryHTTPAnswersLikeMcpStream is TestLibraryServerAnswersLikeMcpStart
@@ -276,12 +266,7 @@ func TestLibraryOAuthAnswersLikeMcpStream(t *testing.T) {
 		do("DELETE", "/mcp", alice, sid, "")
 		return out
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := proctest.FreeAddr(t)
 	stream := transcript(startHTTP(t, teamBin, "mcp", "stream", "--addr", addr,
 		"--oauth-issuer", idp.Issuer(), "--oauth-resource", "http://"+addr+"/mcp"))
 	lib := transcript(startHTTP(t, libserverBin, "serve-http", "--oauth-issuer", idp.Issuer()))

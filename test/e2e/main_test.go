@@ -12,13 +12,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cobramcp/cobramcp/example/mycli"
+	"github.com/cobramcp/cobramcp/test/proctest"
 )
 
 // The binaries under test, set by TestMain.
@@ -93,31 +93,13 @@ func goBuild(out, pkg string) error {
 	return nil
 }
 
-// lockedBuffer is a bytes.Buffer safe for one writer and concurrent readers.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // server is one `mcp start` process with a go-sdk client session on it.
 type server struct {
 	t        *testing.T
 	cmd      *exec.Cmd
 	cs       *mcp.ClientSession
-	state    string        // the MYCLI_STATE file of the server
-	stderr   *lockedBuffer // the server's logs and its children's stray stderr
+	state    string           // the MYCLI_STATE file of the server
+	stderr   *proctest.Buffer // the server's logs and its children's stray stderr
 	progress chan *mcp.ProgressNotificationParams
 	closed   bool
 	stdin    io.WriteCloser // the server's stdin, with serverOptions.ownPipes
@@ -146,7 +128,7 @@ func startServer(t testing.TB, o serverOptions) *server {
 	}
 	s := &server{
 		state:    filepath.Join(t.TempDir(), "state.json"),
-		stderr:   &lockedBuffer{},
+		stderr:   &proctest.Buffer{},
 		progress: make(chan *mcp.ProgressNotificationParams, 1000),
 	}
 	if tt, ok := t.(*testing.T); ok {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cobramcp/cobramcp/example/mycli"
+	"github.com/cobramcp/cobramcp/test/proctest"
 )
 
 // rawServer is `mycli mcp start` driven by hand, line by line, to see every
@@ -22,7 +23,7 @@ type rawServer struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	lines  chan []byte // every line of stdout
-	stderr *lockedBuffer
+	stderr *proctest.Buffer
 	all    chan [][]byte // every line, once stdout is closed
 }
 
@@ -34,7 +35,7 @@ func startRaw(t *testing.T) *rawServer {
 // startRawCmd is startRaw for the stdio server that bin args... starts.
 func startRawCmd(t *testing.T, bin string, args ...string) *rawServer {
 	t.Helper()
-	r := &rawServer{t: t, lines: make(chan []byte, 100), stderr: &lockedBuffer{}, all: make(chan [][]byte, 1)}
+	r := &rawServer{t: t, lines: make(chan []byte, 100), stderr: &proctest.Buffer{}, all: make(chan [][]byte, 1)}
 	r.cmd = exec.Command(bin, args...)
 	r.cmd.Env = append(os.Environ(), mycli.StateEnv+"="+t.TempDir()+"/state.json")
 	r.cmd.Stderr = r.stderr

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -11,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -27,6 +25,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/cobramcp/cobramcp/example/mycli"
+	"github.com/cobramcp/cobramcp/test/proctest"
 )
 
 // The trace context the tests' clients send in _meta.
@@ -52,25 +51,15 @@ func startTeamStream(t *testing.T, env ...string) (mcpURL, metricsURL string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	urls := make(chan string, 2)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if m := regexp.MustCompile(`url=(http://\S+)`).FindStringSubmatch(sc.Text()); m != nil {
-				urls <- m[1]
-			}
-		}
-	}()
-	for range 2 {
-		select {
-		case u := <-urls:
-			if strings.HasSuffix(u, "/metrics") {
-				metricsURL = u
-			} else {
-				mcpURL = u
-			}
-		case <-time.After(30 * time.Second):
-			t.Fatal("mcp stream --metrics-addr did not serve within 30s")
+	urls, err := proctest.ServedURLs(stderr, 2, 30*time.Second)
+	if err != nil {
+		t.Fatalf("mcp stream --metrics-addr did not serve: %v", err)
+	}
+	for _, u := range urls {
+		if strings.HasSuffix(u, "/metrics") {
+			metricsURL = u
+		} else {
+			mcpURL = u
 		}
 	}
 	return mcpURL, metricsURL

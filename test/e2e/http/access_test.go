@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cobramcp/cobramcp/internal/oidctest"
+	"github.com/cobramcp/cobramcp/test/proctest"
 )
 
 // Issue 27's acceptance, as its "Done means" gives it: `mycli mcp stream
@@ -210,7 +211,7 @@ func TestAccessRefusedSettings(t *testing.T) {
 // with args, or returns why it did not start.
 func tryOAuthServer(t *testing.T, idp *oidctest.Provider, args ...string) (*server, error) {
 	t.Helper()
-	addr := freeAddr(t)
+	addr := proctest.FreeAddr(t)
 	args = append(args, "--addr", addr, "--oauth-issuer", idp.Issuer(), "--oauth-resource", "http://"+addr+"/mcp")
 	return tryStartServer(t, nil, args...)
 }

@@ -1,38 +1,16 @@
 package httpe2e
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-)
 
-// auditFileLines reads the JSON lines of an audit file, failing on a line
-// that is not JSON; nil while the file is missing.
-func auditFileLines(t *testing.T, path string) []map[string]any {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil
-	}
-	var out []map[string]any
-	for _, l := range bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) {
-		if len(l) == 0 {
-			continue
-		}
-		var m map[string]any
-		if err := json.Unmarshal(l, &m); err != nil {
-			t.Fatalf("%s: a line is not JSON: %q", path, l)
-		}
-		out = append(out, m)
-	}
-	return out
-}
+	"github.com/cobramcp/cobramcp/test/auditfile"
+)
 
 // TestAuditLogRotationOverHTTP (issue 34.7) on `mycli mcp stream`: the
 // file renamed and SIGHUP sent to the server, as logrotate's postrotate
@@ -49,29 +27,20 @@ func TestAuditLogRotationOverHTTP(t *testing.T) {
 	ctx := context.Background()
 	for round := 1; round <= 2; round++ {
 		// The file holds the line of the call after the last rotation.
-		before := len(auditFileLines(t, p))
+		before := len(auditfile.Lines(t, p))
 		if _, err := callEcho(ctx, cs, "before"); err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, "the call's line", func() bool { return len(auditFileLines(t, p)) == before+1 })
+		auditfile.WaitLines(t, p, before+1)
 		rotated := p + "." + string(rune('0'+round))
-		if err := os.Rename(p, rotated); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.cmd.Process.Signal(syscall.SIGHUP); err != nil {
-			t.Fatal(err)
-		}
-		waitFor(t, "the reopening logged", func() bool {
-			return strings.Count(s.stderr.String(), "SIGHUP: the audit log is opened again") == round
-		})
+		auditfile.Rotate(t, s.cmd.Process, p, rotated, s.stderr, round)
 		if _, err := callEcho(ctx, cs, "after"); err != nil {
 			t.Fatalf("after SIGHUP: %v\n%s", err, s.stderr)
 		}
-		waitFor(t, "the line in the new file", func() bool { return len(auditFileLines(t, p)) == 1 })
-		if l := auditFileLines(t, p); l[0]["tool"] != "mycli_echo" {
+		if l := auditfile.WaitLines(t, p, 1); l[0]["tool"] != "mycli_echo" {
 			t.Errorf("round %d, the new file: %v", round, l)
 		}
-		if l := auditFileLines(t, rotated); len(l) != before+1 || l[before]["tool"] != "mycli_echo" {
+		if l := auditfile.Lines(t, rotated); len(l) != before+1 || l[before]["tool"] != "mycli_echo" {
 			t.Errorf("round %d, the rotated file: %v", round, l)
 		}
 	}

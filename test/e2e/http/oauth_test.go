@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"slices"
 	"strings"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/cobramcp/cobramcp/internal/oidctest"
 	"github.com/cobramcp/cobramcp/test/mcphttp"
+	"github.com/cobramcp/cobramcp/test/proctest"
 )
 
 // oauthServer starts `mycli mcp stream` as the resource server of idp, on
@@ -23,18 +23,7 @@ import (
 // given by flags (or, with env, by MYCLI_MCP_OAUTH_*).
 func oauthServer(t testing.TB, idp *oidctest.Provider, viaEnv bool, args ...string) *server {
 	t.Helper()
-	return oauthServerAt(t, freeAddr(t), idp, viaEnv, args...)
-}
-
-// freeAddr returns a loopback address that was free a moment ago.
-func freeAddr(t testing.TB) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
+	return oauthServerAt(t, proctest.FreeAddr(t), idp, viaEnv, args...)
 }
 
 // oauthServerAt is oauthServer on addr.
@@ -154,12 +143,7 @@ func TestOAuthStateless(t *testing.T) {
 // that says why.
 func TestOAuthRefusedSettings(t *testing.T) {
 	idp := oidctest.Start(t)
-	dead, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	deadURL := "http://" + dead.Addr().String() + "/realms/team"
-	dead.Close()
+	deadURL := "http://" + proctest.FreeAddr(t) + "/realms/team"
 	tests := []struct {
 		name string
 		env  []string
@@ -196,7 +180,7 @@ func TestOAuthRefusedSettings(t *testing.T) {
 // and calls.
 func TestOAuthTypeScriptClient(t *testing.T) {
 	dir := nodeModules(t)
-	addr := freeAddr(t)
+	addr := proctest.FreeAddr(t)
 	idp := oidctest.StartFor(t, "http://"+addr+"/mcp")
 	s := oauthServerAt(t, addr, idp, false)
 	tok := idp.Login(t, &mockoidc.MockUser{Subject: "alice", Email: "alice@example.com", Groups: []string{"admins"}})

@@ -2,7 +2,6 @@ package httpe2e
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,12 +12,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cobramcp/cobramcp/test/proctest"
 )
 
 // mycli is the binary under test: the example as a CLI that serves a team
@@ -58,27 +58,9 @@ type server struct {
 	cmd    *exec.Cmd
 	url    string // the MCP endpoint
 	base   string // scheme://host:port
-	stderr *syncBuffer
+	stderr *proctest.Buffer
 	exited chan struct{} // closed when the server has exited and its stderr is read
 	err    error         // Wait's error, once exited is closed
-}
-
-// syncBuffer is a bytes.Buffer safe for one writer and many readers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 var urlRE = regexp.MustCompile(`msg="serving MCP over streamable HTTP" url=(\S+)`)
@@ -106,7 +88,7 @@ func tryStartServer(t testing.TB, env []string, args ...string) (*server, error)
 		"HOME=" + dir,
 		"MYCLI_STATE=" + filepath.Join(dir, "state.json"),
 	}, env...)
-	s := &server{cmd: cmd, stderr: &syncBuffer{}, exited: make(chan struct{})}
+	s := &server{cmd: cmd, stderr: &proctest.Buffer{}, exited: make(chan struct{})}
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)

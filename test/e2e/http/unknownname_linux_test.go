@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cobramcp/cobramcp/test/auditfile"
 )
 
 // hugeName is a tool name of 4,000,000 bytes, under the default body limit
@@ -39,11 +41,11 @@ func TestUnknownHugeToolName(t *testing.T) {
 		t.Fatalf("the server no longer serves: %v\n%s", err, s.stderr)
 	}
 	// The audit line of the refusal holds the name's start and length.
-	waitFor(t, "three audit lines", func() bool { return len(auditFileLines(t, auditFile)) == 3 })
+	lines := auditfile.WaitLines(t, auditFile, 3)
 	if b, _ := os.ReadFile(auditFile); len(b) > 4096 {
 		t.Errorf("the audit log holds %d bytes for three calls", len(b))
 	}
-	if tool, _ := auditFileLines(t, auditFile)[0]["tool"].(string); !strings.HasPrefix(tool, "mycli_get_podsss") || !strings.HasSuffix(tool, "… (4000000 bytes)") {
+	if tool, _ := lines[0]["tool"].(string); !strings.HasPrefix(tool, "mycli_get_podsss") || !strings.HasSuffix(tool, "… (4000000 bytes)") {
 		t.Errorf("the refusal's audit tool: %.300q", tool)
 	}
 }

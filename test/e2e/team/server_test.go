@@ -1,10 +1,7 @@
 package teame2e
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"log/slog"
 	"net"
 	"net/http"
@@ -23,6 +20,7 @@ import (
 	"github.com/cobramcp/cobramcp/internal/oidctest"
 	"github.com/cobramcp/cobramcp/oauth"
 	"github.com/cobramcp/cobramcp/serve"
+	"github.com/cobramcp/cobramcp/test/auditfile"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -174,20 +172,10 @@ func (s *server) mustConnect(t *testing.T, who string) *mcp.ClientSession {
 func (s *server) auditLines(t *testing.T) []map[string]any {
 	t.Helper()
 	s.stop()
-	b, err := os.ReadFile(s.auditPath)
-	if err != nil {
+	if _, err := os.Stat(s.auditPath); err != nil {
 		t.Fatal(err)
 	}
-	var out []map[string]any
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		var m map[string]any
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			t.Fatalf("audit line %q: %v", sc.Text(), err)
-		}
-		out = append(out, m)
-	}
-	return out
+	return auditfile.Lines(t, s.auditPath)
 }
 
 // logCounter is a slog.Handler that counts messages by text and keeps
