@@ -30,6 +30,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	tracenoop "go.opentelemetry.io/otel/trace/noop"
 
+	"github.com/cobramcp/cobramcp/test/mcptest"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -78,33 +79,6 @@ func cli(t *testing.T) (*toolset.Served, string) {
 	return v, dir
 }
 
-// connect serves srv over in-memory transports (a pipe, as stdio is).
-func connect(t *testing.T, srv *mcp.Server) *mcp.ClientSession {
-	t.Helper()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cs.Close() })
-	return cs
-}
-
-func text(r *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range r.Content {
-		if t, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(t.Text)
-		}
-	}
-	return b.String()
-}
-
 // attrs maps a span's attributes to their values as strings.
 func attrs(s sdktrace.ReadOnlySpan) map[string]string {
 	m := map[string]string{}
@@ -130,7 +104,7 @@ func TestSpans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs := connect(t, v.NewServer(toolset.ServerOptions{Observer: obs}))
+	cs := mcptest.Connect(t, v.NewServer(toolset.ServerOptions{Observer: obs}))
 	meta := mcp.Meta{"traceparent": clientParent, "tracestate": "rojo=00f067aa0ba902b7"}
 	call := func(name string, args map[string]any) *mcp.CallToolResult {
 		t.Helper()
@@ -218,7 +192,7 @@ func TestSpans(t *testing.T) {
 		}
 	}
 	wantEnv := fmt.Sprintf("TRACEPARENT=00-%s-%s-01 TRACESTATE=rojo=00f067aa0ba902b7", clientTrace, run.SpanContext().SpanID())
-	if out := text(echo); !strings.Contains(out, wantEnv) {
+	if out := mcptest.Text(echo); !strings.Contains(out, wantEnv) {
 		t.Errorf("the process saw %q, want %q", out, wantEnv)
 	}
 
@@ -323,7 +297,7 @@ func TestPrometheus(t *testing.T) {
 		t.Fatalf("New: %v %v", obs, err)
 	}
 	defer obs.Shutdown(context.Background())
-	cs := connect(t, v.NewServer(toolset.ServerOptions{Observer: obs}))
+	cs := mcptest.Connect(t, v.NewServer(toolset.ServerOptions{Observer: obs}))
 	for _, name := range []string{"tt_echo", "tt_echo", "tt_fail"} {
 		if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: map[string]any{"flags": map[string]any{"token": secret}}}); err != nil {
 			t.Fatal(err)

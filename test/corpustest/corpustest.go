@@ -23,11 +23,11 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/cobramcp/cobramcp/internal/external"
+	"github.com/cobramcp/cobramcp/test/mcptest"
 	"github.com/cobramcp/cobramcp/test/toolcompare"
 	"github.com/cobramcp/cobramcp/toolset"
 )
@@ -167,7 +167,7 @@ func calls(t *testing.T, c CLI, out *toolset.Served) {
 		}
 		o, ok := res.StructuredContent.(toolset.Output)
 		if !ok {
-			t.Errorf("%s %s: refused before the command ran: %s", call.Tool, call.Arguments, contentText(res))
+			t.Errorf("%s %s: refused before the command ran: %s", call.Tool, call.Arguments, mcptest.Text(res))
 			continue
 		}
 		got := strings.ReplaceAll(o.Stdout, viaTool, direct)
@@ -177,17 +177,6 @@ func calls(t *testing.T, c CLI, out *toolset.Served) {
 			t.Logf("call %s %s: exit code %d, %d bytes of stdout, as run directly", call.Tool, call.Arguments, code, len(got))
 		}
 	}
-}
-
-// contentText is the text of a result's content.
-func contentText(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
 }
 
 // Expanded reflects root and lists every tool expanded, as the comparison

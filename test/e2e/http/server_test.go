@@ -18,6 +18,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cobramcp/cobramcp/test/mcptest"
 	"github.com/cobramcp/cobramcp/test/proctest"
 )
 
@@ -226,15 +227,8 @@ func callEcho(ctx context.Context, cs *mcp.ClientSession, args ...string) (echoO
 	return out, nil
 }
 
-func text(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if t, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(t.Text)
-		}
-	}
-	return b.String()
-}
+// text is the text of a result's content.
+var text = mcptest.Text
 
 // waitFor polls cond for up to 20s.
 func waitFor(t *testing.T, what string, cond func() bool) {

@@ -21,6 +21,7 @@ import (
 	"github.com/cobramcp/cobramcp/oauth"
 	"github.com/cobramcp/cobramcp/serve"
 	"github.com/cobramcp/cobramcp/test/auditfile"
+	"github.com/cobramcp/cobramcp/test/mcptest"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -235,12 +236,5 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-func text(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if t, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(t.Text)
-		}
-	}
-	return b.String()
-}
+// text is the text of a result's content.
+var text = mcptest.Text
