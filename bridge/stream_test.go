@@ -187,6 +187,42 @@ func TestStreamOAuthOptIn(t *testing.T) {
 	})
 }
 
+// stream is one `fake mcp stream` run in the test's process.
+type stream struct {
+	base   string     // http://ADDR, the loopback address it serves on
+	done   chan error // what it returned, once it has
+	cancel context.CancelFunc
+}
+
+// startStream runs `fake mcp stream --addr ADDR args...`, serving what
+// tree loads on a free loopback address, and returns once it answers
+// /healthz. It is stopped at the end of the test if stop was not called.
+func startStream(t *testing.T, tree func(*cobra.Command, *slog.Logger) (*cobra.Command, *toolset.Config, error), args ...string) *stream {
+	t.Helper()
+	addr := proctest.FreeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	s := &stream{base: "http://" + addr, done: make(chan error, 1), cancel: cancel}
+	go func() { s.done <- runStream(ctx, tree, append([]string{"--addr", addr}, args...)...) }()
+	waitHealthy(t, s.base, s.done)
+	return s
+}
+
+// stop ends the stream as SIGTERM would and waits for it to return,
+// failing t when it returns an error or not within 30s.
+func (s *stream) stop(t *testing.T) {
+	t.Helper()
+	s.cancel()
+	select {
+	case err := <-s.done:
+		if err != nil {
+			t.Errorf("stream: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("stream did not stop")
+	}
+}
+
 // waitHealthy waits until the stream at base answers /healthz, failing t
 // if it ends first (done) or does not answer within 10s.
 func waitHealthy(t *testing.T, base string, done <-chan error) {
@@ -241,24 +277,18 @@ func TestStreamServes(t *testing.T) {
 			t.Setenv("FAKE_MCP_TOKEN", token)
 			logs := captureStderr(t)
 			ts := streamCLI()
-			addr := proctest.FreeAddr(t)
 			// The policy leaves 101 of the 102 tools: more than
 			// toolmeta.AutoSearchTools, so that the default tool mode,
 			// auto, lists the search tools.
-			args := []string{"--addr", addr, "--tools", "fake_cmd*,fake_echo", "--mcp-log-level", "debug"}
+			args := []string{"--tools", "fake_cmd*,fake_echo", "--mcp-log-level", "debug"}
 			if stateless {
 				args = append(args, "--stateless")
 			}
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			done := make(chan error, 1)
-			go func() { done <- runStream(ctx, ts.source, args...) }()
-
-			base := "http://" + addr
-			waitHealthy(t, base, done)
+			s := startStream(t, ts.source, args...)
+			ctx := context.Background()
 
 			// Without the token: 401.
-			resp, err := http.Post(base+"/mcp", "application/json", strings.NewReader(`{}`))
+			resp, err := http.Post(s.base+"/mcp", "application/json", strings.NewReader(`{}`))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -269,7 +299,7 @@ func TestStreamServes(t *testing.T) {
 
 			hc := &http.Client{Transport: authTransport(token)}
 			client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-			cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: hc, MaxRetries: -1}, nil)
+			cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.base + "/mcp", HTTPClient: hc, MaxRetries: -1}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -303,16 +333,7 @@ func TestStreamServes(t *testing.T) {
 				t.Errorf("%d calls ran, the last %+v; want fake_echo alone", ts.ncalls(), c)
 			}
 			cs.Close()
-
-			cancel() // as SIGTERM would
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Errorf("stream: %v", err)
-				}
-			case <-time.After(30 * time.Second):
-				t.Fatal("stream did not stop")
-			}
+			s.stop(t)
 			// The MCP server logs through the logger of --mcp-log-level:
 			// at debug, the go-sdk's own records ("server session
 			// connected") show.

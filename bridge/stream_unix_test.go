@@ -16,7 +16,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
-	"github.com/cobramcp/cobramcp/test/proctest"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -59,19 +58,13 @@ func TestStreamEndsRunningCalls(t *testing.T) {
 	}
 	const token = "fake-token-0123456789"
 	t.Setenv("FAKE_MCP_TOKEN", token)
-	addr := proctest.FreeAddr(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- runStream(ctx, load, "--addr", addr, "--shutdown-grace", "100ms") }()
-	base := "http://" + addr
-	waitHealthy(t, base, done)
+	s := startStream(t, load, "--shutdown-grace", "100ms")
 
 	clientCtx, endClient := context.WithCancel(context.Background())
 	defer endClient()
 	hc := &http.Client{Transport: authTransport(token)}
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	cs, err := client.Connect(clientCtx, &mcp.StreamableClientTransport{Endpoint: base + "/mcp", HTTPClient: hc, MaxRetries: -1}, nil)
+	cs, err := client.Connect(clientCtx, &mcp.StreamableClientTransport{Endpoint: s.base + "/mcp", HTTPClient: hc, MaxRetries: -1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,21 +78,13 @@ func TestStreamEndsRunningCalls(t *testing.T) {
 		if pid, err = strconv.Atoi(strings.TrimSpace(line)); err != nil {
 			t.Fatalf("the call printed %q, want its pid", line)
 		}
-	case err := <-done:
+	case err := <-s.done:
 		t.Fatalf("stream ended: %v", err)
 	case <-time.After(10 * time.Second):
 		t.Fatal("the call did not start within 10s")
 	}
 
-	cancel() // as SIGTERM would
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("stream: %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("stream did not stop")
-	}
+	s.stop(t) // as SIGTERM would
 	// mcp stream has returned: the call's process must be gone.
 	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
 		t.Errorf("the call's process %d outlived mcp stream (kill -0: %v): the calls were not waited for", pid, err)
