@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cobramcp/cobramcp/test/mcptest"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -35,12 +36,6 @@ func (p *person) handle(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitR
 // input-required results to the test.
 func confirmClient(t *testing.T, srv *mcp.Server, version string, p *person, mrtr bool) *mcp.ClientSession {
 	t.Helper()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ss.Close() })
 	opts := &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: !mrtr}}
 	if p != nil {
 		opts.ElicitationHandler = p.handle
@@ -49,12 +44,7 @@ func confirmClient(t *testing.T, srv *mcp.Server, version string, p *person, mrt
 	if version != "" {
 		so = &mcp.ClientSessionOptions{ProtocolVersion: version}
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, opts).Connect(context.Background(), ct, so)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cs.Close() })
-	return cs
+	return mcptest.ConnectClient(t, srv, mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, opts), so)
 }
 
 // TestConfirm: a call of a tool to confirm runs only when the person

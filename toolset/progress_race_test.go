@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cobramcp/cobramcp/test/mcptest"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -41,18 +42,8 @@ func TestProgressEndsBeforeResult(t *testing.T) {
 			}
 		},
 	})
-	st, ct := mcp.NewInMemoryTransports()
+	cs := mcptest.ConnectClient(t, srv, client, nil)
 	ctx := context.Background()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := client.Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
 	var wg sync.WaitGroup
 	for i := range 12 {
 		wg.Go(func() {

@@ -126,18 +126,7 @@ func startHTTP(t *testing.T, bin string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), mycli.StateEnv+"="+t.TempDir()+"/state.json")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	urls, err := proctest.ServedURLs(stderr, 1, 30*time.Second)
-	if err != nil {
-		t.Fatalf("%s %q did not serve: %v", bin, args, err)
-	}
+	urls := proctest.Serve(t, cmd, 1)
 	if !strings.HasSuffix(urls[0], "/mcp") {
 		t.Fatalf("%s %q logged %s, not an MCP endpoint", bin, args, urls[0])
 	}

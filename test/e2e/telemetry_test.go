@@ -43,19 +43,7 @@ func startTeamStream(t *testing.T, env ...string) (mcpURL, metricsURL string) {
 	t.Helper()
 	cmd := exec.Command(teamBin, "mcp", "stream", "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0")
 	cmd.Env = append(append(os.Environ(), mycli.StateEnv+"="+filepath.Join(t.TempDir(), "state.json")), env...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	urls, err := proctest.ServedURLs(stderr, 2, 30*time.Second)
-	if err != nil {
-		t.Fatalf("mcp stream --metrics-addr did not serve: %v", err)
-	}
-	for _, u := range urls {
+	for _, u := range proctest.Serve(t, cmd, 2) {
 		if strings.HasSuffix(u, "/metrics") {
 			metricsURL = u
 		} else {

@@ -13,13 +13,21 @@ import (
 // test ends.
 func Connect(t testing.TB, srv *mcp.Server) *mcp.ClientSession {
 	t.Helper()
+	return ConnectClient(t, srv, mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil), nil)
+}
+
+// ConnectClient is Connect with the test's own client (its handlers and
+// capabilities) and session options (nil: the client's defaults, such as
+// its latest protocol version).
+func ConnectClient(t testing.TB, srv *mcp.Server, client *mcp.Client, opts *mcp.ClientSessionOptions) *mcp.ClientSession {
+	t.Helper()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(context.Background(), st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(context.Background(), ct, nil)
+	cs, err := client.Connect(context.Background(), ct, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

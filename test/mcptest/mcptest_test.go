@@ -30,3 +30,14 @@ func TestConnectAndText(t *testing.T) {
 		t.Errorf("Text of no content = %q", got)
 	}
 }
+
+// TestConnectClient: the test's own client and session options are the
+// ones connected.
+func TestConnectClient(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "mine", Version: "2"}, nil)
+	cs := mcptest.ConnectClient(t, srv, client, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
+	if v := cs.InitializeResult().ProtocolVersion; v != "2025-06-18" {
+		t.Errorf("protocol version %q, want the one asked for", v)
+	}
+}

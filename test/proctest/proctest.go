@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os/exec"
 	"regexp"
 	"sync"
 	"testing"
@@ -88,4 +89,24 @@ func ServedURLs(r io.Reader, n int, within time.Duration) ([]string, error) {
 		}
 	}
 	return urls, nil
+}
+
+// Serve starts cmd, a server that logs its URLs on stderr, and returns the
+// first n it logs (ServedURLs), failing t when it does not serve within
+// 30s. The server is killed at the end of the test.
+func Serve(t testing.TB, cmd *exec.Cmd, n int) []string {
+	t.Helper()
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	urls, err := ServedURLs(stderr, n, 30*time.Second)
+	if err != nil {
+		t.Fatalf("%q did not serve: %v", cmd.Args, err)
+	}
+	return urls
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -107,4 +108,17 @@ func TestFreeAddr(t *testing.T) {
 		t.Fatalf("listening on %s: %v", addr, err)
 	}
 	ln.Close()
+}
+
+// TestServe starts a program that logs its URL on stderr and keeps
+// running, as a server does.
+func TestServe(t *testing.T) {
+	cmd := exec.Command("/bin/sh", "-c", `echo "starting" >&2; echo "msg=serving url=http://127.0.0.1:1/mcp" >&2; exec sleep 60`)
+	urls := proctest.Serve(t, cmd, 1)
+	if !slices.Equal(urls, []string{"http://127.0.0.1:1/mcp"}) {
+		t.Errorf("Serve = %q", urls)
+	}
+	if cmd.ProcessState != nil {
+		t.Errorf("the server has exited: %v", cmd.ProcessState)
+	}
 }
