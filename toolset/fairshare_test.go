@@ -53,17 +53,48 @@ func until(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// A server's queue cap refuses at once; a call that waited says how long;
-// the audit log has a line per call with the pinned value hidden.
-func TestServerQueueCapWaitAndAudit(t *testing.T) {
-	dir := t.TempDir()
-	script := filepath.Join(dir, "cli")
-	body := "#!/bin/sh\ncase \"$1\" in\n" +
-		"echo) touch " + dir + "/started; while [ ! -e " + dir + "/go ]; do sleep 0.01; done; echo done;;\n" +
-		"*) echo v;;\nesac\n"
+// holdingCLI writes a CLI script for testTree whose echo touches
+// dir/started and holds its call slot until the file dir/go exists; every
+// command prints ok.
+func holdingCLI(t *testing.T) (script, dir string) {
+	t.Helper()
+	dir = t.TempDir()
+	script = filepath.Join(dir, "cli")
+	body := "#!/bin/sh\nif [ \"$1\" = echo ]; then touch " + dir + "/started; while [ ! -e " + dir + "/go ]; do sleep 0.01; done; fi\necho ok\n"
 	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	return script, dir
+}
+
+// callNoArgs calls the tool name with no arguments, reporting a protocol
+// error on t (from any goroutine) and returning the result.
+func callNoArgs(t *testing.T, cs *mcp.ClientSession, name string) *mcp.CallToolResult {
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: map[string]any{}})
+	if err != nil {
+		t.Error(err)
+	}
+	return res
+}
+
+// fillSlotAndQueue, on a server of holdingCLI's script whose calls run
+// one at a time, calls tt_echo, which holds the slot until the file dir/go
+// exists, then, once it runs, tt_version, which waits for the slot.
+// It returns their results to come once queued says the second waits.
+func fillSlotAndQueue(t *testing.T, cs *mcp.ClientSession, dir string, queued func() bool) (first, second <-chan *mcp.CallToolResult) {
+	t.Helper()
+	running, waiting := make(chan *mcp.CallToolResult, 1), make(chan *mcp.CallToolResult, 1)
+	go func() { running <- callNoArgs(t, cs, "tt_echo") }()
+	until(t, "the first call running", func() bool { _, err := os.Stat(filepath.Join(dir, "started")); return err == nil })
+	go func() { waiting <- callNoArgs(t, cs, "tt_version") }()
+	until(t, "the second call queued", queued)
+	return running, waiting
+}
+
+// A server's queue cap refuses at once; a call that waited says how long;
+// the audit log has a line per call with the pinned value hidden.
+func TestServerQueueCapWaitAndAudit(t *testing.T) {
+	script, dir := holdingCLI(t)
 	logs := &countLog{}
 	ts := mustTools(t, testTree(), &toolset.Config{Executable: script, MaxParallel: 1, Logger: slog.New(logs)})
 	v, err := ts.View(toolset.Listing{}, toolset.Policy{Pins: []toolset.Pin{{Flag: "debug", Value: "true", From: "--set"}}})
@@ -73,22 +104,9 @@ func TestServerQueueCapWaitAndAudit(t *testing.T) {
 	var buf bytes.Buffer
 	alog := audit.New(&buf, nil)
 	cs := connect(t, v.NewServer(toolset.ServerOptions{Limits: toolset.Limits{MaxQueue: 1}, Audit: alog}))
-	ctx := context.Background()
-	call := func(name string) *mcp.CallToolResult {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any{}})
-		if err != nil {
-			t.Error(err)
-		}
-		return res
-	}
-	first := make(chan *mcp.CallToolResult, 1)
-	go func() { first <- call("tt_echo") }()
-	until(t, "the first call running", func() bool { _, err := os.Stat(filepath.Join(dir, "started")); return err == nil })
-	second := make(chan *mcp.CallToolResult, 1)
-	go func() { second <- call("tt_version") }()
-	until(t, "the second call queued", func() bool { return logs.count("waiting for a free call slot") == 1 })
+	first, second := fillSlotAndQueue(t, cs, dir, func() bool { return logs.count("waiting for a free call slot") == 1 })
 
-	third := call("tt_version")
+	third := callNoArgs(t, cs, "tt_version")
 	if !third.IsError || !strings.Contains(resultText(third), "tt_version: too many calls waiting: 1 calls are already queued for a free slot (the cap; 1 calls run at once). Nothing was run") {
 		t.Fatalf("over the cap: %s", resultText(third))
 	}
@@ -149,12 +167,7 @@ func TestServerQueueCapWaitAndAudit(t *testing.T) {
 // Call (no server) and every server of one Limits share one scheduler's
 // slots: with one slot, a server's call waits while Call runs.
 func TestCallWithoutServerUsesTheSlots(t *testing.T) {
-	dir := t.TempDir()
-	script := filepath.Join(dir, "cli")
-	body := "#!/bin/sh\nif [ \"$1\" = echo ]; then touch " + dir + "/started; while [ ! -e " + dir + "/go ]; do sleep 0.01; done; fi\necho ok\n"
-	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	script, dir := holdingCLI(t)
 	logs := &countLog{}
 	ts := mustTools(t, testTree(), &toolset.Config{Executable: script, MaxParallel: 1, Logger: slog.New(logs)})
 	v := fullView(ts)

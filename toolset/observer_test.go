@@ -152,33 +152,16 @@ func TestObserverSeesCalls(t *testing.T) {
 // one over the queue's cap, refused as queue_full at once, having waited
 // for nothing.
 func TestObserverQueue(t *testing.T) {
-	dir := t.TempDir()
-	script := filepath.Join(dir, "cli")
-	body := "#!/bin/sh\nif [ \"$1\" = echo ]; then touch " + dir + "/started; while [ ! -e " + dir + "/go ]; do sleep 0.01; done; fi\necho ok\n"
-	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	script, dir := holdingCLI(t)
 	ts := mustTools(t, testTree(), &toolset.Config{Executable: script, MaxParallel: 1})
 	obs := &recorder{}
 	cs := connect(t, fullView(ts).NewServer(toolset.ServerOptions{Observer: obs, Limits: toolset.Limits{MaxQueue: 1}}))
-	call := func(name string) *mcp.CallToolResult {
-		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: map[string]any{}})
-		if err != nil {
-			t.Error(err)
-		}
-		return res
-	}
-	first := make(chan *mcp.CallToolResult, 1)
-	go func() { first <- call("tt_echo") }()
-	until(t, "the first call running", func() bool { _, err := os.Stat(filepath.Join(dir, "started")); return err == nil })
-	second := make(chan *mcp.CallToolResult, 1)
-	go func() { second <- call("tt_version") }()
-	until(t, "the second call queued", func() bool {
+	first, second := fillSlotAndQueue(t, cs, dir, func() bool {
 		obs.mu.Lock()
 		defer obs.mu.Unlock()
 		return slices.Contains(obs.events, "begin queue")
 	})
-	if r := call("tt_version"); !r.IsError {
+	if r := callNoArgs(t, cs, "tt_version"); !r.IsError {
 		t.Fatalf("over the cap: %s", resultText(r))
 	}
 	if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o600); err != nil {
