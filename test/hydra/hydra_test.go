@@ -94,10 +94,19 @@ func (s *syncBuffer) String() string {
 
 // start runs bin with args and env (added to PATH and HOME), its stderr
 // and stdout kept; it is ended with SIGTERM at the end of the test.
-func start(t *testing.T, bin string, env []string, args ...string) (*exec.Cmd, *syncBuffer) {
+func start(t *testing.T, bin string, env []string, args ...string) *syncBuffer {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}, env...)
+	return keep(t, cmd, filepath.Base(bin)+"'s output")
+}
+
+// keep starts cmd in a process group of its own, its stdout and stderr
+// kept, and ends the group at the end of the test (SIGTERM, then SIGKILL
+// after 20s), logging the output under what if the test failed.
+func keep(t *testing.T, cmd *exec.Cmd, what string) *syncBuffer {
+	t.Helper()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	out := &syncBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
@@ -106,18 +115,18 @@ func start(t *testing.T, bin string, env []string, args ...string) (*exec.Cmd, *
 	done := make(chan struct{})
 	go func() { cmd.Wait(); close(done) }()
 	t.Cleanup(func() {
-		cmd.Process.Signal(syscall.SIGTERM)
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
 		select {
 		case <-done:
 		case <-time.After(20 * time.Second):
-			cmd.Process.Kill()
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 			<-done
 		}
 		if t.Failed() {
-			t.Logf("%s's output:\n%s", filepath.Base(bin), out)
+			t.Logf("%s:\n%s", what, out)
 		}
 	})
-	return cmd, out
+	return out
 }
 
 // waitHTTP waits until GET url answers 200.
@@ -183,7 +192,7 @@ func startHydra(t *testing.T, resource string, extra ...string) *idp {
 		"TTL_ACCESS_TOKEN=20s",
 		"LOG_LEVEL=warn",
 	}, extra...)
-	_, h.out = start(t, hydraBin, env, "serve", "all", "--dev", "--sqa-opt-out")
+	h.out = start(t, hydraBin, env, "serve", "all", "--dev", "--sqa-opt-out")
 	waitHTTP(t, h.admin+"/health/ready", h.out)
 	waitHTTP(t, h.issuer+"/.well-known/openid-configuration", h.out)
 	return h
@@ -423,7 +432,7 @@ var urlRE = regexp.MustCompile(`msg="serving MCP over streamable HTTP" url=(\S+)
 func startMycli(t *testing.T, addr, issuer string, args ...string) *syncBuffer {
 	t.Helper()
 	args = append([]string{"mcp", "stream", "--addr", addr, "--oauth-issuer", issuer, "--oauth-resource", "http://" + addr + "/mcp"}, args...)
-	_, out := start(t, mycliBin, []string{"MYCLI_STATE=" + filepath.Join(t.TempDir(), "state.json")}, args...)
+	out := start(t, mycliBin, []string{"MYCLI_STATE=" + filepath.Join(t.TempDir(), "state.json")}, args...)
 	deadline := time.Now().Add(30 * time.Second)
 	for !urlRE.MatchString(out.String()) {
 		if time.Now().After(deadline) {

@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -32,27 +31,7 @@ func bashGroup(t *testing.T, dir, script string) *syncBuffer {
 	cmd := exec.Command("bash", "-e", "-c", script)
 	cmd.Dir = dir
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	out := &syncBuffer{}
-	cmd.Stdout, cmd.Stderr = out, out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { cmd.Wait(); close(done) }()
-	t.Cleanup(func() {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-		select {
-		case <-done:
-		case <-time.After(20 * time.Second):
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			<-done
-		}
-		if t.Failed() {
-			t.Logf("output of\n%s\n%s", script, out)
-		}
-	})
-	return out
+	return keep(t, cmd, "output of\n"+script)
 }
 
 // TestTrialInDocs runs docs/access.md's "Try it on one machine" as
