@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 NODEDIR := test/node
 
-.PHONY: all build demo test quick vet unit realcli docker hydra corpus corpus-fast node-deps bench bench-cost bench-sdk searchbench searchbench-check searchbench-encoder kubectl external-timing gh-cold fuzz clean api-update otelcol dashboard-picture
+.PHONY: all build demo test quick vet unit realcli docker hydra corpus corpus-fast node-deps bench bench-cost bench-sdk searchbench searchbench-check searchbench-encoder kubectl external-timing gh-cold fuzz clean api-update otelcol dashboard-picture tidy
 
 all: build
 
@@ -28,6 +28,13 @@ demo: build
 vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
+
+# go mod tidy for the root, then for every module under test/ (each replaces the root, so the root's
+# requirements move theirs; test/repo's TestTestModulesTidy fails until they are tidy).
+tidy:
+	$(GO) mod tidy
+	@for d in $$(find test -name go.mod -not -path '*/testdata/*' -not -path '*/node_modules/*' -exec dirname {} \; | sort); do \
+	  echo "go mod tidy: $$d"; (cd $$d && $(GO) mod tidy) || exit 1; done
 
 # Node packages for the end-to-end tests with the official TypeScript client.
 node-deps:
