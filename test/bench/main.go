@@ -266,34 +266,33 @@ func direct(bin string, args ...string) (time.Duration, error) {
 // echoCalls: echo calls one at a time, each after a direct run of
 // `kubelite echo` (whose time is the latency's floor), so that every server
 // idles between calls as a client's server does while its commands run.
-// The go-sdk floor and, with -against, the other checkout's kubelite are
-// driven the same way in the same rounds, alternated, so that they meet
-// the same load.
+// The go-sdk floor is driven the same way in the same rounds; with
+// -against, the other checkout's kubelite runs beside this one's and the
+// two take turns call by call, so that they meet the same load (a round of
+// one then a round of the other met different loads on a shared machine:
+// per-round ratios from 0.96 to 1.46 at load 10, for the same two builds).
 func echoCalls(t *table, bin, sdk, against string, cfg config) error {
 	type figures struct{ lat, floor, over, cpu []float64 }
 	var ours, theirs figures
 	var sdkCPU []float64
+	sides := []side{{bin, cfg.env}}
+	if against != "" {
+		sides = append(sides, side{against, nil})
+	}
 	for range cfg.rounds {
 		c, err := sdkCallCPU(sdk, bin, cfg.calls)
 		if err != nil {
 			return err
 		}
 		sdkCPU = append(sdkCPU, c)
-		for _, side := range []struct {
-			bin string
-			f   *figures
-			env []string
-		}{{bin, &ours, cfg.env}, {against, &theirs, nil}} {
-			if side.bin == "" {
-				continue
-			}
-			lat, floor, cpu, err := pacedCalls(side.bin, cfg.calls, side.env...)
-			if err != nil {
-				return err
-			}
-			f := side.f
-			f.lat, f.floor, f.over = append(f.lat, lat), append(f.floor, floor), append(f.over, lat-floor)
-			f.cpu = append(f.cpu, cpu)
+		got, err := pacedCalls(cfg.calls, sides...)
+		if err != nil {
+			return err
+		}
+		for i, f := range []*figures{&ours, &theirs}[:len(got)] {
+			g := got[i]
+			f.lat, f.floor, f.over = append(f.lat, g.lat), append(f.floor, g.floor), append(f.over, g.lat-g.floor)
+			f.cpu = append(f.cpu, g.cpu)
 		}
 	}
 	t.add(row{"echo call latency (ms)", ours.floor, ours.lat, ours.over, "+ms over direct", "≤ +1.0 (Ophis +1.18)"})
@@ -310,43 +309,75 @@ func echoCalls(t *table, bin, sdk, against string, cfg config) error {
 	return nil
 }
 
-// pacedCalls serves n echo calls from bin's `mcp start`, each after a
-// direct run of `bin echo`, and returns the median latency of a call and
-// of a direct run, and the server's CPU per call.
-func pacedCalls(bin string, n int, env ...string) (lat, floor, cpu float64, err error) {
-	s, err := startServer(bin, env...)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	defer s.close()
+// side is a server of the echo call figures: its binary, and what its
+// environment adds.
+type side struct {
+	bin string
+	env []string
+}
+
+// paced is what pacedCalls measured of a side: the median latency of a
+// call and of a direct run, and the server's CPU per call (ms).
+type paced struct{ lat, floor, cpu float64 }
+
+// pacedCalls serves n echo calls from each side's `mcp start`, the sides
+// taking turns call by call, each call after a direct run of the side's
+// `BIN echo`.
+func pacedCalls(n int, sides ...side) ([]paced, error) {
+	servers := make([]*server, len(sides))
+	defer func() {
+		for _, s := range servers {
+			if s != nil {
+				s.close()
+			}
+		}
+	}()
 	args := map[string]any{"args": []string{"hello", "world"}}
-	for range 20 { // warm up: page cache, the server's heap
-		if _, err := s.call("kubelite_echo", args); err != nil {
-			return 0, 0, 0, err
-		}
-	}
-	cpu0, err := serverCPU(s.cmd.Process.Pid)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	var mcpD, dirD []float64
-	for range n {
-		d, err := direct(bin, "echo", "hello", "world")
+	for i, sd := range sides {
+		s, err := startServer(sd.bin, sd.env...)
 		if err != nil {
-			return 0, 0, 0, err
+			return nil, err
 		}
-		dirD = append(dirD, ms(d))
-		start := time.Now()
-		if _, err := s.call("kubelite_echo", args); err != nil {
-			return 0, 0, 0, err
+		servers[i] = s
+		for range 20 { // warm up: page cache, the server's heap
+			if _, err := s.call("kubelite_echo", args); err != nil {
+				return nil, err
+			}
 		}
-		mcpD = append(mcpD, ms(time.Since(start)))
 	}
-	cpu1, err := serverCPU(s.cmd.Process.Pid)
-	if err != nil {
-		return 0, 0, 0, err
+	cpu0 := make([]time.Duration, len(sides))
+	for i, s := range servers {
+		c, err := serverCPU(s.cmd.Process.Pid)
+		if err != nil {
+			return nil, err
+		}
+		cpu0[i] = c
 	}
-	return median(mcpD), median(dirD), ms(cpu1-cpu0) / float64(n), nil
+	mcpD := make([][]float64, len(sides))
+	dirD := make([][]float64, len(sides))
+	for range n {
+		for i, s := range servers {
+			d, err := direct(sides[i].bin, "echo", "hello", "world")
+			if err != nil {
+				return nil, err
+			}
+			dirD[i] = append(dirD[i], ms(d))
+			start := time.Now()
+			if _, err := s.call("kubelite_echo", args); err != nil {
+				return nil, err
+			}
+			mcpD[i] = append(mcpD[i], ms(time.Since(start)))
+		}
+	}
+	out := make([]paced, len(sides))
+	for i, s := range servers {
+		cpu1, err := serverCPU(s.cmd.Process.Pid)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = paced{median(mcpD[i]), median(dirD[i]), ms(cpu1-cpu0[i]) / float64(n)}
+	}
+	return out, nil
 }
 
 // sdkCallCPU is the server CPU per call of the go-sdk floor's trivial tool
@@ -710,9 +741,13 @@ func ppid(pid int) int {
 	return p
 }
 
-// procCPU is the user+system CPU of process pid alone (not its children),
-// from /proc/PID/stat.
+// procCPU is the user+system CPU of process pid alone (not its children):
+// its CPU-time clock, to the nanosecond, else /proc/PID/stat's, in clock
+// ticks.
 func procCPU(pid int) (time.Duration, error) {
+	if d, ok := processCPUClock(pid); ok {
+		return d, nil
+	}
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return 0, err
