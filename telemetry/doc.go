@@ -33,12 +33,18 @@
 // trace context in the request's params._meta (traceparent, tracestate,
 // baggage), else the HTTP request's traceparent header, which is then a
 // link. A tool call adds how it ended (cobramcp.call.outcome, the command's
-// tool as cobramcp.call.tool, process.exit.code), an event "validated",
-// and child spans for its phases: confirm, wait for a call slot, run. The call's process
-// gets TRACEPARENT and TRACESTATE (and BAGGAGE) of the run span in its
-// environment, by the specification's environment variable carrier, so an
-// instrumented CLI continues the trace; those the server itself was given
-// never reach it.
+// tool as cobramcp.call.tool, process.exit.code), the events "validated"
+// and "run" (at the process's start, its duration in
+// cobramcp.phase.duration), and child spans for what it may wait on: a
+// confirmation, a call slot. The call's process gets TRACEPARENT and
+// TRACESTATE (and BAGGAGE) of the call's span in its environment, by the
+// specification's environment variable carrier, so an instrumented CLI
+// continues the trace; those the server itself was given never reach it.
+//
+// Spans are sent in batches configured by the OTEL_BSP_* variables, as
+// the SDK's batch span processor is, by a processor of the package's own
+// that does not wake a goroutine for every span; a span the full queue
+// cannot take is counted, and the count logged when the next batch goes.
 //
 // The metrics: mcp.server.operation.duration and mcp.server.session.duration
 // (seconds, with the conventions' buckets), cobramcp.tool.calls by tool and

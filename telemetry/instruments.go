@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"go.opentelemetry.io/otel/metric"
 )
@@ -21,6 +22,7 @@ const (
 	keyTransport       = "network.transport"
 	keyProtocolName    = "network.protocol.name"
 	keyExitCode        = "process.exit.code"
+	keyPhaseDuration   = "cobramcp.phase.duration"
 	keyUser            = "user.id"
 
 	keyOutcome          = "cobramcp.call.outcome"
@@ -52,18 +54,23 @@ var reflectionBuckets = []float64{0.01, 0.05, 0.1, 0.5, 1, 2, 5, 10, 30, 60, 120
 
 // instruments are the server's metrics.
 type instruments struct {
-	operation  metric.Float64Histogram   // mcp.server.operation.duration
-	session    metric.Float64Histogram   // mcp.server.session.duration
-	sessions   metric.Int64UpDownCounter // cobramcp.sessions.active
-	calls      metric.Int64Counter       // cobramcp.tool.calls
-	outputCut  metric.Int64Counter       // cobramcp.tool.output_cut
-	wait       metric.Float64Histogram   // cobramcp.tool.queue.duration
-	active     metric.Int64UpDownCounter // cobramcp.tool.calls.active
-	queued     metric.Int64UpDownCounter // cobramcp.tool.calls.queued
-	reflection metric.Float64Histogram   // cobramcp.reflection.duration
+	operation  metric.Float64Histogram // mcp.server.operation.duration
+	session    metric.Float64Histogram // mcp.server.session.duration
+	calls      metric.Int64Counter     // cobramcp.tool.calls
+	outputCut  metric.Int64Counter     // cobramcp.tool.output_cut
+	wait       metric.Float64Histogram // cobramcp.tool.queue.duration
+	reflection metric.Float64Histogram // cobramcp.reflection.duration
 }
 
-func newInstruments(m metric.Meter) (instruments, error) {
+// gauges are what the up-down counters read when they are collected:
+// cobramcp.sessions.active, cobramcp.tool.calls.active and .queued. A call
+// moves an integer, not an instrument: the SDK's Add, twice a call, cost
+// more than a process's run is worth counting (measured in test/bench).
+type gauges struct {
+	sessions, active, queued atomic.Int64
+}
+
+func newInstruments(m metric.Meter, g *gauges) (instruments, error) {
 	var i instruments
 	var errs [9]error
 	i.operation, errs[0] = m.Float64Histogram("mcp.server.operation.duration", metric.WithUnit("s"),
@@ -72,8 +79,9 @@ func newInstruments(m metric.Meter) (instruments, error) {
 	i.session, errs[1] = m.Float64Histogram("mcp.server.session.duration", metric.WithUnit("s"),
 		metric.WithDescription("The duration of the MCP session as observed on the MCP server."),
 		metric.WithExplicitBucketBoundaries(durationBuckets...))
-	i.sessions, errs[2] = m.Int64UpDownCounter("cobramcp.sessions.active", metric.WithUnit("{session}"),
-		metric.WithDescription("MCP sessions open: stdio's connection, or the stateful HTTP sessions."))
+	_, errs[2] = m.Int64ObservableUpDownCounter("cobramcp.sessions.active", metric.WithUnit("{session}"),
+		metric.WithDescription("MCP sessions open: stdio's connection, or the stateful HTTP sessions."),
+		metric.WithInt64Callback(observe(&g.sessions)))
 	i.calls, errs[3] = m.Int64Counter("cobramcp.tool.calls", metric.WithUnit("{call}"),
 		metric.WithDescription("Tool calls of the served CLI's commands, by tool and outcome (ok, exit_nonzero, timeout, canceled, signal, invalid_arguments, confirmation_asked, not_confirmed, queue_full, refused, failed)."))
 	i.outputCut, errs[4] = m.Int64Counter("cobramcp.tool.output_cut", metric.WithUnit("{call}"),
@@ -81,21 +89,26 @@ func newInstruments(m metric.Meter) (instruments, error) {
 	i.wait, errs[5] = m.Float64Histogram("cobramcp.tool.queue.duration", metric.WithUnit("s"),
 		metric.WithDescription("How long tool calls waited for a free call slot (0 for most)."),
 		metric.WithExplicitBucketBoundaries(waitBuckets...))
-	i.active, errs[6] = m.Int64UpDownCounter("cobramcp.tool.calls.active", metric.WithUnit("{call}"),
-		metric.WithDescription("Tool calls whose process is running."))
-	i.queued, errs[7] = m.Int64UpDownCounter("cobramcp.tool.calls.queued", metric.WithUnit("{call}"),
-		metric.WithDescription("Tool calls waiting for a free call slot."))
+	_, errs[6] = m.Int64ObservableUpDownCounter("cobramcp.tool.calls.active", metric.WithUnit("{call}"),
+		metric.WithDescription("Tool calls whose process is running."),
+		metric.WithInt64Callback(observe(&g.active)))
+	_, errs[7] = m.Int64ObservableUpDownCounter("cobramcp.tool.calls.queued", metric.WithUnit("{call}"),
+		metric.WithDescription("Tool calls waiting for a free call slot."),
+		metric.WithInt64Callback(observe(&g.queued)))
 	i.reflection, errs[8] = m.Float64Histogram("cobramcp.reflection.duration", metric.WithUnit("s"),
 		metric.WithDescription("How long reading the served CLI's command tree took when the server started, inside the program or from outside (an installed binary)."),
 		metric.WithExplicitBucketBoundaries(reflectionBuckets...))
 	if err := errors.Join(errs[:]...); err != nil {
 		return i, fmt.Errorf("telemetry: the instruments: %w", err)
 	}
-	// The gauges are 0 from the start, so that a dashboard shows them
-	// before the first call.
-	ctx := context.Background()
-	for _, g := range []metric.Int64UpDownCounter{i.sessions, i.active, i.queued} {
-		g.Add(ctx, 0)
-	}
 	return i, nil
+}
+
+// observe is the callback of an up-down counter that reads n: 0 from the
+// start, so that a dashboard shows it before the first call.
+func observe(n *atomic.Int64) metric.Int64Callback {
+	return func(_ context.Context, o metric.Int64Observer) error {
+		o.Observe(n.Load())
+		return nil
+	}
 }

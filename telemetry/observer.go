@@ -49,7 +49,8 @@ func (t *Observer) Middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// request is what Middleware keeps of a request while it is handled.
+// request is what Middleware keeps of a request while it is handled; the
+// context it passes on holds it, for Called.
 type request struct {
 	ctx    context.Context
 	span   trace.Span
@@ -58,7 +59,11 @@ type request struct {
 	ss     *mcp.ServerSession
 	tool   string
 	user   attribute.KeyValue
+	called *toolset.CallReport // how the tool call ended, when it was one
 }
+
+// requestKey is the context key of a request's *request.
+type requestKey struct{}
 
 // begin starts the request's span.
 //
@@ -93,12 +98,11 @@ func (t *Observer) begin(ctx context.Context, method string, req mcp.Request) *r
 		}
 	}
 	parent, links := t.parent(ctx, req, header)
-	if user.Valid() {
-		parent = context.WithValue(parent, userKey{}, user)
-	}
 	ctx, span := t.tracer.Start(parent, name, trace.WithSpanKind(trace.SpanKindServer),
 		trace.WithTimestamp(start), trace.WithAttributes(spanAttrs...), trace.WithLinks(links...))
-	return &request{ctx: ctx, span: span, start: start, header: header, ss: ss, tool: tool, user: user}
+	r := &request{span: span, start: start, header: header, ss: ss, tool: tool, user: user}
+	r.ctx = context.WithValue(ctx, requestKey{}, r)
+	return r
 }
 
 // end ends the request's span, records its duration, and notes its
@@ -142,23 +146,40 @@ func (t *Observer) end(r *request, method string, req mcp.Request, res mcp.Resul
 			span.SetName(method)
 		}
 	}
-	if version != "" {
-		span.SetAttributes(attribute.String(keyProtocolVersion, version))
-	}
-	if errType != "" {
-		span.SetAttributes(attribute.String(keyErrorType, errType))
-		if code != "" {
-			span.SetAttributes(attribute.String(keyStatusCode, code))
-		}
-		// The error's message is not the description: it may quote
-		// what the client sent.
-		span.SetStatus(codes.Error, errType)
-	}
 	if user.Valid() {
 		key.user = user.Value.AsString()
 	}
+	if span.IsRecording() {
+		// One SetAttributes for all that the end of a request adds.
+		var attrs [6]attribute.KeyValue
+		n := 0
+		if version != "" {
+			attrs[n], n = attribute.String(keyProtocolVersion, version), n+1
+		}
+		if errType != "" {
+			attrs[n], n = attribute.String(keyErrorType, errType), n+1
+			if code != "" {
+				attrs[n], n = attribute.String(keyStatusCode, code), n+1
+			}
+		}
+		if c := r.called; c != nil {
+			attrs[n], attrs[n+1], n = attribute.String(keyOutcome, string(c.Outcome)), attribute.String(keyCommandTool, calledTool(*c)), n+2
+			if c.Ran {
+				attrs[n], n = attribute.Int(keyExitCode, c.ExitCode), n+1
+			}
+		}
+		span.SetAttributes(attrs[:n]...)
+		if errType != "" {
+			// The error's message is not the description: it may
+			// quote what the client sent.
+			span.SetStatus(codes.Error, errType)
+		}
+	}
 	span.End()
 	t.inst.operation.Record(ctx, time.Since(start).Seconds(), metric.WithAttributeSet(t.opSet(key)))
+	if r.called != nil {
+		t.count(*r.called, key.user)
+	}
 }
 
 // commonAttrs are the attributes of the transport of every request and
@@ -267,17 +288,18 @@ func (t *Observer) sessionSeen(ss *mcp.ServerSession, version string, overHTTP b
 	if version != "" {
 		attrs = append(append([]attribute.KeyValue(nil), common...), attribute.String(keyProtocolVersion, version))
 	}
-	t.inst.sessions.Add(context.Background(), 1)
+	t.gauges.sessions.Add(1)
 	go func() {
 		_ = ss.Wait()
 		ctx := context.Background()
-		t.inst.sessions.Add(ctx, -1)
+		t.gauges.sessions.Add(-1)
 		t.inst.session.Record(ctx, time.Since(start).Seconds(), metric.WithAttributes(attrs...))
 		t.sessions.Delete(ss)
 	}()
 }
 
-// phaseNames are the names of the phases' spans.
+// phaseNames are the names of the phases' spans (validation and the run
+// are events).
 var phaseNames = [...]string{
 	toolset.PhaseValidate: "validate",
 	toolset.PhaseConfirm:  "confirm",
@@ -285,9 +307,13 @@ var phaseNames = [...]string{
 	toolset.PhaseRun:      "run",
 }
 
-// Phase begins a child span of the call's for the phase (validation is an
-// event "validated" of the call's span instead); the queue and run phases
-// count in cobramcp.tool.calls.queued and .active while they last.
+// Phase begins a child span of the call's for a confirmation or a wait for
+// a call slot. Validation is an event "validated" of the call's span, and
+// the process's run an event "run" at its start with its duration in
+// cobramcp.phase.duration: a span each, with every call, cost more server
+// CPU than they tell (test/bench), and the process continues the call's
+// span. The queue and run phases count in cobramcp.tool.calls.queued and
+// .active while they last.
 func (t *Observer) Phase(ctx context.Context, p toolset.Phase) (context.Context, func()) {
 	if p == toolset.PhaseValidate {
 		// Microseconds: an event of the call's span, when they end, not
@@ -298,23 +324,28 @@ func (t *Observer) Phase(ctx context.Context, p toolset.Phase) (context.Context,
 		}
 		return ctx, func() { span.AddEvent("validated") }
 	}
+	if p == toolset.PhaseRun {
+		span := trace.SpanFromContext(ctx)
+		start := time.Now()
+		t.gauges.active.Add(1)
+		return ctx, func() {
+			t.gauges.active.Add(-1)
+			if span.IsRecording() {
+				span.AddEvent("run", trace.WithTimestamp(start), trace.WithAttributes(attribute.Float64(keyPhaseDuration, time.Since(start).Seconds())))
+			}
+		}
+	}
 	name := "phase"
 	if int(p) >= 0 && int(p) < len(phaseNames) {
 		name = phaseNames[p]
 	}
 	ctx, span := t.tracer.Start(ctx, name)
-	var gauge metric.Int64UpDownCounter
-	switch p {
-	case toolset.PhaseQueue:
-		gauge = t.inst.queued
-	case toolset.PhaseRun:
-		gauge = t.inst.active
-	default:
+	if p != toolset.PhaseQueue {
 		return ctx, func() { span.End() }
 	}
-	gauge.Add(ctx, 1)
+	t.gauges.queued.Add(1)
 	return ctx, func() {
-		gauge.Add(ctx, -1)
+		t.gauges.queued.Add(-1)
 		span.End()
 	}
 }
@@ -332,36 +363,59 @@ var envNames = [...]struct{ key, env string }{
 // each empty when ctx has none, so that the process sees the call's trace
 // and never one it would inherit from the server.
 func (t *Observer) Env(ctx context.Context) []string {
-	c := propagation.MapCarrier{}
-	t.propagator.Inject(ctx, c)
+	var c envCarrier
+	t.propagator.Inject(ctx, &c)
 	out := make([]string, len(envNames))
 	for i, n := range envNames {
-		out[i] = n.env + "=" + c[n.key]
+		out[i] = n.env + "=" + c[i]
 	}
 	return out
 }
 
-// Called notes how a call ended on its request's span (the outcome, the
-// exit code, the command's tool in search mode) and counts it.
-func (t *Observer) Called(ctx context.Context, r toolset.CallReport) {
-	span := trace.SpanFromContext(ctx)
-	tool := r.Tool
-	if tool == "" {
-		tool = otherValue
-	}
-	outcome := attribute.String(keyOutcome, string(r.Outcome))
-	if span.IsRecording() {
-		attrs := []attribute.KeyValue{outcome, attribute.String(keyCommandTool, tool)}
-		if r.Ran {
-			attrs = append(attrs, attribute.Int(keyExitCode, r.ExitCode))
+// envCarrier takes what a propagator injects, by the index of its key in
+// envNames: no map for three values.
+type envCarrier [len(envNames)]string
+
+func (c *envCarrier) Get(string) string { return "" }
+
+func (c *envCarrier) Set(key, value string) {
+	for i, n := range envNames {
+		if n.key == key {
+			c[i] = value
 		}
-		span.SetAttributes(attrs...)
 	}
-	key := callKey{tool: tool, outcome: r.Outcome}
-	if kv, ok := ctx.Value(userKey{}).(attribute.KeyValue); ok {
-		key.user = kv.Value.AsString()
+}
+
+func (c *envCarrier) Keys() []string { return nil }
+
+// Called notes how a call ended (the outcome, the exit code, the
+// command's tool in search mode): the request's span gets it as
+// attributes when it ends, with the counts of the call, in one go.
+func (t *Observer) Called(ctx context.Context, r toolset.CallReport) {
+	if req, ok := ctx.Value(requestKey{}).(*request); ok {
+		req.called = &r
+		return
 	}
-	sets := t.callSets(key)
+	// Not under the Middleware: counted alone.
+	t.count(r, "")
+}
+
+// calledTool is the value of cobramcp.call.tool and of a call's
+// gen_ai.tool.name label.
+func calledTool(r toolset.CallReport) string {
+	if r.Tool == "" {
+		return otherValue
+	}
+	return r.Tool
+}
+
+// count counts a call by its tool, outcome and, when asked for, user.
+// Only the duration of the request has exemplars (the trace of a
+// measurement): recording one costs as much as the measurement, and a
+// count's or a wait's would point at the same traces.
+func (t *Observer) count(r toolset.CallReport, user string) {
+	ctx := context.Background()
+	sets := t.callSets(callKey{tool: calledTool(r), outcome: r.Outcome, user: user})
 	t.inst.calls.Add(ctx, 1, metric.WithAttributeSet(sets.call))
 	if r.OutputCut {
 		t.inst.outputCut.Add(ctx, 1, metric.WithAttributeSet(sets.tool))
@@ -430,7 +484,3 @@ func (t *Observer) callSets(k callKey) callAttrs {
 }
 
 func noEnd() {}
-
-// userKey is the context key of a request's user.id attribute, when calls
-// are counted by subject.
-type userKey struct{}

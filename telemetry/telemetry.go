@@ -40,6 +40,7 @@ type Observer struct {
 	tracer     trace.Tracer
 	propagator propagation.TextMapPropagator
 	inst       instruments
+	gauges     gauges
 	bySubject  bool
 	log        *slog.Logger
 
@@ -95,11 +96,15 @@ func New(ctx context.Context, cfg toolset.ObserverConfig) (*Observer, error) {
 	var shutdown []func(context.Context) error
 	var tp trace.TracerProvider = tracenoop.NewTracerProvider()
 	if traces {
+		batching, err := batchConfigFromEnv()
+		if err != nil {
+			return nil, err
+		}
 		exp, err := otlptracehttp.New(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("telemetry: the OTLP trace exporter: %w", err)
 		}
-		sdk := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res))
+		sdk := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(newBatcher(exp, batching, log)), sdktrace.WithResource(res))
 		tp, shutdown = sdk, append(shutdown, sdk.Shutdown)
 	}
 	var readers []sdkmetric.Option
@@ -149,7 +154,7 @@ func newObserver(ctx context.Context, cfg toolset.ObserverConfig, tp trace.Trace
 		log:        log,
 	}
 	var err error
-	if t.inst, err = newInstruments(mp.Meter(instrumentation)); err != nil {
+	if t.inst, err = newInstruments(mp.Meter(instrumentation), &t.gauges); err != nil {
 		return nil, err
 	}
 	if cfg.Reflection > 0 {

@@ -170,27 +170,28 @@ func TestSpans(t *testing.T) {
 	if got[keyProtocolVersion] == "" || got[keyErrorType] != "" || ok.Status().Code == codes.Error {
 		t.Errorf("tools/call tt_echo: %v %v", got, ok.Status())
 	}
-	// The phases are the call span's children, in order.
-	var children []string
+	// Validation and the process's run are events of the call's span (a
+	// span each would cost more than they tell), the run with its
+	// duration; nothing here queued or asked for a confirmation, so the
+	// call has no child span.
 	for _, s := range spans {
 		if s.Parent().SpanID() == ok.SpanContext().SpanID() {
-			children = append(children, s.Name())
+			t.Errorf("the call has a child span %q, want none", s.Name())
 		}
 	}
-	if !slices.Equal(children, []string{"run"}) {
-		t.Errorf("the call's children %q, want run", children)
+	ev := ok.Events()
+	if len(ev) != 2 || ev[0].Name != "validated" || ev[1].Name != "run" {
+		t.Fatalf("the call's events %v, want validated, run", ev)
 	}
-	if ev := ok.Events(); len(ev) != 1 || ev[0].Name != "validated" {
-		t.Errorf("the call's events %v, want validated", ev)
+	if d := ev[1].Attributes; len(d) != 1 || d[0].Key != keyPhaseDuration || d[0].Value.AsFloat64() <= 0 || d[0].Value.AsFloat64() > 60 {
+		t.Errorf("the run event's attributes %v, want %s in seconds", d, keyPhaseDuration)
 	}
-	// The process continued the trace from the run span, and saw no
+	if ev[1].Time.Before(ev[0].Time) || ev[1].Time.After(ok.EndTime()) {
+		t.Errorf("the run event at %v, want after validation (%v) and before the span's end (%v)", ev[1].Time, ev[0].Time, ok.EndTime())
+	}
+	// The process continued the trace from the call's span, and saw no
 	// trace state of the server's.
-	var run sdktrace.ReadOnlySpan
-	for _, s := range byName["run"] {
-		if s.Parent().SpanID() == ok.SpanContext().SpanID() {
-			run = s
-		}
-	}
+	run := ok
 	wantEnv := fmt.Sprintf("TRACEPARENT=00-%s-%s-01 TRACESTATE=rojo=00f067aa0ba902b7", clientTrace, run.SpanContext().SpanID())
 	if out := mcptest.Text(echo); !strings.Contains(out, wantEnv) {
 		t.Errorf("the process saw %q, want %q", out, wantEnv)

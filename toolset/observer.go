@@ -3,10 +3,11 @@ package toolset
 import (
 	"context"
 	"log/slog"
+	"os"
+	"slices"
 	"strings"
 	"time"
 
-	"github.com/cobramcp/cobramcp/internal/exec"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -158,19 +159,28 @@ func withTraceEnv(env, vars []string) []string {
 	if len(vars) == 0 {
 		return env
 	}
-	names := make([]string, len(vars))
-	for i, kv := range vars {
-		names[i], _, _ = strings.Cut(kv, "=")
+	if env == nil {
+		env = os.Environ()
 	}
-	env = exec.WithoutEnv(env, names)
-	out := make([]string, len(env), len(env)+len(vars))
-	copy(out, env)
+	out := make([]string, 0, len(env)+len(vars))
+	for _, kv := range env {
+		if !slices.ContainsFunc(vars, func(v string) bool { return sameName(kv, v) }) {
+			out = append(out, kv)
+		}
+	}
 	for _, kv := range vars {
 		if _, v, _ := strings.Cut(kv, "="); v != "" {
 			out = append(out, kv)
 		}
 	}
 	return out
+}
+
+// sameName reports whether the NAME=value entries a and b name the same
+// variable.
+func sameName(a, b string) bool {
+	i := strings.IndexByte(b, '=')
+	return i >= 0 && len(a) > i && a[i] == '=' && a[:i] == b[:i]
 }
 
 // noteRun notes in tr how the process of a call ended.
