@@ -326,7 +326,7 @@ func TestStdio(t *testing.T) {
 	if err := cs.Close(); err != nil { // the server flushes its spans as it exits
 		t.Logf("closing: %v", err)
 	}
-	spans := receivedSpans(t, c, "tools/call mycli_env-get", "run", "tools/call mycli_fail")
+	spans := receivedSpans(t, c, "tools/call mycli_env-get", "tools/call mycli_fail")
 	checkTrace(t, spans, clientSpan, "pipe", seen)
 	names := metricNames(t, c, "mcp.server.operation.duration")
 	for _, n := range []string{"mcp.server.operation.duration", "cobramcp.tool.calls", "cobramcp.reflection.duration"} {
@@ -401,7 +401,7 @@ func TestStream(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("cobramcp stream: %v", err)
 	}
-	spans := receivedSpans(t, c, "tools/call mycli_env-get", "run", "tools/call mycli_version")
+	spans := receivedSpans(t, c, "tools/call mycli_env-get", "tools/call mycli_version")
 	checkTrace(t, spans, clientSpan, "tcp", seen)
 	for _, s := range spans {
 		switch s.Name() {
