@@ -143,7 +143,9 @@ func TestToolCalls(t *testing.T) {
 
 // The example adopts cobramcp without the opt-ins: it links no OAuth,
 // JOSE or OIDC code and no OpenTelemetry, which only a CLI that asks
-// for them links (example/team opts into OAuth, and so links them).
+// for them links (example/team opts into OAuth, and so links them), and
+// its binary holds no code of golang.org/x/oauth2, which the go-sdk
+// itself imports.
 func TestLinksNoOptIns(t *testing.T) {
 	unwanted := []string{
 		"github.com/coreos/go-oidc/",
@@ -166,6 +168,37 @@ func TestLinksNoOptIns(t *testing.T) {
 		if linked(deps("."), u) {
 			t.Errorf("the example links %s*, which only an opt-in may bring", u)
 		}
+	}
+	// golang.org/x/oauth2 is in every go-sdk server's import graph: the
+	// go-sdk's mcp package imports its auth package, which imports
+	// oauthex and x/oauth2. The linker keeps none of its code in a CLI
+	// that does not opt in; should the go-sdk stop importing it, it
+	// belongs in the list above.
+	const xoauth2 = "golang.org/x/oauth2"
+	if !linked(deps("github.com/modelcontextprotocol/go-sdk/mcp"), xoauth2) {
+		t.Errorf("the go-sdk's mcp package no longer imports %s: add it to the opt-ins' packages above", xoauth2)
+	}
+	bin := filepath.Join(t.TempDir(), "example")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	syms, err := exec.Command("go", "tool", "nm", bin).Output()
+	if err != nil {
+		t.Fatalf("go tool nm: %v", err)
+	}
+	holds := func(pkg string) string {
+		for _, line := range strings.Split(string(syms), "\n") {
+			if strings.Contains(line, " "+pkg+".") || strings.Contains(line, " "+pkg+"/") {
+				return strings.TrimSpace(line)
+			}
+		}
+		return ""
+	}
+	if holds("github.com/modelcontextprotocol/go-sdk/mcp") == "" {
+		t.Fatal("go tool nm lists no symbol of the go-sdk's mcp package: the check below would pass for nothing")
+	}
+	if sym := holds(xoauth2); sym != "" {
+		t.Errorf("the example's binary holds %s code: %s", xoauth2, sym)
 	}
 	team := deps("./team")
 	for _, want := range []string{"github.com/coreos/go-oidc/", "github.com/go-jose/", "github.com/cobramcp/cobramcp/oauth"} {
