@@ -1,11 +1,7 @@
 package telemetry
 
 import (
-	"context"
-	"io"
 	"mime"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -13,7 +9,6 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
-	"github.com/cobramcp/cobramcp/test/mcptest"
 	"github.com/cobramcp/cobramcp/toolset"
 )
 
@@ -26,42 +21,16 @@ import (
 // dashboard then shows nothing.
 func TestPrometheusNegotiated(t *testing.T) {
 	clearOTel(t)
-	v, _ := cli(t)
-	obs, err := New(context.Background(), toolset.ObserverConfig{Service: "tt", Metrics: true})
-	if err != nil || obs == nil {
-		t.Fatalf("New: %v %v", obs, err)
-	}
-	defer obs.Shutdown(context.Background())
-	cs := mcptest.Connect(t, v.NewServer(toolset.ServerOptions{Observer: obs}))
-	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "tt_echo"}); err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(obs.Metrics())
-	defer srv.Close()
+	srv := servedMetrics(t, toolset.ObserverConfig{Service: "tt", Metrics: true}, &mcp.CallToolParams{Name: "tt_echo"})
 	for _, tt := range []struct{ scraper, accept string }{
 		{"no Accept header", ""},
 		{"Prometheus 2", "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"},
 		{"Prometheus 3", "application/openmetrics-text;version=1.0.0;escaping=allow-utf-8;q=0.6,application/openmetrics-text;version=0.0.1;q=0.5,text/plain;version=1.0.0;escaping=allow-utf-8;q=0.4,text/plain;version=0.0.4;q=0.3,*/*;q=0.2"},
 	} {
 		t.Run(tt.scraper, func(t *testing.T) {
-			req, err := http.NewRequest(http.MethodGet, srv.URL, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if tt.accept != "" {
-				req.Header.Set("Accept", tt.accept)
-			}
-			resp, err := srv.Client().Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			body, err := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ct, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type")); err != nil || ct != "text/plain" {
-				t.Fatalf("Content-Type %q, want the text format", resp.Header.Get("Content-Type"))
+			body, contentType := scrape(t, srv, tt.accept)
+			if ct, _, err := mime.ParseMediaType(contentType); err != nil || ct != "text/plain" {
+				t.Fatalf("Content-Type %q, want the text format", contentType)
 			}
 			// Parse as UTF-8 names may be, then require the classic ones.
 			parser := expfmt.NewTextParser(model.UTF8Validation)

@@ -292,29 +292,12 @@ func attributeSets(d metricdata.Aggregation) []attribute.Set {
 // conventions' metrics under their Prometheus names, with their buckets.
 func TestPrometheus(t *testing.T) {
 	clearOTel(t)
-	v, _ := cli(t)
-	obs, err := New(context.Background(), toolset.ObserverConfig{Service: "tt", Version: "1.2.3", Metrics: true})
-	if err != nil || obs == nil {
-		t.Fatalf("New: %v %v", obs, err)
-	}
-	defer obs.Shutdown(context.Background())
-	cs := mcptest.Connect(t, v.NewServer(toolset.ServerOptions{Observer: obs}))
+	var made []*mcp.CallToolParams
 	for _, name := range []string{"tt_echo", "tt_echo", "tt_fail"} {
-		if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: map[string]any{"flags": map[string]any{"token": secret}}}); err != nil {
-			t.Fatal(err)
-		}
+		made = append(made, &mcp.CallToolParams{Name: name, Arguments: map[string]any{"flags": map[string]any{"token": secret}}})
 	}
-	srv := httptest.NewServer(obs.Metrics())
-	defer srv.Close()
-	resp, err := srv.Client().Get(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := servedMetrics(t, toolset.ObserverConfig{Service: "tt", Version: "1.2.3", Metrics: true}, made...)
+	body, _ := scrape(t, srv, "")
 	if strings.Contains(string(body), secret) {
 		t.Errorf("/metrics holds an argument value")
 	}
@@ -499,4 +482,49 @@ func TestBySubject(t *testing.T) {
 			}
 		}
 	}
+}
+
+// servedMetrics makes the observer cfg describes (with /metrics), makes the
+// calls through a server of the test CLI that it observes, and serves its
+// Prometheus handler until the test ends.
+func servedMetrics(t *testing.T, cfg toolset.ObserverConfig, calls ...*mcp.CallToolParams) *httptest.Server {
+	t.Helper()
+	v, _ := cli(t)
+	obs, err := New(context.Background(), cfg)
+	if err != nil || obs == nil {
+		t.Fatalf("New: %v %v", obs, err)
+	}
+	t.Cleanup(func() { obs.Shutdown(context.Background()) })
+	cs := mcptest.Connect(t, v.NewServer(toolset.ServerOptions{Observer: obs}))
+	for _, c := range calls {
+		if _, err := cs.CallTool(context.Background(), c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := httptest.NewServer(obs.Metrics())
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// scrape gets srv's /metrics as a scraper whose Accept header is accept
+// (none when empty) would, and returns the body and its Content-Type.
+func scrape(t *testing.T, srv *httptest.Server, accept string) (body []byte, contentType string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if accept != "" {
+		req.Header.Set("Accept", accept)
+	}
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err = io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return body, resp.Header.Get("Content-Type")
 }
