@@ -63,6 +63,11 @@ func runMain(m *testing.M) int {
 	return m.Run()
 }
 
+// freeAddr and syncBuffer are test/proctest's FreeAddr and Buffer again:
+// this module requires nothing of the root module, whose requirements would
+// otherwise move Hydra's (OpenTelemetry, x/net) by minimal version
+// selection, so that Hydra is built as its release's go.mod says.
+
 // freeAddr returns a loopback address that was free a moment ago.
 func freeAddr(t *testing.T) string {
 	t.Helper()
