@@ -61,20 +61,7 @@ var queueCapCases = []queueCap{
 // refusal with c.msg, and returns how long they took.
 func floodRefused(tb testing.TB, c queueCap) time.Duration {
 	tb.Helper()
-	cmd := exec.Command(mycliBin, "mcp", "start")
-	cmd.Env = append(os.Environ(), c.env...)
-	cmd.Stderr = io.Discard
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		tb.Fatal(err)
-	}
+	cmd, in, out := startRaw(tb, c.env)
 	defer func() {
 		in.Close()
 		cmd.Process.Kill()
@@ -120,23 +107,33 @@ func floodRefused(tb testing.TB, c queueCap) time.Duration {
 	return time.Since(t0)
 }
 
+// startRaw starts `mycli mcp start args...` with env added to the
+// environment, for a test that speaks JSON-RPC lines to it itself: its
+// stdin and stdout; its stderr is dropped.
+func startRaw(tb testing.TB, env []string, args ...string) (*exec.Cmd, io.WriteCloser, io.Reader) {
+	tb.Helper()
+	cmd := exec.Command(mycliBin, append([]string{"mcp", "start"}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stderr = io.Discard
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	return cmd, in, out
+}
+
 // `mcp start --audit-log FILE`: the file is made with mode 0600 and has a
 // line per call, served or refused; the server's stdout stays protocol.
 func TestStdioAuditLog(t *testing.T) {
 	path := t.TempDir() + "/calls.audit"
-	cmd := exec.Command(mycliBin, "mcp", "start", "--audit-log", path, "--set", "kubeconfig="+secret)
-	cmd.Stderr = io.Discard
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, in, out := startRaw(t, nil, "--audit-log", path, "--set", "kubeconfig="+secret)
 	defer cmd.Process.Kill()
 	lines := bufio.NewScanner(out)
 	for _, l := range []string{
