@@ -359,7 +359,7 @@ var envNames = [...]struct{ key, env string }{
 	{"baggage", "BAGGAGE"},
 }
 
-// Env returns TRACEPARENT, TRACESTATE and BAGGAGE for ctx (the run span's),
+// Env returns TRACEPARENT, TRACESTATE and BAGGAGE for ctx (the call's span's),
 // each empty when ctx has none, so that the process sees the call's trace
 // and never one it would inherit from the server.
 func (t *Observer) Env(ctx context.Context) []string {
