@@ -90,7 +90,7 @@ func attrs(s sdktrace.ReadOnlySpan) map[string]string {
 
 // TestSpans: one server span per request, named and described by the MCP
 // conventions, whose parent is the client's traceparent from _meta; the
-// call's run is its child, its validation an event; the process sees a TRACEPARENT of the
+// call's validation and run are its events; the process sees a TRACEPARENT of the
 // same trace, whose parent is the call's span; failures carry error.type; no
 // argument value is anywhere.
 func TestSpans(t *testing.T) {
